@@ -1,0 +1,58 @@
+/** Server configuration, read once from environment variables (documented in README.md). */
+import path from "node:path";
+
+export type Config = {
+  host: string;
+  port: number;
+  dataDir: string;
+  databaseUrl: string | null;
+  redisUrl: string | null;
+  externalUrl: string;
+  realmName: string;
+  ownerEmail: string;
+  logLevel: string;
+  maxBodyBytes: number;
+  queueIdleSeconds: number;
+  heartbeatSeconds: number;
+  loginRateLimit: number;
+  loginRateWindowSeconds: number;
+  rateLimitsEnabled: boolean;
+  testControl: boolean;
+};
+
+function intEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) {
+    throw new Error(`${name} must be a non-negative integer, got ${JSON.stringify(raw)}`);
+  }
+  return value;
+}
+
+/** Builds the configuration from an environment (process.env by default). */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const host = env.HOST || "127.0.0.1";
+  const port = intEnv(env, "PORT", 9991);
+  return {
+    host,
+    port,
+    dataDir: path.resolve(env.DATA_DIR || "./data"),
+    databaseUrl: env.DATABASE_URL || null,
+    redisUrl: env.REDIS_URL || null,
+    externalUrl: (env.EXTERNAL_URL || `http://${host}:${port}`).replace(/\/+$/, ""),
+    realmName: env.REALM_NAME || "Parley",
+    ownerEmail: env.OWNER_EMAIL || "owner@parley.local",
+    logLevel: env.LOG_LEVEL || "info",
+    // 25 MiB, like Zulip's nginx default, so uploads of ordinary size pass.
+    maxBodyBytes: intEnv(env, "MAX_BODY_BYTES", 25 * 1024 * 1024),
+    // SPEC.md: a queue idle for 10 minutes is collected; heartbeats every minute.
+    queueIdleSeconds: intEnv(env, "EVENT_QUEUE_IDLE_SECONDS", 600),
+    heartbeatSeconds: intEnv(env, "EVENT_HEARTBEAT_SECONDS", 60),
+    // Failed password logins per email per window before POST /fetch_api_key refuses.
+    loginRateLimit: intEnv(env, "LOGIN_RATE_LIMIT", 5),
+    loginRateWindowSeconds: intEnv(env, "LOGIN_RATE_WINDOW_SECONDS", 60),
+    rateLimitsEnabled: env.RATE_LIMITS !== "off",
+    testControl: env.PARLEY_TEST_CONTROL === "1",
+  };
+}

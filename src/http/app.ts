@@ -1,0 +1,114 @@
+/** The Fastify application: body parsing, authentication, parameters, the envelope and errors. */
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import Fastify, { LogController, type FastifyReply, type FastifyRequest } from "fastify";
+import formbody from "@fastify/formbody";
+import multipart from "@fastify/multipart";
+import type { Logger } from "pino";
+import type { ActionCtx } from "../actions/context.ts";
+import type { Clock } from "../clock.ts";
+import type { Config } from "../config.ts";
+import type { EventBus } from "../events/bus.ts";
+import type { Store } from "../store/db.ts";
+import { getDefaultRealm } from "../store/realms.ts";
+import { authenticate } from "./auth.ts";
+import { Redirect, type Endpoint } from "./endpoint.ts";
+import { JsonableError } from "./errors.ts";
+import { parseParams } from "./params.ts";
+import { realmHost } from "../present/emails.ts";
+
+export type AppDeps = { store: Store; bus: EventBus; clock: Clock; config: Config; log: Logger; endpoints: Endpoint[] };
+
+const ROUTES_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), "routes");
+
+/** Loads every `endpoints` list exported by the files in src/http/routes. */
+export async function loadRouteEndpoints(): Promise<Endpoint[]> {
+  const files = fs.readdirSync(ROUTES_DIR).filter((f) => f.endsWith(".ts")).sort();
+  const all: Endpoint[] = [];
+  for (const file of files) {
+    const mod = (await import(pathToFileURL(path.join(ROUTES_DIR, file)).href)) as { endpoints?: Endpoint[] };
+    if (!mod.endpoints) throw new Error(`route file ${file} exports no endpoints`);
+    all.push(...mod.endpoints);
+  }
+  return all;
+}
+
+/** The client name Zulip records: the first product token of the User-Agent. */
+function clientName(req: FastifyRequest): string {
+  const agent = req.headers["user-agent"] ?? "";
+  return /^([^/\s]+)/.exec(agent)?.[1] ?? "Unspecified";
+}
+
+function envelopeError(reply: FastifyReply, err: JsonableError): FastifyReply {
+  return reply.status(err.status).send({ result: "error", msg: err.message, code: err.code, ...err.data });
+}
+
+/** Builds the app with all endpoints registered under /api/v1. */
+export async function buildApp(deps: AppDeps) {
+  const { store, config } = deps;
+  const host = realmHost(config.externalUrl);
+  const app = Fastify({
+    loggerInstance: deps.log,
+    bodyLimit: config.maxBodyBytes,
+    // One line per request would cost throughput and could carry query strings; errors are logged.
+    logController: new LogController({ disableRequestLogging: true }),
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  await app.register(formbody);
+  await app.register(multipart, { attachFieldsToBody: "keyValues", limits: { fileSize: config.maxBodyBytes } });
+  // Empty JSON bodies (some clients send a content type on DELETE) parse as no parameters.
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (_req, body, done) => {
+    const text = String(body);
+    if (text.trim() === "") return done(null, {});
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(new JsonableError("Malformed JSON"), undefined);
+    }
+  });
+
+  app.setErrorHandler((error, req, reply) => {
+    if (error instanceof JsonableError) return envelopeError(reply, error);
+    const fe = error as { code?: string; statusCode?: number };
+    if (fe.code === "FST_ERR_CTP_BODY_TOO_LARGE" || fe.code === "FST_REQ_FILE_TOO_LARGE") {
+      return envelopeError(reply, new JsonableError(`Request body too large (limit: ${config.maxBodyBytes} bytes)`, { status: 413 }));
+    }
+    if (fe.statusCode !== undefined && fe.statusCode >= 400 && fe.statusCode < 500) {
+      return envelopeError(reply, new JsonableError(error instanceof Error ? error.message : "Bad request", { status: fe.statusCode }));
+    }
+    req.log.error({ err: error, method: req.method, path: req.routeOptions.url }, "internal error");
+    return envelopeError(reply, new JsonableError("Internal server error", { code: "INTERNAL_SERVER_ERROR", status: 500 }));
+  });
+  app.setNotFoundHandler((_req, reply) =>
+    envelopeError(reply, new JsonableError("Endpoint does not exist", { code: "NOT_FOUND", status: 404 })),
+  );
+
+  for (const endpoint of deps.endpoints) {
+    app.route({
+      method: endpoint.method,
+      url: `/api/v1${endpoint.path}`,
+      handler: async (req, reply) => {
+        let ctx: ActionCtx;
+        const base = { db: store.db, engine: store.engine, bus: deps.bus, clock: deps.clock, log: req.log, config, client: clientName(req) };
+        if (endpoint.auth === "user" || (endpoint.auth === "optional" && req.headers.authorization)) {
+          const { user, realm } = await authenticate(store.db, req.headers.authorization, host);
+          ctx = { ...base, realm, actor: user };
+        } else {
+          const realm = await getDefaultRealm(store.db);
+          if (!realm) throw new JsonableError("No organization exists yet", { status: 503 });
+          ctx = { ...base, realm, actor: null };
+        }
+        const pathParams = (req.params ?? {}) as Record<string, unknown>;
+        const body = req.body !== null && typeof req.body === "object" && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
+        const raw = { ...(req.query as Record<string, unknown>), ...body, ...pathParams };
+        const { params, ignored } = parseParams(endpoint.params, raw, { aliases: endpoint.aliases, pathKeys: Object.keys(pathParams) });
+        const data = await endpoint.handler(params, ctx);
+        if (data instanceof Redirect) return reply.redirect(data.location, 302);
+        const extra = ignored.length > 0 ? { ignored_parameters_unsupported: ignored } : {};
+        return reply.send({ result: "success", msg: "", ...data, ...extra });
+      },
+    });
+  }
+  return app;
+}

@@ -1,0 +1,39 @@
+/** How a route declares itself: method, path, parameter schema, who may call it, and a handler. */
+import type { z } from "zod";
+import type { ActionCtx, AuthedCtx } from "../actions/context.ts";
+
+/** A response that is not the JSON envelope: an HTTP redirect. */
+export class Redirect {
+  constructor(readonly location: string) {}
+}
+
+/** Success data merged into `{result: "success", msg: ""}`. */
+export type SuccessData = Record<string, unknown>;
+
+type Common<S extends z.ZodObject> = {
+  method: "GET" | "POST" | "PATCH" | "DELETE" | "PUT";
+  /** Path under /api/v1, in Fastify syntax (`/users/:user_id`). */
+  path: string;
+  params: S;
+  /** Deprecated parameter names and the name they stand for (`{ subject: "topic" }`). */
+  aliases?: Record<string, string>;
+};
+
+export type EndpointDef<S extends z.ZodObject> =
+  | (Common<S> & { auth: "user"; handler: (params: z.output<S>, ctx: AuthedCtx) => Promise<SuccessData | Redirect> })
+  | (Common<S> & { auth: "none" | "optional"; handler: (params: z.output<S>, ctx: ActionCtx) => Promise<SuccessData | Redirect> });
+
+/** A declared endpoint, as the app registers it. */
+export type Endpoint = {
+  method: Common<z.ZodObject>["method"];
+  path: string;
+  auth: "user" | "none" | "optional";
+  params: z.ZodObject;
+  aliases?: Record<string, string>;
+  handler: (params: unknown, ctx: ActionCtx) => Promise<SuccessData | Redirect>;
+};
+
+/** Declares an endpoint; route files export a list of these as `endpoints`. */
+export function defineEndpoint<S extends z.ZodObject>(def: EndpointDef<S>): Endpoint {
+  return def as unknown as Endpoint;
+}

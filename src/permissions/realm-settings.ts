@@ -1,0 +1,84 @@
+/**
+ * Realm (organization) settings with Zulip's defaults. The realms.settings column keeps only
+ * values set explicitly; group settings are stored as group ids.
+ */
+import type { RealmRow } from "../store/schema.ts";
+import { SYSTEM_GROUP, type SystemGroupName } from "./roles.ts";
+
+/** Realm permission settings that hold a group-setting value, with their default system group. */
+export const REALM_GROUP_SETTING_DEFAULTS = {
+  can_access_all_users_group: SYSTEM_GROUP.everyone,
+  can_add_custom_emoji_group: SYSTEM_GROUP.members,
+  can_add_subscribers_group: SYSTEM_GROUP.members,
+  can_create_bots_group: SYSTEM_GROUP.members,
+  can_create_groups: SYSTEM_GROUP.members,
+  can_create_private_channel_group: SYSTEM_GROUP.members,
+  can_create_public_channel_group: SYSTEM_GROUP.members,
+  can_create_web_public_channel_group: SYSTEM_GROUP.owners,
+  can_create_write_only_bots_group: SYSTEM_GROUP.members,
+  can_delete_any_message_group: SYSTEM_GROUP.administrators,
+  can_delete_own_message_group: SYSTEM_GROUP.everyone,
+  can_invite_users_group: SYSTEM_GROUP.members,
+  can_manage_all_groups: SYSTEM_GROUP.owners,
+  can_manage_billing_group: SYSTEM_GROUP.administrators,
+  can_mention_many_users_group: SYSTEM_GROUP.administrators,
+  can_move_messages_between_channels_group: SYSTEM_GROUP.members,
+  can_move_messages_between_topics_group: SYSTEM_GROUP.everyone,
+  can_resolve_topics_group: SYSTEM_GROUP.everyone,
+  can_set_delete_message_policy_group: SYSTEM_GROUP.moderators,
+  can_set_topics_policy_group: SYSTEM_GROUP.moderators,
+  can_summarize_topics_group: SYSTEM_GROUP.everyone,
+  create_multiuse_invite_group: SYSTEM_GROUP.administrators,
+  direct_message_initiator_group: SYSTEM_GROUP.everyone,
+  direct_message_permission_group: SYSTEM_GROUP.everyone,
+} as const satisfies Record<string, SystemGroupName>;
+
+export type RealmGroupSetting = keyof typeof REALM_GROUP_SETTING_DEFAULTS;
+
+/** Scalar realm settings and their defaults (Zulip's values). */
+export const REALM_SCALAR_DEFAULTS = {
+  max_message_length: 10000,
+  max_topic_length: 60,
+  max_stream_name_length: 60,
+  max_stream_description_length: 1024,
+  realm_empty_topic_display_name: "general chat",
+  /** -1: no moderation request channel configured. */
+  moderation_request_channel_id: -1,
+  message_content_edit_limit_seconds: 600 as number | null,
+  message_content_delete_limit_seconds: null as number | null,
+  move_messages_within_stream_limit_seconds: 604800 as number | null,
+  move_messages_between_streams_limit_seconds: 604800 as number | null,
+  allow_message_editing: true,
+  allow_edit_history: true,
+  message_edit_history_visibility_policy: "all",
+  mandatory_topics: false,
+  topics_policy: "allow_empty_topic",
+  email_address_visibility: 1,
+  waiting_period_threshold: 0,
+  enable_spectator_access: false,
+  invite_required: true,
+  emails_restricted_to_domains: false,
+  default_language: "en",
+  digest_emails_enabled: false,
+  inline_image_preview: true,
+  inline_url_embed_preview: false,
+  send_welcome_emails: true,
+  message_retention_days: -1,
+  wildcard_mention_threshold: 15,
+  many_subscribers_threshold: 15,
+} as const;
+
+export type RealmScalarSettings = { -readonly [K in keyof typeof REALM_SCALAR_DEFAULTS]: (typeof REALM_SCALAR_DEFAULTS)[K] extends string ? string : (typeof REALM_SCALAR_DEFAULTS)[K] extends boolean ? boolean : (typeof REALM_SCALAR_DEFAULTS)[K] };
+
+/** The realm's settings: stored values over defaults. Group settings are group ids. */
+export type RealmSettings = RealmScalarSettings & Record<RealmGroupSetting, number>;
+
+/** Reads a realm's effective settings. Group settings must have been stored at creation. */
+export function realmSettings(realm: RealmRow): RealmSettings {
+  const stored = JSON.parse(realm.settings) as Partial<RealmSettings>;
+  const merged = { ...REALM_SCALAR_DEFAULTS, ...stored } as RealmSettings;
+  for (const key of Object.keys(REALM_GROUP_SETTING_DEFAULTS) as RealmGroupSetting[]) {
+    if (typeof merged[key] !== "number") throw new Error(`realm ${realm.id} lacks group setting ${key}`);
+  }
+  return merged;
+}

@@ -1,0 +1,45 @@
+/** Starting and stopping the server: store, migrations, first-start bootstrap, bus and HTTP. */
+import pino, { type Logger } from "pino";
+import { ensureInitialRealm } from "./actions/bootstrap.ts";
+import { ManualClock, systemClock, type Clock } from "./clock.ts";
+import type { Config } from "./config.ts";
+import { LocalBus, type EventBus } from "./events/bus.ts";
+import { buildApp, loadRouteEndpoints } from "./http/app.ts";
+import { testControlEndpoints } from "./http/test-control.ts";
+import { migrate, openStore, type Store } from "./store/db.ts";
+
+export type RunningServer = { app: Awaited<ReturnType<typeof buildApp>>; store: Store; bus: EventBus; clock: Clock; url: string; close(): Promise<void> };
+
+/** A logger that never prints credentials, even if a header or body field slips into a log call. */
+export function makeLogger(config: Config): Logger {
+  return pino({
+    level: config.logLevel,
+    redact: { paths: ["req.headers.authorization", "*.api_key", "*.password", "*.key", "api_key", "password"], censor: "[redacted]" },
+  });
+}
+
+/** Opens the store, runs migrations, creates the first organization if needed and listens. */
+export async function startServer(config: Config): Promise<RunningServer> {
+  const log = makeLogger(config);
+  const store = openStore(config);
+  await migrate(store);
+  const clock: Clock = config.testControl ? new ManualClock() : systemClock;
+  await ensureInitialRealm(store.db, clock, config, log);
+  const bus = new LocalBus();
+  const endpoints = [...(await loadRouteEndpoints()), ...(config.testControl ? testControlEndpoints() : [])];
+  const app = await buildApp({ store, bus, clock, config, log, endpoints });
+  const address = await app.listen({ host: config.host, port: config.port });
+  log.info({ address, store: store.engine }, "Parley is listening");
+  return {
+    app,
+    store,
+    bus,
+    clock,
+    url: address,
+    async close() {
+      await app.close();
+      await bus.close();
+      await store.close();
+    },
+  };
+}

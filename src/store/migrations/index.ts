@@ -1,0 +1,11 @@
+/** The ordered list of migrations; each takes the engine so it can pick column types. */
+import type { Migration } from "kysely";
+import type { Engine } from "../db.ts";
+import { foundation } from "./0001-foundation.ts";
+
+/** All migrations by name; names sort in the order they run. */
+export function migrations(engine: Engine): Record<string, Migration> {
+  return {
+    "0001-foundation": foundation(engine),
+  };
+}

@@ -1,0 +1,18 @@
+/** Queries on realms (organizations). */
+import type { Db } from "./db.ts";
+import type { RealmRow } from "./schema.ts";
+
+/** A realm by id. */
+export function getRealm(db: Db, realmId: number): Promise<RealmRow | undefined> {
+  return db.selectFrom("realms").selectAll().where("id", "=", realmId).executeTakeFirst();
+}
+
+/** The server's default realm: the first one created. */
+export function getDefaultRealm(db: Db): Promise<RealmRow | undefined> {
+  return db.selectFrom("realms").selectAll().orderBy("id").limit(1).executeTakeFirst();
+}
+
+/** Stores a realm's settings object (only values that differ from defaults are kept by callers). */
+export async function updateRealmSettings(db: Db, realmId: number, settings: Record<string, unknown>): Promise<void> {
+  await db.updateTable("realms").set({ settings: JSON.stringify(settings) }).where("id", "=", realmId).execute();
+}

@@ -1,0 +1,165 @@
+/** Table types of the database, shared by both engines. Booleans are stored as 0/1 integers. */
+import type { Generated, Insertable, Selectable, Updateable } from "kysely";
+
+export type Flag = 0 | 1;
+
+export interface RealmTable {
+  id: Generated<number>;
+  string_id: string;
+  name: string;
+  description: string;
+  date_created: number;
+  deactivated: Flag;
+  /** JSON object of settings that differ from the defaults in permissions/realm-settings.ts. */
+  settings: string;
+}
+
+export interface UserTable {
+  id: Generated<number>;
+  realm_id: number;
+  delivery_email: string;
+  /** 1 everyone, 2 members, 3 administrators, 4 nobody, 5 moderators (Zulip's values). */
+  email_address_visibility: number;
+  full_name: string;
+  role: number;
+  is_active: Flag;
+  is_bot: Flag;
+  bot_type: number | null;
+  bot_owner_id: number | null;
+  api_key: string;
+  password_hash: string | null;
+  date_joined: number;
+  timezone: string;
+  /** "G" gravatar, "U" uploaded. */
+  avatar_source: string;
+  avatar_version: number;
+  is_billing_admin: Flag;
+  /** JSON object of personal settings that differ from the defaults. */
+  settings: string;
+}
+
+export interface ServiceTable {
+  id: Generated<number>;
+  realm_id: number;
+  bot_user_id: number;
+  base_url: string;
+  token: string;
+  /** 1 generic, 2 slack-compatible. */
+  interface: number;
+}
+
+export interface StreamTable {
+  id: Generated<number>;
+  realm_id: number;
+  name: string;
+  description: string;
+  rendered_description: string;
+  invite_only: Flag;
+  is_web_public: Flag;
+  history_public_to_subscribers: Flag;
+  message_retention_days: number | null;
+  date_created: number;
+  creator_id: number | null;
+  is_archived: Flag;
+  first_message_id: number | null;
+  can_administer_channel_group_id: number;
+  can_send_message_group_id: number;
+  can_add_subscribers_group_id: number;
+  can_remove_subscribers_group_id: number;
+  can_subscribe_group_id: number;
+  can_delete_any_message_group_id: number;
+  can_delete_own_message_group_id: number;
+  can_move_messages_out_of_channel_group_id: number;
+  can_move_messages_within_channel_group_id: number;
+  can_resolve_topics_group_id: number;
+}
+
+export interface SubscriptionTable {
+  id: Generated<number>;
+  realm_id: number;
+  user_id: number;
+  stream_id: number;
+  active: Flag;
+  is_muted: Flag;
+  color: string;
+  pin_to_top: Flag;
+  desktop_notifications: Flag | null;
+  audible_notifications: Flag | null;
+  push_notifications: Flag | null;
+  email_notifications: Flag | null;
+  wildcard_mentions_notify: Flag | null;
+}
+
+export interface UserGroupTable {
+  id: Generated<number>;
+  realm_id: number;
+  /** Null for the anonymous groups that hold `{direct_members, direct_subgroups}` setting values. */
+  name: string | null;
+  description: string;
+  is_system_group: Flag;
+  deactivated: Flag;
+  date_created: number | null;
+  creator_id: number | null;
+  can_add_members_group_id: number | null;
+  can_join_group_id: number | null;
+  can_leave_group_id: number | null;
+  can_manage_group_id: number | null;
+  can_mention_group_id: number | null;
+  can_remove_members_group_id: number | null;
+}
+
+export interface UserGroupMemberTable {
+  group_id: number;
+  user_id: number;
+}
+
+export interface UserGroupSubgroupTable {
+  supergroup_id: number;
+  subgroup_id: number;
+}
+
+export interface CustomProfileFieldTable {
+  id: Generated<number>;
+  realm_id: number;
+  name: string;
+  hint: string;
+  field_type: number;
+  field_data: string;
+  order: number;
+  display_in_profile_summary: Flag;
+  required: Flag;
+  editable_by_user: Flag;
+}
+
+export interface CustomProfileValueTable {
+  realm_id: number;
+  user_id: number;
+  field_id: number;
+  value: string;
+  rendered_value: string | null;
+}
+
+/** The whole database, as Kysely sees it. */
+export interface Database {
+  realms: RealmTable;
+  users: UserTable;
+  services: ServiceTable;
+  streams: StreamTable;
+  subscriptions: SubscriptionTable;
+  user_groups: UserGroupTable;
+  user_group_members: UserGroupMemberTable;
+  user_group_subgroups: UserGroupSubgroupTable;
+  custom_profile_fields: CustomProfileFieldTable;
+  custom_profile_values: CustomProfileValueTable;
+}
+
+export type RealmRow = Selectable<RealmTable>;
+export type UserRow = Selectable<UserTable>;
+export type NewUser = Insertable<UserTable>;
+export type UserUpdate = Updateable<UserTable>;
+export type StreamRow = Selectable<StreamTable>;
+export type NewStream = Insertable<StreamTable>;
+export type SubscriptionRow = Selectable<SubscriptionTable>;
+export type UserGroupRow = Selectable<UserGroupTable>;
+export type ServiceRow = Selectable<ServiceTable>;
+export type CustomProfileFieldRow = Selectable<CustomProfileFieldTable>;

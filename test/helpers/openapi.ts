@@ -1,0 +1,86 @@
+/**
+ * Validates successful responses (and events) against ../shared/zulip-openapi.yaml, the
+ * upstream description of the API, so our shapes cannot drift from what clients expect.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { Ajv, type ValidateFunction } from "ajv";
+import YAML from "yaml";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const SPEC_FILE = process.env.OPENAPI_FILE ?? path.resolve(here, "../../../shared/zulip-openapi.yaml");
+
+type Operation = { responses?: Record<string, { content?: Record<string, { schema?: unknown }> }> };
+type Doc = { paths: Record<string, Record<string, Operation>>; components: unknown };
+
+/** OpenAPI 3.0's `nullable: true` as plain JSON Schema: `anyOf: [schema, {type: "null"}]`. */
+function convertNullable(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(convertNullable);
+  if (node === null || typeof node !== "object") return node;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(node)) if (k !== "nullable") out[k] = convertNullable(v);
+  return (node as { nullable?: unknown }).nullable === true ? { anyOf: [out, { type: "null" }] } : out;
+}
+
+let doc: Doc | null = null;
+let ajv: Ajv | null = null;
+const compiled = new Map<string, ValidateFunction | null>();
+
+function load(): { doc: Doc; ajv: Ajv } {
+  if (!doc || !ajv) {
+    doc = convertNullable(YAML.parse(fs.readFileSync(SPEC_FILE, "utf8"), { maxAliasCount: -1 })) as Doc;
+    ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false });
+    ajv.addSchema({ components: doc.components }, "openapi");
+  }
+  return { doc, ajv };
+}
+
+/** The OpenAPI path template matching a concrete path, literal segments preferred over `{param}`. */
+export function matchTemplate(method: string, concretePath: string): string | null {
+  const { doc } = load();
+  const candidates = Object.keys(doc.paths).filter((template) => {
+    if (!doc.paths[template][method.toLowerCase()]) return false;
+    const re = new RegExp("^" + template.replace(/\{[^}]+\}/g, "[^/]+") + "$");
+    return re.test(concretePath);
+  });
+  candidates.sort((a, b) => (a.match(/\{/g)?.length ?? 0) - (b.match(/\{/g)?.length ?? 0));
+  return candidates[0] ?? null;
+}
+
+function validatorFor(template: string, method: string): ValidateFunction | null {
+  const key = `${method} ${template}`;
+  if (!compiled.has(key)) {
+    const { doc, ajv } = load();
+    const schema = doc.paths[template][method.toLowerCase()]?.responses?.["200"]?.content?.["application/json"]?.schema;
+    if (!schema) {
+      compiled.set(key, null);
+    } else {
+      // Resolve the schema in place, with the document's components reachable through "openapi#".
+      const rewritten = JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"openapi#/components/'));
+      compiled.set(key, ajv.compile(rewritten));
+    }
+  }
+  return compiled.get(key) ?? null;
+}
+
+/** Throws with the schema errors if a success body does not match its documented shape. */
+export function assertMatchesOpenApi(method: string, apiPath: string, body: unknown): void {
+  const template = matchTemplate(method, apiPath.split("?")[0]);
+  if (!template) return;
+  const validate = validatorFor(template, method);
+  if (!validate || validate(body)) return;
+  const errors = (validate.errors ?? []).slice(0, 8).map((e) => `${e.instancePath || "/"} ${e.message} ${JSON.stringify(e.params)}`);
+  throw new Error(`response of ${method} ${apiPath} does not match zulip-openapi.yaml (${template}):\n  ${errors.join("\n  ")}`);
+}
+
+/** Validates one event against the documented GET /events event schemas; throws on mismatch. */
+export function assertEventMatchesOpenApi(event: unknown): void {
+  assertMatchesOpenApi("GET", "/events", { result: "success", msg: "", queue_id: "q", events: [event] });
+}
+
+/** Whether the OpenAPI file documents this method and path (for tests that must be covered). */
+export function isDocumented(method: string, apiPath: string): boolean {
+  return matchTemplate(method, apiPath) !== null;
+}
+

@@ -1,0 +1,98 @@
+/** Starts a real server process on a fresh store for a suite, with the fixture organization. */
+import { spawn, type ChildProcess } from "node:child_process";
+import net from "node:net";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { createFixtures, type Fixtures } from "./fixtures.ts";
+import { freshStore, type FreshStore, type StoreKind } from "./stores.ts";
+import { ApiClient } from "./client.ts";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const START_TIMEOUT_MS = 30_000;
+
+export type TestServer = {
+  kind: StoreKind;
+  url: string;
+  fixtures: Fixtures;
+  api: ApiClient;
+  store: FreshStore;
+  /** The server's output so far (for failure messages). */
+  output(): string;
+  /** Moves the server's clock forward, firing due timers (queue GC, heartbeats). */
+  advanceClock(seconds: number): Promise<void>;
+  stop(): Promise<void>;
+};
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+function waitForListening(child: ChildProcess, output: () => string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start in time:\n${output()}`)), START_TIMEOUT_MS);
+    const onData = () => {
+      if (output().includes('"msg":"Parley is listening"')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout?.on("data", onData);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${output()}`));
+    });
+  });
+}
+
+/** Starts a server on a fresh store of `kind`; `env` adds or overrides environment variables. */
+export async function startServer(kind: StoreKind, env: Record<string, string> = {}): Promise<TestServer> {
+  const store = await freshStore(kind);
+  const fixtures = await createFixtures(store);
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const childEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    HOST: "127.0.0.1",
+    PORT: String(port),
+    DATA_DIR: store.dataDir,
+    EXTERNAL_URL: url,
+    LOG_LEVEL: "info",
+    PARLEY_TEST_CONTROL: "1",
+    ...env,
+  };
+  delete childEnv.DATABASE_URL;
+  if (store.databaseUrl) childEnv.DATABASE_URL = store.databaseUrl;
+  const child = spawn(process.execPath, [path.join(ROOT, "bin/parley.js"), "serve"], { cwd: ROOT, env: childEnv, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  child.stdout?.on("data", (d: Buffer) => (out += d.toString()));
+  child.stderr?.on("data", (d: Buffer) => (out += d.toString()));
+  const output = () => out;
+  await waitForListening(child, output);
+  const api = new ApiClient(url);
+  return {
+    kind,
+    url,
+    fixtures,
+    api,
+    store,
+    output,
+    async advanceClock(seconds) {
+      await api.post(null, "/__test/advance_clock", { seconds });
+    },
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once("exit", r));
+        child.kill("SIGTERM");
+        await exited;
+      }
+      await store.drop();
+    },
+  };
+}
