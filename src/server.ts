@@ -7,6 +7,8 @@ import { LocalBus, type EventBus } from "./events/bus.ts";
 import { buildApp, loadRouteEndpoints } from "./http/app.ts";
 import { testControlEndpoints } from "./http/test-control.ts";
 import { migrate, openStore, type Store } from "./store/db.ts";
+import { QueueManager } from "./events/queue-manager.ts";
+import { MemoryRateLimiter } from "./rate-limit.ts";
 
 export type RunningServer = { app: Awaited<ReturnType<typeof buildApp>>; store: Store; bus: EventBus; clock: Clock; url: string; close(): Promise<void> };
 
@@ -26,8 +28,11 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const clock: Clock = config.testControl ? new ManualClock() : systemClock;
   await ensureInitialRealm(store.db, clock, config, log);
   const bus = new LocalBus();
+  const queues = new QueueManager(clock, config);
+  bus.subscribe((delivery) => queues.deliver(delivery));
+  const loginLimiter = new MemoryRateLimiter(clock, config.loginRateLimit, config.loginRateWindowSeconds, config.rateLimitsEnabled);
   const endpoints = [...(await loadRouteEndpoints()), ...(config.testControl ? testControlEndpoints() : [])];
-  const app = await buildApp({ store, bus, clock, config, log, endpoints });
+  const app = await buildApp({ store, bus, clock, config, log, queues, loginLimiter, endpoints });
   const address = await app.listen({ host: config.host, port: config.port });
   log.info({ address, store: store.engine }, "Parley is listening");
   return {
@@ -37,6 +42,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     clock,
     url: address,
     async close() {
+      queues.close();
       await app.close();
       await bus.close();
       await store.close();

@@ -4,6 +4,8 @@ import type { Logger } from "pino";
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import type { EventBus } from "../events/bus.ts";
+import type { QueueManager } from "../events/queue-manager.ts";
+import type { RateLimiter } from "../rate-limit.ts";
 import type { ApiEvent, Delivery } from "../events/types.ts";
 import type { Engine } from "../store/db.ts";
 import type { Database, RealmRow, UserRow } from "../store/schema.ts";
@@ -21,6 +23,10 @@ export type ActionCtx = {
   actor: UserRow | null;
   /** The client's name (from the User-Agent), as Zulip records it. */
   client: string;
+  /** This process's event queues. */
+  queues: QueueManager;
+  /** Failed-login counter for POST /fetch_api_key. */
+  loginLimiter: RateLimiter;
 };
 
 /** An action context whose caller is known to be authenticated. */

@@ -10,6 +10,8 @@ import type { ActionCtx } from "../actions/context.ts";
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import type { EventBus } from "../events/bus.ts";
+import type { QueueManager } from "../events/queue-manager.ts";
+import type { RateLimiter } from "../rate-limit.ts";
 import type { Store } from "../store/db.ts";
 import { getDefaultRealm } from "../store/realms.ts";
 import { authenticate } from "./auth.ts";
@@ -18,7 +20,16 @@ import { JsonableError } from "./errors.ts";
 import { parseParams } from "./params.ts";
 import { realmHost } from "../present/emails.ts";
 
-export type AppDeps = { store: Store; bus: EventBus; clock: Clock; config: Config; log: Logger; endpoints: Endpoint[] };
+export type AppDeps = {
+  store: Store;
+  bus: EventBus;
+  clock: Clock;
+  config: Config;
+  log: Logger;
+  queues: QueueManager;
+  loginLimiter: RateLimiter;
+  endpoints: Endpoint[];
+};
 
 const ROUTES_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), "routes");
 
@@ -90,7 +101,10 @@ export async function buildApp(deps: AppDeps) {
       url: `/api/v1${endpoint.path}`,
       handler: async (req, reply) => {
         let ctx: ActionCtx;
-        const base = { db: store.db, engine: store.engine, bus: deps.bus, clock: deps.clock, log: req.log, config, client: clientName(req) };
+        const base = {
+          db: store.db, engine: store.engine, bus: deps.bus, clock: deps.clock, log: req.log, config,
+          client: clientName(req), queues: deps.queues, loginLimiter: deps.loginLimiter,
+        };
         if (endpoint.auth === "user" || (endpoint.auth === "optional" && req.headers.authorization)) {
           const { user, realm } = await authenticate(store.db, req.headers.authorization, host);
           ctx = { ...base, realm, actor: user };
