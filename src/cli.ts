@@ -1,9 +1,16 @@
-/** The `parley` command: `serve` (the default) and the admin commands. */
-import { loadConfig } from "./config.ts";
-import { startServer } from "./server.ts";
+/** The `parley` command: `serve` (the default) and the admin commands of src/cli/commands.ts. */
+import { systemClock } from "./clock.ts";
+import { loadConfig, type Config } from "./config.ts";
+import { migrate, openStore } from "./store/db.ts";
+import { getDefaultRealm } from "./store/realms.ts";
+import { CliError, parseOptions, usageLine } from "./cli/args.ts";
+import { COMMANDS, type Command } from "./cli/commands.ts";
+import { print, readLine, warn } from "./cli/terminal.ts";
 
-async function serve(): Promise<void> {
-  const server = await startServer(loadConfig());
+async function serve(config: Config): Promise<void> {
+  // Loaded only here: admin commands start faster without the HTTP stack.
+  const { startServer } = await import("./server.ts");
+  const server = await startServer(config);
   const stop = async () => {
     await server.close();
     process.exit(0);
@@ -12,12 +19,53 @@ async function serve(): Promise<void> {
   process.once("SIGTERM", stop);
 }
 
-/** Runs the command named in argv. */
+function usage(): string {
+  const lines = Object.entries(COMMANDS).map(([name, cmd]) => `  ${usageLine(name, cmd.options)}\n      ${cmd.summary}`);
+  return ["usage: parley [serve]", "       parley <command> [options]", "", "commands:", "  serve\n      run the server (the default)", ...lines, ""].join("\n");
+}
+
+/** Runs one admin command on the configured store and its default organization. */
+async function runAdmin(command: Command, argv: string[], config: Config): Promise<void> {
+  const opts = parseOptions(argv, command.options);
+  const store = openStore(config);
+  try {
+    await migrate(store);
+    const realm = await getDefaultRealm(store.db);
+    if (!realm) throw new CliError("no organization exists yet: start the server once (npm start) to create it");
+    await command.run({ db: store.db, realm, config, clock: systemClock, print, warn, readLine }, opts);
+  } finally {
+    await store.close();
+  }
+}
+
+function loadConfigOrFail(): Config {
+  try {
+    return loadConfig();
+  } catch (err) {
+    throw new CliError(err instanceof Error ? err.message : String(err), 2);
+  }
+}
+
+/** Runs the command named in argv; failures print one line on stderr and set a non-zero exit code. */
 export async function main(argv: string[]): Promise<void> {
-  const [command = "serve"] = argv;
-  if (command === "serve") return serve();
-  process.stderr.write(`parley: unknown command '${command}'\n`);
-  process.exitCode = 2;
+  const [name = "serve", ...rest] = argv;
+  if (name === "help" || name === "--help" || name === "-h") {
+    process.stdout.write(usage());
+    return;
+  }
+  try {
+    if (name === "serve") {
+      if (rest.length > 0) throw new CliError("serve takes no options (configure it with environment variables)", 2);
+      return await serve(loadConfigOrFail());
+    }
+    const command = COMMANDS[name];
+    if (!command) throw new CliError(`unknown command '${name}'\n\n${usage()}`, 2);
+    await runAdmin(command, rest, loadConfigOrFail());
+  } catch (err) {
+    if (!(err instanceof CliError)) throw err;
+    process.stderr.write(`parley ${name}: ${err.message}\n`);
+    process.exitCode = err.exitCode;
+  }
 }
 
 await main(process.argv.slice(2));

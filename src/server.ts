@@ -8,6 +8,7 @@ import { buildApp, loadRouteEndpoints } from "./http/app.ts";
 import { testControlEndpoints } from "./http/test-control.ts";
 import { migrate, openStore, type Store } from "./store/db.ts";
 import { QueueManager } from "./events/queue-manager.ts";
+import { busChannel, RedisBus } from "./events/redis-bus.ts";
 import { MemoryRateLimiter } from "./rate-limit.ts";
 
 export type RunningServer = { app: Awaited<ReturnType<typeof buildApp>>; store: Store; bus: EventBus; clock: Clock; url: string; close(): Promise<void> };
@@ -27,7 +28,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
   await migrate(store);
   const clock: Clock = config.testControl ? new ManualClock() : systemClock;
   await ensureInitialRealm(store.db, clock, config, log);
-  const bus = new LocalBus();
+  // REDIS_URL: processes sharing the database and Redis deliver each other's events.
+  const bus: EventBus = config.redisUrl ? await RedisBus.connect(config.redisUrl, busChannel(config), log) : new LocalBus();
   const queues = new QueueManager(clock, config);
   bus.subscribe((delivery) => queues.deliver(delivery));
   const loginLimiter = new MemoryRateLimiter(clock, config.loginRateLimit, config.loginRateWindowSeconds, config.rateLimitsEnabled);

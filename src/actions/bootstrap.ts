@@ -12,7 +12,7 @@ import type { Database, RealmRow } from "../store/schema.ts";
 import { getDefaultRealm } from "../store/realms.ts";
 import { addSubgroups } from "../store/user-groups.ts";
 import { doCreateUser, type CreatedUser } from "./create-user.ts";
-import { apiEmail, realmHost } from "../present/emails.ts";
+import { apiEmail, emailDomain } from "../present/emails.ts";
 
 /** Creates a realm, its eight system groups (nested as Zulip nests them) and its default settings. */
 export async function doCreateRealm(db: Kysely<Database>, clock: Clock, opts: { name: string; stringId: string }): Promise<RealmRow> {
@@ -69,7 +69,7 @@ export async function ensureInitialRealm(db: Kysely<Database>, clock: Clock, con
   const owner: CreatedUser = await db.transaction().execute((tx) =>
     doCreateUser(tx, clock, realm, { email: config.ownerEmail, fullName: "Owner", role: ROLE.owner, password }),
   );
-  const email = apiEmail(owner, realmHost(config.externalUrl));
+  const email = apiEmail(owner, emailDomain(config.externalUrl));
   const zuliprc = `[api]\nemail=${email}\nkey=${owner.api_key}\nsite=${config.externalUrl}\n`;
   fs.mkdirSync(config.dataDir, { recursive: true });
   const file = path.join(config.dataDir, "zuliprc");

@@ -1,17 +1,142 @@
-/** Holds this process's event queues and hands each published delivery to the right ones. */
-import type { Clock } from "../clock.ts";
+/**
+ * Holds this process's event queues and hands each published delivery to the right ones.
+ * Queue ids start with this process's id (`9991:…`), so a front proxy can route GET /events
+ * to the process that holds the queue.
+ */
+import crypto from "node:crypto";
+import { nowSeconds, type Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
-import type { Delivery } from "./types.ts";
+import type { QueueOptions } from "../state/provider.ts";
+import { adaptForQueue } from "./adapters.ts";
+import { expiredQueues, scheduleSweeps, sweepIntervalMs } from "./gc.ts";
+import { heartbeatDelayMs, heartbeatEvent, scheduleHeartbeat } from "./heartbeat.ts";
+import { LongPolls } from "./long-poll.ts";
+import { EventQueue } from "./queue.ts";
+import type { ApiEvent, Delivery, QueuedEvent } from "./types.ts";
+
+/** Zulip's ceiling on a client-requested queue lifespan (queue_lifespan_secs): one week. */
+const MAX_QUEUE_LIFESPAN_SECONDS = 7 * 24 * 3600;
+
+/** What a new queue is for. `lifespanSeconds` 0 or absent means the configured idle timeout. */
+export type NewQueue = { realmId: number; userId: number; options: QueueOptions; lifespanSeconds?: number };
 
 export class QueueManager {
+  /** Prefix of every queue id made here. */
+  readonly processId: string;
+  /** When this process started (UNIX seconds): the register snapshot's server_generation. */
+  readonly generation: number;
+  private queues = new Map<string, EventQueue>();
+  private byUser = new Map<number, Set<EventQueue>>();
+  private polls = new LongPolls();
+  private sweeps: { stop(): void };
+
   constructor(
     readonly clock: Clock,
     readonly config: Config,
-  ) {}
+    opts: { processId?: string } = {},
+  ) {
+    this.generation = nowSeconds(clock);
+    this.processId = opts.processId ?? (config.port > 0 ? String(config.port) : crypto.randomBytes(4).toString("hex"));
+    this.sweeps = scheduleSweeps(clock, sweepIntervalMs(config.queueIdleSeconds * 1000), () => this.collectIdle());
+  }
 
-  /** Appends a delivery's event to every queue of its target users (filled in by the events work). */
-  deliver(_delivery: Delivery): void {}
+  /** Makes an empty queue for a user. */
+  create(spec: NewQueue): EventQueue {
+    const lifespan = spec.lifespanSeconds ? Math.min(spec.lifespanSeconds, MAX_QUEUE_LIFESPAN_SECONDS) : this.config.queueIdleSeconds;
+    const queue = new EventQueue({
+      id: `${this.processId}:${crypto.randomBytes(8).toString("hex")}`,
+      realmId: spec.realmId,
+      userId: spec.userId,
+      options: spec.options,
+      lifespanMs: lifespan * 1000,
+      nowMs: this.clock.nowMs(),
+    });
+    this.queues.set(queue.id, queue);
+    const mine = this.byUser.get(queue.userId) ?? new Set();
+    mine.add(queue);
+    this.byUser.set(queue.userId, mine);
+    return queue;
+  }
+
+  /** The queue with this id if it exists and belongs to the user (another's is as good as none). */
+  find(queueId: string, userId: number): EventQueue | undefined {
+    const queue = this.queues.get(queueId);
+    return queue && queue.userId === userId ? queue : undefined;
+  }
+
+  /** Drops a queue; a poll waiting on it is released. */
+  delete(queue: EventQueue): void {
+    this.queues.delete(queue.id);
+    const mine = this.byUser.get(queue.userId);
+    mine?.delete(queue);
+    if (mine?.size === 0) this.byUser.delete(queue.userId);
+    this.polls.wake(queue.id);
+  }
+
+  /** Appends a delivery's event to every queue of its target users that accepts it. */
+  deliver(delivery: Delivery): void {
+    const targets = new Set<EventQueue>();
+    for (const userId of delivery.userIds) {
+      for (const queue of this.byUser.get(userId) ?? []) targets.add(queue);
+    }
+    if (delivery.allPublicStreamsQueues) {
+      for (const queue of this.queues.values()) if (queue.options.all_public_streams) targets.add(queue);
+    }
+    for (const queue of targets) {
+      if (queue.realmId !== delivery.realmId || !queue.accepts(delivery.event)) continue;
+      const events = adaptForQueue(delivery.event, queue.options);
+      for (const event of events) queue.push(event);
+      if (events.length > 0) this.wake(queue);
+    }
+  }
+
+  /**
+   * The queue's pending events. Unless `dontBlock`, an empty queue is waited on until an event
+   * arrives or a heartbeat is due. Null when the queue was deleted while waiting.
+   */
+  async nextEvents(queue: EventQueue, dontBlock: boolean): Promise<QueuedEvent[] | null> {
+    const now = this.clock.nowMs();
+    queue.touch(now);
+    if (queue.isEmpty() && !dontBlock) {
+      const delay = heartbeatDelayMs(queue.lastServedMs, now, this.config.heartbeatSeconds * 1000);
+      if (delay === 0) {
+        this.push(queue, heartbeatEvent());
+      } else {
+        await this.polls.wait(queue.id, () => scheduleHeartbeat(this.clock, delay, () => this.push(queue, heartbeatEvent())));
+        if (!this.queues.has(queue.id)) return null;
+      }
+    }
+    queue.markServed(this.clock.nowMs());
+    return queue.contents();
+  }
+
+  /** Drops every idle queue; returns how many. */
+  collectIdle(): number {
+    const expired = expiredQueues(this.queues.values(), this.clock.nowMs(), (id) => this.polls.isWaiting(id));
+    for (const queue of expired) this.delete(queue);
+    return expired.length;
+  }
+
+  /** How many queues this process holds. */
+  get size(): number {
+    return this.queues.size;
+  }
 
   /** Stops timers and wakes waiting polls, for shutdown. */
-  close(): void {}
+  close(): void {
+    this.sweeps.stop();
+    this.polls.wakeAll();
+  }
+
+  private push(queue: EventQueue, event: ApiEvent): void {
+    queue.push(event);
+    this.wake(queue);
+  }
+
+  /** Releases the queue's waiting poll; the queue counts as used from this moment. */
+  private wake(queue: EventQueue): void {
+    if (!this.polls.isWaiting(queue.id)) return;
+    queue.touch(this.clock.nowMs());
+    this.polls.wake(queue.id);
+  }
 }

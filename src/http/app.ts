@@ -18,7 +18,7 @@ import { authenticate } from "./auth.ts";
 import { Redirect, type Endpoint } from "./endpoint.ts";
 import { JsonableError } from "./errors.ts";
 import { parseParams } from "./params.ts";
-import { realmHost } from "../present/emails.ts";
+import { emailDomain } from "../present/emails.ts";
 
 export type AppDeps = {
   store: Store;
@@ -51,6 +51,10 @@ function clientName(req: FastifyRequest): string {
   return /^([^/\s]+)/.exec(agent)?.[1] ?? "Unspecified";
 }
 
+function bodyTooLarge(limit: number): JsonableError {
+  return new JsonableError(`Request body too large (limit: ${limit} bytes)`, { status: 413 });
+}
+
 function envelopeError(reply: FastifyReply, err: JsonableError): FastifyReply {
   return reply.status(err.status).send({ result: "error", msg: err.message, code: err.code, ...err.data });
 }
@@ -58,7 +62,7 @@ function envelopeError(reply: FastifyReply, err: JsonableError): FastifyReply {
 /** Builds the app with all endpoints registered under /api/v1. */
 export async function buildApp(deps: AppDeps) {
   const { store, config } = deps;
-  const host = realmHost(config.externalUrl);
+  const host = emailDomain(config.externalUrl);
   const app = Fastify({
     loggerInstance: deps.log,
     bodyLimit: config.maxBodyBytes,
@@ -66,8 +70,17 @@ export async function buildApp(deps: AppDeps) {
     logController: new LogController({ disableRequestLogging: true }),
     routerOptions: { ignoreTrailingSlash: true },
   });
+  // The body limit applies to every content type: refuse by declared length before reading, and
+  // cap multipart parts too (a chunked body has no declared length).
+  app.addHook("onRequest", async (req) => {
+    const declared = Number(req.headers["content-length"] ?? 0);
+    if (declared > config.maxBodyBytes) throw bodyTooLarge(config.maxBodyBytes);
+  });
   await app.register(formbody);
-  await app.register(multipart, { attachFieldsToBody: "keyValues", limits: { fileSize: config.maxBodyBytes } });
+  await app.register(multipart, {
+    attachFieldsToBody: "keyValues",
+    limits: { fileSize: config.maxBodyBytes, fieldSize: config.maxBodyBytes },
+  });
   // Empty JSON bodies (some clients send a content type on DELETE) parse as no parameters.
   app.addContentTypeParser("application/json", { parseAs: "string" }, (_req, body, done) => {
     const text = String(body);
@@ -82,8 +95,8 @@ export async function buildApp(deps: AppDeps) {
   app.setErrorHandler((error, req, reply) => {
     if (error instanceof JsonableError) return envelopeError(reply, error);
     const fe = error as { code?: string; statusCode?: number };
-    if (fe.code === "FST_ERR_CTP_BODY_TOO_LARGE" || fe.code === "FST_REQ_FILE_TOO_LARGE") {
-      return envelopeError(reply, new JsonableError(`Request body too large (limit: ${config.maxBodyBytes} bytes)`, { status: 413 }));
+    if (fe.code === "FST_ERR_CTP_BODY_TOO_LARGE" || fe.code === "FST_REQ_FILE_TOO_LARGE" || fe.code === "FST_PARTS_LIMIT") {
+      return envelopeError(reply, bodyTooLarge(config.maxBodyBytes));
     }
     if (fe.statusCode !== undefined && fe.statusCode >= 400 && fe.statusCode < 500) {
       return envelopeError(reply, new JsonableError(error instanceof Error ? error.message : "Bad request", { status: fe.statusCode }));

@@ -20,6 +20,9 @@ export const ERROR_CODES = [
   "UNAUTHORIZED_PRINCIPAL",
   "CANNOT_DEACTIVATE_LAST_USER",
   "INTERNAL_SERVER_ERROR",
+  "AUTHENTICATION_FAILED",
+  "USER_DEACTIVATED",
+  "REALM_DEACTIVATED",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -88,5 +91,48 @@ export class RateLimitedError extends JsonableError {
 export class PermissionDeniedError extends JsonableError {
   constructor(msg = "Insufficient permission") {
     super(msg, { code: "BAD_REQUEST" });
+  }
+}
+
+/** A password login with a wrong password or an unknown user: one error, so it reveals neither. */
+export class AuthenticationFailedError extends JsonableError {
+  constructor() {
+    super("Your username or password is incorrect", { code: "AUTHENTICATION_FAILED", status: 401 });
+  }
+}
+
+/** A password login to a deactivated account. */
+export class UserDeactivatedError extends JsonableError {
+  constructor() {
+    super("Account is deactivated", { code: "USER_DEACTIVATED", status: 401 });
+  }
+}
+
+/** A password login to an account of a deactivated organization. */
+export class RealmDeactivatedError extends JsonableError {
+  constructor() {
+    super("This organization has been deactivated", { code: "REALM_DEACTIVATED", status: 401 });
+  }
+}
+
+/** The action needs an organization administrator (Zulip's OrganizationAdministratorRequiredError). */
+export class AdministratorRequiredError extends JsonableError {
+  constructor() {
+    super("Must be an organization administrator", { code: "UNAUTHORIZED_PRINCIPAL" });
+  }
+}
+
+/** The action needs an organization owner (Zulip's OrganizationOwnerRequiredError). */
+export class OwnerRequiredError extends JsonableError {
+  constructor() {
+    super("Must be an organization owner", { code: "UNAUTHORIZED_PRINCIPAL" });
+  }
+}
+
+/** Deactivating oneself would leave the organization without an owner, or without any user. */
+export class CannotDeactivateLastUserError extends JsonableError {
+  constructor(isLastOwner: boolean) {
+    const entity = isLastOwner ? "organization owner" : "user";
+    super(`Cannot deactivate the only ${entity}`, { code: "CANNOT_DEACTIVATE_LAST_USER", data: { is_last_owner: isLastOwner, entity } });
   }
 }

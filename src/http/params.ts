@@ -97,7 +97,9 @@ export function issueToError(issue: z.core.$ZodIssue): JsonableError {
   const name = varName(issue.path);
   switch (issue.code) {
     case "invalid_type":
-      if (issue.input === undefined && issue.path.length === 1) return new MissingArgumentError(name);
+      if (issue.input === undefined) {
+        return issue.path.length === 1 ? new MissingArgumentError(name) : new JsonableError(`${name} field is missing`);
+      }
       if (issue.input === null) return new JsonableError(`${name} is not allowed to be null`);
       return new JsonableError(`${name} ${TYPE_WORDS[issue.expected] ?? "is invalid"}`);
     case "too_big":

@@ -15,7 +15,7 @@ export type GroupSettingValue = number | AnonymousGroupValue;
 export async function isUserInGroup(db: Db, groupId: number, userId: number): Promise<boolean> {
   const row = await sql<{ found: number }>`
     with recursive sub(id) as (
-      select ${groupId}
+      select cast(${groupId} as integer)
       union
       select s.subgroup_id from user_group_subgroups s join sub on s.supergroup_id = sub.id
     )
@@ -29,7 +29,7 @@ export async function isUserInGroup(db: Db, groupId: number, userId: number): Pr
 export async function effectiveMemberIds(db: Db, groupId: number): Promise<number[]> {
   const rows = await sql<{ user_id: number }>`
     with recursive sub(id) as (
-      select ${groupId}
+      select cast(${groupId} as integer)
       union
       select s.subgroup_id from user_group_subgroups s join sub on s.supergroup_id = sub.id
     )

@@ -35,6 +35,9 @@ export const REALM_GROUP_SETTING_DEFAULTS = {
 
 export type RealmGroupSetting = keyof typeof REALM_GROUP_SETTING_DEFAULTS;
 
+/** The names of the realm permission settings, in declaration order. */
+export const REALM_GROUP_SETTINGS = Object.keys(REALM_GROUP_SETTING_DEFAULTS) as RealmGroupSetting[];
+
 /** Scalar realm settings and their defaults (Zulip's values). */
 export const REALM_SCALAR_DEFAULTS = {
   max_message_length: 10000,
@@ -66,6 +69,32 @@ export const REALM_SCALAR_DEFAULTS = {
   message_retention_days: -1,
   wildcard_mention_threshold: 15,
   many_subscribers_threshold: 15,
+  // Shown in the POST /register snapshot as realm_<name>, with Zulip's defaults.
+  digest_weekday: 1 as number,
+  disallow_disposable_email_addresses: true,
+  email_changes_disabled: false,
+  name_changes_disabled: false,
+  avatar_changes_disabled: false,
+  require_unique_names: false,
+  message_content_allowed_in_email_notifications: true,
+  want_advertise_in_communities_directory: false,
+  /** 1: Jitsi Meet. */
+  video_chat_provider: 1 as number,
+  jitsi_server_url: null as string | null,
+  /** Giphy's "G" rating. */
+  giphy_rating: 2 as number,
+  default_code_block_language: "",
+  enable_read_receipts: false,
+  presence_disabled: false,
+  enable_guest_user_indicator: true,
+  /** 0: unspecified organization type. */
+  org_type: 0 as number,
+  /** 1: self-hosted, no plan limits. */
+  plan_type: 1 as number,
+  /** -1: no announcement channel. */
+  new_stream_announcements_stream_id: -1 as number,
+  signup_announcements_stream_id: -1 as number,
+  zulip_update_announcements_stream_id: -1 as number,
 } as const;
 
 export type RealmScalarSettings = { -readonly [K in keyof typeof REALM_SCALAR_DEFAULTS]: (typeof REALM_SCALAR_DEFAULTS)[K] extends string ? string : (typeof REALM_SCALAR_DEFAULTS)[K] extends boolean ? boolean : (typeof REALM_SCALAR_DEFAULTS)[K] };
@@ -77,7 +106,7 @@ export type RealmSettings = RealmScalarSettings & Record<RealmGroupSetting, numb
 export function realmSettings(realm: RealmRow): RealmSettings {
   const stored = JSON.parse(realm.settings) as Partial<RealmSettings>;
   const merged = { ...REALM_SCALAR_DEFAULTS, ...stored } as RealmSettings;
-  for (const key of Object.keys(REALM_GROUP_SETTING_DEFAULTS) as RealmGroupSetting[]) {
+  for (const key of REALM_GROUP_SETTINGS) {
     if (typeof merged[key] !== "number") throw new Error(`realm ${realm.id} lacks group setting ${key}`);
   }
   return merged;

@@ -4,9 +4,12 @@ import type { UserRow } from "../store/schema.ts";
 /** Zulip's email_address_visibility values. */
 export const EMAIL_VISIBILITY = { everyone: 1, members: 2, admins: 3, nobody: 4, moderators: 5 } as const;
 
-/** The host part of dummy addresses: the external URL's host. */
-export function realmHost(externalUrl: string): string {
-  return new URL(externalUrl).host;
+/**
+ * The domain of dummy and bot addresses: the external URL's host name without a port (a port
+ * would make the address invalid and break `email:key` Basic auth).
+ */
+export function emailDomain(externalUrl: string): string {
+  return new URL(externalUrl).hostname;
 }
 
 /** The user's API email: the real one when visible to everyone, else `user{id}@{host}`. */

@@ -55,6 +55,12 @@ function waitForListening(child: ChildProcess, output: () => string): Promise<vo
 export async function startServer(kind: StoreKind, env: Record<string, string> = {}): Promise<TestServer> {
   const store = await freshStore(kind);
   const fixtures = await createFixtures(store);
+  return startServerOnStore(store, fixtures, env);
+}
+
+/** Starts a server on an existing store (e.g. one an admin CLI test prepared); stop() drops it. */
+export async function startServerOnStore(store: FreshStore, fixtures: Fixtures, env: Record<string, string> = {}): Promise<TestServer> {
+  const kind = store.kind;
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const childEnv: NodeJS.ProcessEnv = {
@@ -95,4 +101,23 @@ export async function startServer(kind: StoreKind, env: Record<string, string> =
       await store.drop();
     },
   };
+}
+
+export type CliResult = { code: number | null; stdout: string; stderr: string };
+
+/**
+ * Runs the admin CLI (`node bin/parley.js ...args`) on a store, as an operator would;
+ * `stdin` is written to its input, `env` adds variables (EXTERNAL_URL, ...).
+ */
+export function runCli(store: FreshStore, args: string[], opts: { stdin?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: store.dataDir, ...opts.env };
+  delete env.DATABASE_URL;
+  if (store.databaseUrl) env.DATABASE_URL = store.databaseUrl;
+  const child = spawn(process.execPath, [path.join(ROOT, "bin/parley.js"), ...args], { cwd: ROOT, env, stdio: ["pipe", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+  child.stdin.end(opts.stdin ?? "");
+  return new Promise((resolve) => child.once("close", (code) => resolve({ code, stdout, stderr })));
 }

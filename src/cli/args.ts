@@ -1,0 +1,47 @@
+/** Argument parsing for the admin commands: node:util parseArgs plus required options and choices. */
+import { parseArgs } from "node:util";
+
+/** A failure the CLI reports as one line on stderr with a non-zero exit (2: usage, 1: refused). */
+export class CliError extends Error {
+  constructor(message: string, readonly exitCode = 1) {
+    super(message);
+  }
+}
+
+/** One `--name value` option of a command. */
+export type OptionSpec = { required?: boolean; choices?: readonly string[]; help: string };
+
+export type OptionSpecs = Record<string, OptionSpec>;
+
+/** Parses `argv` strictly against `specs`; unknown, missing or invalid options are usage errors. */
+export function parseOptions(argv: string[], specs: OptionSpecs): Record<string, string | undefined> {
+  const options = Object.fromEntries(Object.keys(specs).map((name) => [name, { type: "string" as const }]));
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    values = parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values;
+  } catch (err) {
+    throw new CliError(err instanceof Error ? err.message : String(err), 2);
+  }
+  const out: Record<string, string | undefined> = {};
+  for (const [name, spec] of Object.entries(specs)) {
+    const value = values[name];
+    if (typeof value !== "string") {
+      if (spec.required) throw new CliError(`missing required option --${name}`, 2);
+      continue;
+    }
+    if (spec.choices && !spec.choices.includes(value)) {
+      throw new CliError(`--${name} must be one of ${spec.choices.join(", ")} (got '${value}')`, 2);
+    }
+    out[name] = value;
+  }
+  return out;
+}
+
+/** The usage line of one command, e.g. `create-user --email E --full-name N [--role R]`. */
+export function usageLine(command: string, specs: OptionSpecs): string {
+  const parts = Object.entries(specs).map(([name, spec]) => {
+    const arg = spec.choices ? spec.choices.join("|") : name.toUpperCase().replaceAll("-", "_");
+    return spec.required ? `--${name} ${arg}` : `[--${name} ${arg}]`;
+  });
+  return [command, ...parts].join(" ");
+}

@@ -1,0 +1,200 @@
+/** The admin commands: each validates its options, then calls the trusted primitives. */
+import type { Kysely } from "kysely";
+import type { Clock } from "../clock.ts";
+import type { Config } from "../config.ts";
+import {
+  BOT_TYPE, CAN_CHANGE_USER_EMAILS, doCreateBot, doDeactivateUser, doRegenerateApiKey, doSetPassword, doSetUserFlagSetting,
+} from "../actions/cli-admin.ts";
+import { doCreateUser, type CreatedUser } from "../actions/create-user.ts";
+import { ROLE, ROLE_BY_NAME } from "../permissions/roles.ts";
+import type { Database, RealmRow, UserRow } from "../store/schema.ts";
+import { countActiveHumanOwners, getUserByDeliveryEmail } from "../store/users.ts";
+import { CliError, type OptionSpecs } from "./args.ts";
+import { emailDomain } from "../present/emails.ts";
+
+/** What a command runs against: the store, the default realm, and its terminal. */
+export type AdminEnv = {
+  db: Kysely<Database>;
+  realm: RealmRow;
+  config: Config;
+  clock: Clock;
+  /** Prints one JSON value (or a bare string) on stdout. */
+  print(value: unknown): void;
+  /** Prints a note for the operator on stderr. */
+  warn(message: string): void;
+  /** Reads one line from stdin (a password: never taken from argv). */
+  readLine(prompt: string): Promise<string>;
+};
+
+/** One admin command. */
+export type Command = { summary: string; options: OptionSpecs; run(env: AdminEnv, opts: Record<string, string | undefined>): Promise<void> };
+
+// Zulip's limit on full names (MAX_NAME_LENGTH).
+const MAX_NAME_LENGTH = 100;
+const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+$/;
+const SHORT_NAME_SHAPE = /^[a-z0-9._-]+$/i;
+
+function requireOpt(opts: Record<string, string | undefined>, name: string): string {
+  const value = opts[name];
+  if (value === undefined) throw new CliError(`missing required option --${name}`, 2);
+  return value;
+}
+
+function checkEmail(email: string): string {
+  if (!EMAIL_SHAPE.test(email)) throw new CliError(`'${email}' is not a valid email address`, 2);
+  return email;
+}
+
+function checkFullName(raw: string): string {
+  const name = raw.trim();
+  if (name === "") throw new CliError("--full-name must not be empty", 2);
+  if (name.length > MAX_NAME_LENGTH) throw new CliError(`--full-name is too long (limit: ${MAX_NAME_LENGTH} characters)`, 2);
+  return name;
+}
+
+async function existingUser(env: AdminEnv, email: string): Promise<UserRow> {
+  const user = await getUserByDeliveryEmail(env.db, env.realm.id, email);
+  if (!user) throw new CliError(`no user with email '${email}' in organization '${env.realm.name}'`);
+  return user;
+}
+
+async function checkEmailFree(env: AdminEnv, email: string): Promise<void> {
+  if (await getUserByDeliveryEmail(env.db, env.realm.id, email)) throw new CliError(`Email '${email}' already in use`);
+}
+
+function credentials(user: CreatedUser): { user_id: number; email: string; api_key: string } {
+  return { user_id: user.id, email: user.delivery_email, api_key: user.api_key };
+}
+
+const createUser: Command = {
+  summary: "create a user and print its user_id, email and api_key",
+  options: {
+    email: { required: true, help: "login email" },
+    "full-name": { required: true, help: "display name" },
+    role: { choices: ["owner", "admin", "moderator", "member", "guest"], help: "role (default member)" },
+    password: { help: "password for POST /fetch_api_key (default: none; see set-password)" },
+  },
+  async run(env, opts) {
+    const email = checkEmail(requireOpt(opts, "email"));
+    const fullName = checkFullName(requireOpt(opts, "full-name"));
+    const role = ROLE_BY_NAME[opts.role ?? "member"];
+    if (opts.password === "") throw new CliError("--password must not be empty", 2);
+    await checkEmailFree(env, email);
+    const user = await env.db.transaction().execute((tx) =>
+      doCreateUser(tx, env.clock, env.realm, { email, fullName, role, password: opts.password ?? null }),
+    );
+    env.print(credentials(user));
+  },
+};
+
+const createBot: Command = {
+  summary: "create a bot owned by a user and print its user_id, email and api_key",
+  options: {
+    owner: { required: true, help: "email of the bot's owner" },
+    "full-name": { required: true, help: "display name" },
+    "short-name": { required: true, help: "the bot's email is <short-name>-bot@<host>" },
+    type: { choices: Object.keys(BOT_TYPE), help: "bot type (default generic)" },
+    "service-url": { help: "outgoing bots: the URL messages are posted to" },
+  },
+  async run(env, opts) {
+    const fullName = checkFullName(requireOpt(opts, "full-name"));
+    const shortName = requireOpt(opts, "short-name");
+    if (!SHORT_NAME_SHAPE.test(shortName)) throw new CliError("--short-name may contain only letters, digits, '.', '_' and '-'", 2);
+    const type = opts.type === "incoming" ? "incoming" : opts.type === "outgoing" ? "outgoing" : "generic";
+    const serviceUrl = checkServiceUrl(type, opts["service-url"]);
+    const owner = await existingUser(env, requireOpt(opts, "owner"));
+    if (owner.is_active !== 1) throw new CliError(`the owner '${owner.delivery_email}' is deactivated`);
+    if (owner.is_bot === 1) throw new CliError("a bot cannot own another bot");
+    // The host name without a port, as POST /bots does: a ':' in an email breaks Basic auth.
+    const email = `${shortName}-bot@${emailDomain(env.config.externalUrl)}`;
+    if (await getUserByDeliveryEmail(env.db, env.realm.id, email)) throw new CliError(`Username already in use: '${email}'`);
+    const bot = await env.db.transaction().execute((tx) =>
+      doCreateBot(tx, env.clock, env.realm, { email, fullName, botType: BOT_TYPE[type], ownerId: owner.id, serviceUrl }),
+    );
+    env.print(credentials(bot));
+  },
+};
+
+function checkServiceUrl(type: keyof typeof BOT_TYPE, raw: string | undefined): string | null {
+  if (type !== "outgoing") {
+    if (raw !== undefined) throw new CliError("--service-url is only for --type outgoing", 2);
+    return null;
+  }
+  if (raw === undefined) throw new CliError("outgoing bots need --service-url", 2);
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new CliError(`--service-url '${raw}' is not a URL`, 2);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new CliError("--service-url must be an http or https URL", 2);
+  return raw;
+}
+
+const emailOnly: OptionSpecs = { email: { required: true, help: "the user's email" } };
+
+const apiKey: Command = {
+  summary: "print a user's API key",
+  options: emailOnly,
+  async run(env, opts) {
+    env.print((await existingUser(env, requireOpt(opts, "email"))).api_key);
+  },
+};
+
+const regenerateApiKey: Command = {
+  summary: "replace a user's API key (the old one stops working) and print the new one",
+  options: emailOnly,
+  async run(env, opts) {
+    const user = await existingUser(env, requireOpt(opts, "email"));
+    env.print(await doRegenerateApiKey(env.db, user));
+  },
+};
+
+const deactivateUser: Command = {
+  summary: "deactivate a user and the bots they own",
+  options: emailOnly,
+  async run(env, opts) {
+    const user = await existingUser(env, requireOpt(opts, "email"));
+    if (user.is_active !== 1) throw new CliError(`'${user.delivery_email}' is already deactivated`);
+    if (user.role === ROLE.owner && user.is_bot === 0 && (await countActiveHumanOwners(env.db, env.realm.id)) <= 1) {
+      throw new CliError("Cannot deactivate the only organization owner.");
+    }
+    const ids = await env.db.transaction().execute((tx) => doDeactivateUser(tx, user));
+    env.print({ user_id: user.id, email: user.delivery_email, deactivated_user_ids: ids });
+  },
+};
+
+const setPassword: Command = {
+  summary: "set a user's password, read as one line from stdin",
+  options: emailOnly,
+  async run(env, opts) {
+    const user = await existingUser(env, requireOpt(opts, "email"));
+    if (user.is_bot === 1) throw new CliError("bots log in with their API key and have no password");
+    const password = await env.readLine("New password: ");
+    if (password === "") throw new CliError("the password read from stdin is empty", 2);
+    await doSetPassword(env.db, user, password);
+    env.print({ user_id: user.id, email: user.delivery_email });
+  },
+};
+
+const grantEmailChange: Command = {
+  summary: "let an owner change other users' emails (the can_change_user_emails permission)",
+  options: emailOnly,
+  async run(env, opts) {
+    const user = await existingUser(env, requireOpt(opts, "email"));
+    if (user.role !== ROLE.owner) env.warn(`note: '${user.delivery_email}' is not an owner; the permission takes effect only for owners`);
+    await doSetUserFlagSetting(env.db, user, CAN_CHANGE_USER_EMAILS, true);
+    env.print({ user_id: user.id, email: user.delivery_email, [CAN_CHANGE_USER_EMAILS]: true });
+  },
+};
+
+/** Every admin command by name (`serve` is handled by cli.ts). */
+export const COMMANDS: Record<string, Command> = {
+  "create-user": createUser,
+  "create-bot": createBot,
+  "api-key": apiKey,
+  "regenerate-api-key": regenerateApiKey,
+  "deactivate-user": deactivateUser,
+  "set-password": setPassword,
+  "grant-email-change": grantEmailChange,
+};

@@ -1,0 +1,66 @@
+/**
+ * Per-queue adaptation of events: some clients declared (or did not declare) capabilities at
+ * POST /register that change how an event reaches them. Each entry takes the event and the
+ * queue's options and returns what that queue receives: the event, a rewritten event, several
+ * events, or null for nothing. Areas add entries here as their events need them.
+ */
+import type { QueueOptions } from "../state/provider.ts";
+import type { ApiEvent } from "./types.ts";
+import { streamEventForQueue } from "./kinds/streams.ts";
+
+/** What one queue receives for an event. */
+export type EventAdapter = (event: ApiEvent, options: QueueOptions) => ApiEvent | ApiEvent[] | null;
+
+/** Sends the event only to queues whose client declared the capability. */
+const onlyWith = (capability: keyof QueueOptions["capabilities"]): EventAdapter => (event, options) =>
+  options.capabilities[capability] ? event : null;
+
+/** Sends the event only to queues whose client did not declare the capability. */
+const onlyWithout = (capability: keyof QueueOptions["capabilities"]): EventAdapter => (event, options) =>
+  options.capabilities[capability] ? null : event;
+
+/** Clients without bulk_message_deletion get one singleton event per deleted message (FL 13). */
+const deleteMessage: EventAdapter = (event, options) => {
+  const ids: unknown = "message_ids" in event ? event.message_ids : undefined;
+  if (options.capabilities.bulk_message_deletion || !Array.isArray(ids)) return event;
+  const rest = Object.fromEntries(Object.entries(event).filter(([key]) => key !== "message_ids"));
+  return ids.map((id) => ({ ...rest, type: event.type, message_id: id }));
+};
+
+/** Channel typing notifications only reach clients with stream_typing_notifications (FL 58). */
+const typing: EventAdapter = (event, options) =>
+  "stream_id" in event && !options.capabilities.stream_typing_notifications ? null : event;
+
+/**
+ * Without include_deactivated_groups (FL 294) a client never sees deactivated groups: their
+ * deactivation arrives as a `remove` event.
+ */
+const userGroup: EventAdapter = (event, options) => {
+  if (options.capabilities.include_deactivated_groups || !("op" in event) || event.op !== "update") return event;
+  const data: unknown = "data" in event ? event.data : undefined;
+  const deactivated = data !== null && typeof data === "object" && "deactivated" in data && data.deactivated === true;
+  return deactivated ? { type: "user_group", op: "remove", group_id: "group_id" in event ? event.group_id : undefined } : event;
+};
+
+/** Adapters by event type; types without an entry reach every accepting queue unchanged. */
+export const EVENT_ADAPTERS: Readonly<Record<string, EventAdapter>> = {
+  // linkifier_url_template (FL 176): older clients get no realm_linkifiers events at all.
+  realm_linkifiers: onlyWith("linkifier_url_template"),
+  // user_settings_object (FL 89): the legacy settings events go only to clients without it.
+  update_display_settings: onlyWithout("user_settings_object"),
+  update_global_notifications: onlyWithout("user_settings_object"),
+  delete_message: deleteMessage,
+  typing,
+  // Group events have type `user_group` (`realm_user_groups` is only the register snapshot key).
+  user_group: userGroup,
+  // archived_channels (FL 315): archiving is an is_archived update rather than a delete.
+  stream: streamEventForQueue,
+};
+
+/** The events one queue receives for `event`, in order. */
+export function adaptForQueue(event: ApiEvent, options: QueueOptions): ApiEvent[] {
+  const adapter = Object.hasOwn(EVENT_ADAPTERS, event.type) ? EVENT_ADAPTERS[event.type] : undefined;
+  const adapted = adapter ? adapter(event, options) : event;
+  if (adapted === null) return [];
+  return Array.isArray(adapted) ? adapted : [adapted];
+}

@@ -1,0 +1,58 @@
+/** `stream` events: channels created, archived (deleted) and changed. */
+import type { ApiStream } from "../../present/streams.ts";
+import type { ClientCapabilities } from "../../state/provider.ts";
+import type { ApiEvent } from "../types.ts";
+
+export type StreamCreateEvent = { type: "stream"; op: "create"; streams: ApiStream[] };
+export type StreamDeleteEvent = { type: "stream"; op: "delete"; streams: ApiStream[] };
+export type StreamUpdateEvent = {
+  type: "stream";
+  op: "update";
+  stream_id: number;
+  name: string;
+  property: string;
+  value: unknown;
+  rendered_description?: string;
+  history_public_to_subscribers?: boolean;
+  is_web_public?: boolean;
+};
+export type StreamEvent = StreamCreateEvent | StreamDeleteEvent | StreamUpdateEvent;
+
+/** Channels that became visible (created, unarchived, or newly accessible). */
+export function streamCreateEvent(streams: ApiStream[]): StreamCreateEvent {
+  return { type: "stream", op: "create", streams };
+}
+
+/** Channels that were archived or became invisible to the recipients. */
+export function streamDeleteEvent(streams: ApiStream[]): StreamDeleteEvent {
+  return { type: "stream", op: "delete", streams };
+}
+
+/** One changed property of a channel; `name` is the channel's name before the change. */
+export function streamUpdateEvent(
+  stream: { stream_id: number; name: string },
+  property: string,
+  value: unknown,
+  extra: Pick<StreamUpdateEvent, "rendered_description" | "history_public_to_subscribers" | "is_web_public"> = {},
+): StreamUpdateEvent {
+  return { type: "stream", op: "update", stream_id: stream.stream_id, name: stream.name, property, value, ...extra };
+}
+
+/** Whether a value is a presented channel that is archived. */
+function isArchivedStream(value: unknown): value is ApiStream {
+  return value !== null && typeof value === "object" && "is_archived" in value && value.is_archived === true;
+}
+
+/**
+ * How a queue sees a `stream` event (FL 315): a client that declared `archived_channels` keeps
+ * archived channels, so their archiving reaches it as `update` of `is_archived` rather than a
+ * `delete`; other clients get the `delete`. Meant for the `stream` entry of events/adapters.ts.
+ */
+export function streamEventForQueue(event: ApiEvent, options: { capabilities: Pick<ClientCapabilities, "archived_channels"> }): ApiEvent[] {
+  if (event.type !== "stream" || !("op" in event) || event.op !== "delete" || !options.capabilities.archived_channels) return [event];
+  const streams: unknown = "streams" in event ? event.streams : undefined;
+  if (!Array.isArray(streams)) return [event];
+  const archived = streams.filter(isArchivedStream).map((s) => streamUpdateEvent(s, "is_archived", true));
+  const gone = streams.filter((s) => !isArchivedStream(s));
+  return gone.length > 0 ? [...archived, { ...event, streams: gone }] : archived;
+}

@@ -1,0 +1,17 @@
+/** realm_user events: a user joined, or some of a user's data changed. */
+
+/** A new account (person is a whole User object). */
+export type RealmUserAddEvent = { type: "realm_user"; op: "add"; person: Record<string, unknown> };
+
+/** One change to a user: `person` holds `user_id` and the changed field(s) only. */
+export type RealmUserUpdateEvent = { type: "realm_user"; op: "update"; person: { user_id: number } & Record<string, unknown> };
+
+/** The event announcing a new user or bot. */
+export function realmUserAddEvent(person: Record<string, unknown>): RealmUserAddEvent {
+  return { type: "realm_user", op: "add", person };
+}
+
+/** The event for one changed property of a user (`{full_name}`, `{role}`, `{is_active}`, ...). */
+export function realmUserUpdateEvent(userId: number, change: Record<string, unknown>): RealmUserUpdateEvent {
+  return { type: "realm_user", op: "update", person: { user_id: userId, ...change } };
+}

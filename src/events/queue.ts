@@ -1,0 +1,93 @@
+/**
+ * One client's event queue: the events not yet acknowledged, with increasing ids, the options
+ * the client registered with, and the times GC and heartbeats look at.
+ */
+import type { QueueOptions } from "../state/provider.ts";
+import { eventMatchesNarrow } from "./narrow.ts";
+import type { ApiEvent, QueuedEvent } from "./types.ts";
+
+/** What creating a queue needs. */
+export type QueueSpec = { id: string; realmId: number; userId: number; options: QueueOptions; lifespanMs: number; nowMs: number };
+
+/** The outcome of acknowledging `last_event_id`. */
+export type AckResult = "ok" | "already_pruned" | "not_in_queue";
+
+/** An event queue held in this process's memory. */
+export class EventQueue {
+  readonly id: string;
+  readonly realmId: number;
+  readonly userId: number;
+  readonly options: QueueOptions;
+  /** Idle time after which the queue is collected. */
+  readonly lifespanMs: number;
+  /** Last time a client registered, polled or was answered. */
+  lastTouchedMs: number;
+  /** Last time the client was handed the queue's contents (or the queue was made). */
+  lastServedMs: number;
+  private events: QueuedEvent[] = [];
+  private nextId = 0;
+  /** Id of the newest event dropped by an acknowledgement; -1 before any. */
+  private newestPrunedId = -1;
+
+  constructor(spec: QueueSpec) {
+    this.id = spec.id;
+    this.realmId = spec.realmId;
+    this.userId = spec.userId;
+    this.options = spec.options;
+    this.lifespanMs = spec.lifespanMs;
+    this.lastTouchedMs = spec.nowMs;
+    this.lastServedMs = spec.nowMs;
+  }
+
+  /** Whether the client asked for this event: its type is wanted and messages match the narrow. */
+  accepts(event: ApiEvent): boolean {
+    const types = this.options.event_types;
+    if (types !== null && !types.includes(event.type)) return false;
+    return eventMatchesNarrow(this.options.narrow, event);
+  }
+
+  /** Appends an event with the next id. */
+  push(event: ApiEvent): QueuedEvent {
+    const queued = { ...event, id: this.nextId++ };
+    this.events.push(queued);
+    return queued;
+  }
+
+  /**
+   * Drops the events up to and including `lastEventId`. Like Zulip, refuses to go back past an
+   * event already dropped, and reports an id this queue never held at that position.
+   */
+  acknowledge(lastEventId: number): AckResult {
+    if (lastEventId < this.newestPrunedId) return "already_pruned";
+    while (this.events.length > 0 && this.events[0].id <= lastEventId) {
+      this.newestPrunedId = this.events[0].id;
+      this.events.shift();
+    }
+    return lastEventId === this.newestPrunedId ? "ok" : "not_in_queue";
+  }
+
+  /** The pending events, oldest first. */
+  contents(): QueuedEvent[] {
+    return [...this.events];
+  }
+
+  isEmpty(): boolean {
+    return this.events.length === 0;
+  }
+
+  /** Records client activity (keeps the queue from being collected). */
+  touch(nowMs: number): void {
+    this.lastTouchedMs = Math.max(this.lastTouchedMs, nowMs);
+  }
+
+  /** Records that the client was just answered. */
+  markServed(nowMs: number): void {
+    this.touch(nowMs);
+    this.lastServedMs = nowMs;
+  }
+
+  /** Whether the queue has been idle for its whole lifespan. */
+  isExpired(nowMs: number): boolean {
+    return nowMs - this.lastTouchedMs >= this.lifespanMs;
+  }
+}

@@ -1,0 +1,15 @@
+/** POST /fetch_api_key: password login for API clients (zulip-js, the mobile and terminal apps). */
+import { z } from "zod";
+import { defineEndpoint } from "../endpoint.ts";
+import { str } from "../params.ts";
+import { fetchApiKey } from "../../actions/fetch-api-key.ts";
+
+export const endpoints = [
+  defineEndpoint({
+    method: "POST",
+    path: "/fetch_api_key",
+    auth: "none",
+    params: z.object({ username: str(), password: str() }),
+    handler: async ({ username, password }, ctx) => fetchApiKey(ctx, username, password),
+  }),
+];

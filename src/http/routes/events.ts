@@ -1,0 +1,90 @@
+/** The event system: POST /register, GET /events (long-poll) and DELETE /events. */
+import { z } from "zod";
+import { deleteQueue, getEvents } from "../../actions/events.ts";
+import { registerEventQueue } from "../../actions/register.ts";
+import { defineEndpoint } from "../endpoint.ts";
+import { bool, int, json, str } from "../params.ts";
+
+/** client_capabilities: notification_settings_null is required (as upstream); unknown keys are ignored. */
+const clientCapabilities = z.object({
+  notification_settings_null: z.boolean(),
+  bulk_message_deletion: z.boolean().optional(),
+  user_avatar_url_field_optional: z.boolean().optional(),
+  stream_typing_notifications: z.boolean().optional(),
+  user_settings_object: z.boolean().optional(),
+  linkifier_url_template: z.boolean().optional(),
+  user_list_incomplete: z.boolean().optional(),
+  include_deactivated_groups: z.boolean().optional(),
+  archived_channels: z.boolean().optional(),
+  empty_topic_name: z.boolean().optional(),
+  simplified_presence_events: z.boolean().optional(),
+});
+
+/** Options a queue is made with, shared by POST /register and GET /events without queue_id. */
+const queueParams = {
+  apply_markdown: bool().optional(),
+  client_gravatar: json(z.boolean().nullable()).optional(),
+  slim_presence: bool().optional(),
+  all_public_streams: bool().optional(),
+  event_types: json(z.array(z.string())).optional(),
+  narrow: json(z.array(z.array(z.string()).length(2))).optional(),
+};
+
+const registerParams = z.object({
+  ...queueParams,
+  include_subscribers: z.enum(["true", "false", "partial"]).optional(),
+  presence_history_limit_days: int().optional(),
+  fetch_event_types: json(z.array(z.string())).optional(),
+  client_capabilities: json(clientCapabilities).optional(),
+  queue_lifespan_secs: int({ min: 0 }).optional(),
+});
+
+/** GET /events takes the capabilities as top-level booleans when it makes the queue itself. */
+const getEventsParams = z.object({
+  ...queueParams,
+  queue_id: str().optional(),
+  last_event_id: int().optional(),
+  dont_block: bool().optional(),
+  lifespan_secs: int({ min: 0 }).optional(),
+  bulk_message_deletion: bool().optional(),
+  stream_typing_notifications: bool().optional(),
+  user_settings_object: bool().optional(),
+  linkifier_url_template: bool().optional(),
+  user_list_incomplete: bool().optional(),
+  include_deactivated_groups: bool().optional(),
+  archived_channels: bool().optional(),
+  empty_topic_name: bool().optional(),
+  simplified_presence_events: bool().optional(),
+});
+
+export const endpoints = [
+  defineEndpoint({
+    method: "POST",
+    path: "/register",
+    auth: "optional",
+    params: registerParams,
+    handler: async (params, ctx) => registerEventQueue(ctx, params),
+  }),
+  defineEndpoint({
+    method: "GET",
+    path: "/events",
+    auth: "user",
+    params: getEventsParams,
+    handler: async (params, ctx) => {
+      const { queue_id, last_event_id, dont_block, lifespan_secs, ...rest } = params;
+      const { apply_markdown, client_gravatar, slim_presence, all_public_streams, event_types, narrow, ...capabilities } = rest;
+      const newQueue = { apply_markdown, client_gravatar, slim_presence, all_public_streams, event_types, narrow, lifespan_secs, client_capabilities: capabilities };
+      return getEvents(ctx, { queue_id, last_event_id, dont_block: dont_block ?? false, newQueue });
+    },
+  }),
+  defineEndpoint({
+    method: "DELETE",
+    path: "/events",
+    auth: "user",
+    params: z.object({ queue_id: str() }),
+    handler: async ({ queue_id }, ctx) => {
+      deleteQueue(ctx, queue_id);
+      return {};
+    },
+  }),
+];

@@ -1,0 +1,96 @@
+/** Users: list and read, create, update, deactivate and reactivate, and one's own API key. */
+import { z } from "zod";
+import { isRole } from "../../permissions/roles.ts";
+import { defineEndpoint } from "../endpoint.ts";
+import { bool, int, json, pathInt, str } from "../params.ts";
+import { createUser, getOwnUser, getUser, getUsers, regenerateOwnApiKey } from "../../actions/users.ts";
+import { updateUser } from "../../actions/users-update.ts";
+import { deactivateOwnUser, deactivateUser, reactivateUser } from "../../actions/users-deactivate.ts";
+
+const userQuery = {
+  client_gravatar: bool().default(true),
+  include_custom_profile_fields: bool().default(false),
+};
+
+/** `/users/{user_id}` and `/users/{email}` share one route: digits name an id, anything else an email. */
+const userRef = str();
+
+function parseUserRef(ref: string): number | string {
+  return /^\d+$/.test(ref) ? Number(ref) : ref;
+}
+
+const updateParams = z.object({
+  user_id: userRef,
+  full_name: str().optional(),
+  role: int().refine(isRole, { message: "Invalid {var_name}" }).optional(),
+  profile_data: json(z.array(z.object({ id: z.number().int(), value: z.union([z.string(), z.array(z.number().int())]).nullable() }))).optional(),
+  new_email: str().optional(),
+});
+
+export const endpoints = [
+  defineEndpoint({
+    method: "GET",
+    path: "/users",
+    auth: "user",
+    params: z.object(userQuery),
+    handler: (p, ctx) => getUsers(ctx, { clientGravatar: p.client_gravatar, includeCustomProfileFields: p.include_custom_profile_fields }),
+  }),
+  defineEndpoint({
+    method: "POST",
+    path: "/users",
+    auth: "user",
+    params: z.object({ email: str(), password: str(), full_name: str() }),
+    handler: (p, ctx) => createUser(ctx, { email: p.email, password: p.password, fullName: p.full_name }),
+  }),
+  defineEndpoint({
+    method: "GET",
+    path: "/users/me",
+    auth: "user",
+    params: z.object({}),
+    handler: (_p, ctx) => getOwnUser(ctx),
+  }),
+  defineEndpoint({
+    method: "DELETE",
+    path: "/users/me",
+    auth: "user",
+    params: z.object({}),
+    handler: (_p, ctx) => deactivateOwnUser(ctx),
+  }),
+  defineEndpoint({
+    method: "POST",
+    path: "/users/me/api_key/regenerate",
+    auth: "user",
+    params: z.object({}),
+    handler: (_p, ctx) => regenerateOwnApiKey(ctx),
+  }),
+  defineEndpoint({
+    method: "GET",
+    path: "/users/:user_id",
+    auth: "user",
+    params: z.object({ user_id: userRef, ...userQuery }),
+    handler: (p, ctx) =>
+      getUser(ctx, parseUserRef(p.user_id), { clientGravatar: p.client_gravatar, includeCustomProfileFields: p.include_custom_profile_fields }),
+  }),
+  defineEndpoint({
+    method: "PATCH",
+    path: "/users/:user_id",
+    auth: "user",
+    params: updateParams,
+    handler: (p, ctx) =>
+      updateUser(ctx, parseUserRef(p.user_id), { fullName: p.full_name, role: p.role, profileData: p.profile_data, newEmail: p.new_email }),
+  }),
+  defineEndpoint({
+    method: "DELETE",
+    path: "/users/:user_id",
+    auth: "user",
+    params: z.object({ user_id: pathInt() }),
+    handler: (p, ctx) => deactivateUser(ctx, p.user_id),
+  }),
+  defineEndpoint({
+    method: "POST",
+    path: "/users/:user_id/reactivate",
+    auth: "user",
+    params: z.object({ user_id: pathInt() }),
+    handler: (p, ctx) => reactivateUser(ctx, p.user_id),
+  }),
+];

@@ -1,0 +1,122 @@
+/**
+ * Channel and subscription rows in their API shapes, shared by REST responses, the register
+ * snapshot and events. The field set is that of zulip-openapi.yaml's BasicChannel and
+ * Subscriptions schemas (which forbid other fields).
+ */
+import type { Db } from "../store/db.ts";
+import type { StreamRow, SubscriptionRow } from "../store/schema.ts";
+import { presentGroupSetting, type GroupSettingValue } from "../permissions/group-setting.ts";
+import { SYSTEM_GROUP } from "../permissions/roles.ts";
+import { systemGroupsByName } from "../store/user-groups.ts";
+
+/** A channel as BasicChannel. */
+export type ApiStream = {
+  stream_id: number;
+  name: string;
+  is_archived: boolean;
+  description: string;
+  date_created: number;
+  creator_id: number | null;
+  invite_only: boolean;
+  rendered_description: string;
+  is_web_public: boolean;
+  stream_post_policy: number;
+  message_retention_days: number | null;
+  history_public_to_subscribers: boolean;
+  first_message_id: number | null;
+  is_announcement_only: boolean;
+  can_remove_subscribers_group: GroupSettingValue;
+  stream_weekly_traffic: number | null;
+};
+
+/** A subscription as the Subscriptions schema: the channel plus the user's personal settings. */
+export type ApiSubscription = ApiStream & {
+  color: string;
+  is_muted: boolean;
+  in_home_view: boolean;
+  pin_to_top: boolean;
+  desktop_notifications: boolean | null;
+  audible_notifications: boolean | null;
+  push_notifications: boolean | null;
+  email_notifications: boolean | null;
+  wildcard_mentions_notify: boolean | null;
+  subscribers?: number[];
+  partial_subscribers?: number[];
+};
+
+/** Legacy stream_post_policy values (FL 1), derived from can_send_message_group's system group. */
+const POST_POLICY_BY_GROUP: Record<string, number> = {
+  [SYSTEM_GROUP.everyone]: 1,
+  [SYSTEM_GROUP.administrators]: 2,
+  [SYSTEM_GROUP.fullMembers]: 3,
+  [SYSTEM_GROUP.moderators]: 4,
+};
+const POST_POLICY_ADMINS = 2;
+
+/** Presents channels of one realm; loads the realm's system groups once. */
+export async function presentStreams(db: Db, realmId: number, streams: StreamRow[]): Promise<ApiStream[]> {
+  const systemNames = new Map([...(await systemGroupsByName(db, realmId)).values()].map((g) => [g.id, g.name ?? ""]));
+  const out: ApiStream[] = [];
+  for (const stream of streams) {
+    const policy = POST_POLICY_BY_GROUP[systemNames.get(stream.can_send_message_group_id) ?? ""] ?? 1;
+    out.push({
+      stream_id: stream.id,
+      name: stream.name,
+      is_archived: stream.is_archived === 1,
+      description: stream.description,
+      date_created: stream.date_created,
+      creator_id: stream.creator_id,
+      invite_only: stream.invite_only === 1,
+      rendered_description: stream.rendered_description,
+      is_web_public: stream.is_web_public === 1,
+      stream_post_policy: policy,
+      message_retention_days: stream.message_retention_days,
+      history_public_to_subscribers: stream.history_public_to_subscribers === 1,
+      first_message_id: stream.first_message_id,
+      is_announcement_only: policy === POST_POLICY_ADMINS,
+      can_remove_subscribers_group: await presentGroupSetting(db, realmId, stream.can_remove_subscribers_group_id),
+      // Traffic is not measured yet; null is the documented "no estimate".
+      stream_weekly_traffic: null,
+    });
+  }
+  return out;
+}
+
+/** Presents one channel. */
+export async function presentStream(db: Db, realmId: number, stream: StreamRow): Promise<ApiStream> {
+  return (await presentStreams(db, realmId, [stream]))[0];
+}
+
+/** Nullable 0/1 notification settings as booleans. */
+function flag(value: number | null): boolean | null {
+  return value === null ? null : value === 1;
+}
+
+/** A subscription row joined with its presented channel. */
+export function presentSubscription(stream: ApiStream, sub: SubscriptionRow): ApiSubscription {
+  return {
+    ...stream,
+    color: sub.color,
+    is_muted: sub.is_muted === 1,
+    in_home_view: sub.is_muted !== 1,
+    pin_to_top: sub.pin_to_top === 1,
+    desktop_notifications: flag(sub.desktop_notifications),
+    audible_notifications: flag(sub.audible_notifications),
+    push_notifications: flag(sub.push_notifications),
+    email_notifications: flag(sub.email_notifications),
+    wildcard_mentions_notify: flag(sub.wildcard_mentions_notify),
+  };
+}
+
+/** Escapes text for HTML. */
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/**
+ * The description as HTML. TODO/compatibility: plain escaped paragraph until the Markdown
+ * renderer exists; then render with it (no previews), as Zulip does.
+ */
+export function renderStreamDescription(description: string): string {
+  return description === "" ? "" : `<p>${escapeHtml(description)}</p>`;
+}

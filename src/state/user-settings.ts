@@ -1,0 +1,142 @@
+/**
+ * The register snapshot's personal settings: `user_settings` (FL 89), the legacy top-level
+ * copies for clients without the user_settings_object capability, and the realm's defaults for
+ * new users (`realm_user_settings_defaults`).
+ */
+import type { ActionCtx } from "../actions/context.ts";
+import { realmSettings } from "../permissions/realm-settings.ts";
+import { EMAIL_VISIBILITY } from "../present/emails.ts";
+import type { UserRow } from "../store/schema.ts";
+import type { StateProvider } from "./provider.ts";
+
+/** Zulip's defaults for the personal settings not stored on the user row. */
+export const USER_SETTING_DEFAULTS = {
+  twenty_four_hour_time: false,
+  web_mark_read_on_scroll_policy: 1,
+  web_channel_default_view: 1,
+  starred_message_counts: true,
+  receives_typing_notifications: true,
+  fluid_layout_width: false,
+  high_contrast_mode: false,
+  web_font_size_px: 16,
+  web_line_height_percent: 140,
+  color_scheme: 1,
+  translate_emoticons: true,
+  display_emoji_reaction_users: true,
+  web_home_view: "inbox",
+  web_escape_navigates_to_home_view: true,
+  left_side_userlist: false,
+  emojiset: "google",
+  demote_inactive_streams: 1,
+  user_list_style: 2,
+  web_animate_image_previews: "on_hover",
+  web_stream_unreads_count_display_policy: 2,
+  enter_sends: false,
+  enable_drafts_synchronization: true,
+  enable_stream_desktop_notifications: false,
+  enable_stream_email_notifications: false,
+  enable_stream_push_notifications: false,
+  enable_stream_audible_notifications: false,
+  notification_sound: "zulip",
+  enable_desktop_notifications: true,
+  enable_sounds: true,
+  enable_followed_topic_desktop_notifications: true,
+  enable_followed_topic_email_notifications: true,
+  enable_followed_topic_push_notifications: true,
+  enable_followed_topic_audible_notifications: true,
+  email_notifications_batching_period_seconds: 120,
+  enable_offline_email_notifications: true,
+  enable_offline_push_notifications: true,
+  enable_online_push_notifications: true,
+  enable_digest_emails: true,
+  enable_marketing_emails: true,
+  enable_login_emails: true,
+  message_content_in_email_notifications: true,
+  pm_content_in_desktop_notifications: true,
+  wildcard_mentions_notify: true,
+  enable_followed_topic_wildcard_mentions_notify: true,
+  desktop_icon_count_display: 1,
+  realm_name_in_email_notifications_policy: 1,
+  automatically_follow_topics_policy: 3,
+  automatically_unmute_topics_in_muted_streams_policy: 2,
+  automatically_follow_topics_where_mentioned: true,
+  presence_enabled: true,
+  send_private_typing_notifications: true,
+  send_stream_typing_notifications: true,
+  send_read_receipts: true,
+  allow_private_data_export: false,
+  web_navigate_to_sent_message: true,
+} as const;
+
+type SettingName = keyof typeof USER_SETTING_DEFAULTS;
+
+/** Notification sounds and emoji sets this server offers. */
+const AVAILABLE_NOTIFICATION_SOUNDS = ["chime", "ding", "zulip"];
+const EMOJISET_CHOICES = [
+  { key: "google", text: "Google" },
+  { key: "twitter", text: "Twitter" },
+  { key: "text", text: "Plain text" },
+];
+
+/** Settings Zulip still copies to the top level for pre-FL 89 clients, by legacy event type. */
+const LEGACY_DISPLAY: readonly string[] = [
+  "color_scheme", "default_language", "web_home_view", "demote_inactive_streams", "emojiset",
+  "enable_drafts_synchronization", "enter_sends", "fluid_layout_width", "high_contrast_mode",
+  "left_side_userlist", "starred_message_counts", "translate_emoticons", "twenty_four_hour_time", "timezone",
+];
+const LEGACY_NOTIFICATIONS: readonly string[] = [
+  "enable_desktop_notifications", "enable_digest_emails", "enable_login_emails", "enable_marketing_emails",
+  "email_notifications_batching_period_seconds", "enable_offline_email_notifications",
+  "enable_offline_push_notifications", "enable_online_push_notifications", "enable_sounds",
+  "enable_stream_audible_notifications", "enable_stream_desktop_notifications", "enable_stream_email_notifications",
+  "enable_stream_push_notifications", "message_content_in_email_notifications", "notification_sound",
+  "pm_content_in_desktop_notifications", "desktop_icon_count_display", "realm_name_in_email_notifications_policy",
+  "presence_enabled", "wildcard_mentions_notify",
+];
+
+function isSettingName(name: string): name is SettingName {
+  return Object.hasOwn(USER_SETTING_DEFAULTS, name);
+}
+
+/** The user's stored overrides of known settings (unknown keys in the column are ignored). */
+function storedOverrides(user: UserRow): Partial<Record<SettingName, unknown>> {
+  const parsed: unknown = JSON.parse(user.settings);
+  if (parsed === null || typeof parsed !== "object") return {};
+  return Object.fromEntries(Object.entries(parsed).filter(([key]) => isSettingName(key)));
+}
+
+/** A user's (or, for spectators, the realm default) personal settings in the API shape. */
+export function userSettings(ctx: ActionCtx, user: UserRow | null): Record<string, unknown> {
+  const realmLanguage = realmSettings(ctx.realm).default_language;
+  return {
+    ...USER_SETTING_DEFAULTS,
+    default_language: realmLanguage,
+    ...(user ? storedOverrides(user) : {}),
+    timezone: user?.timezone ?? "",
+    email_address_visibility: user?.email_address_visibility ?? EMAIL_VISIBILITY.everyone,
+    available_notification_sounds: AVAILABLE_NOTIFICATION_SOUNDS,
+    emojiset_choices: EMOJISET_CHOICES,
+  };
+}
+
+function pick(source: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
+  return Object.fromEntries(keys.map((key) => [key, source[key]]));
+}
+
+/** user_settings, the legacy copies (without user_settings_object) and realm_user_settings_defaults. */
+export const userSettingsState: StateProvider = {
+  async fetch(ctx, opts, want) {
+    const settings = userSettings(ctx, ctx.actor);
+    const out: Record<string, unknown> = {};
+    if (want("user_settings")) out.user_settings = settings;
+    if (!opts.capabilities.user_settings_object) {
+      if (want("update_display_settings")) Object.assign(out, pick(settings, [...LEGACY_DISPLAY, "emojiset_choices"]));
+      if (want("update_global_notifications")) Object.assign(out, pick(settings, [...LEGACY_NOTIFICATIONS, "available_notification_sounds"]));
+    }
+    if (want("realm_user_settings_defaults")) {
+      const { timezone: _timezone, ...defaults } = userSettings(ctx, null);
+      out.realm_user_settings_defaults = defaults;
+    }
+    return out;
+  },
+};

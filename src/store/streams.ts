@@ -1,0 +1,42 @@
+/** Queries on streams (channels). Names compare case-insensitively, as Zulip's do. */
+import { sql, type Updateable } from "kysely";
+import type { Db } from "./db.ts";
+import type { NewStream, StreamRow, StreamTable } from "./schema.ts";
+
+/** A stream by id within a realm, archived or not. */
+export function getStreamById(db: Db, realmId: number, streamId: number): Promise<StreamRow | undefined> {
+  return db.selectFrom("streams").selectAll().where("realm_id", "=", realmId).where("id", "=", streamId).executeTakeFirst();
+}
+
+/** A stream by name (case-insensitive, surrounding spaces ignored), archived or not. */
+export function getStreamByName(db: Db, realmId: number, name: string): Promise<StreamRow | undefined> {
+  return db
+    .selectFrom("streams")
+    .selectAll()
+    .where("realm_id", "=", realmId)
+    .where(sql<string>`lower(name)`, "=", sql<string>`lower(${name.trim()})`)
+    .executeTakeFirst();
+}
+
+/** Every stream of a realm, by id; archived ones only when asked. */
+export function listStreams(db: Db, realmId: number, opts: { includeArchived: boolean }): Promise<StreamRow[]> {
+  let query = db.selectFrom("streams").selectAll().where("realm_id", "=", realmId);
+  if (!opts.includeArchived) query = query.where("is_archived", "=", 0);
+  return query.orderBy("id").execute();
+}
+
+/** Streams of a realm with the given ids. */
+export async function getStreamsByIds(db: Db, realmId: number, ids: number[]): Promise<StreamRow[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom("streams").selectAll().where("realm_id", "=", realmId).where("id", "in", ids).orderBy("id").execute();
+}
+
+/** Inserts a stream and returns its row. */
+export function insertStream(db: Db, row: NewStream): Promise<StreamRow> {
+  return db.insertInto("streams").values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+/** Changes columns of a stream and returns the new row. */
+export function updateStream(db: Db, realmId: number, streamId: number, patch: Updateable<StreamTable>): Promise<StreamRow> {
+  return db.updateTable("streams").set(patch).where("realm_id", "=", realmId).where("id", "=", streamId).returningAll().executeTakeFirstOrThrow();
+}

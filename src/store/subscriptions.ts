@@ -1,0 +1,111 @@
+/**
+ * Queries on subscriptions. A row is kept when a user unsubscribes (active = 0) so that their
+ * color and notification settings come back if they subscribe again, as Zulip does.
+ */
+import type { Db } from "./db.ts";
+import type { SubscriptionRow, SubscriptionTable, UserRow } from "./schema.ts";
+import { sql, type Updateable } from "kysely";
+
+/** The fields of an active user that channel permission checks need. */
+export type RealmMember = Pick<UserRow, "id" | "role" | "is_bot" | "bot_owner_id">;
+
+/** Active users of a realm (bots included), by id. */
+export function activeRealmMembers(db: Db, realmId: number): Promise<RealmMember[]> {
+  return db.selectFrom("users").select(["id", "role", "is_bot", "bot_owner_id"]).where("realm_id", "=", realmId).where("is_active", "=", 1).orderBy("id").execute();
+}
+
+/** Active users of a realm with the given ids (unknown or deactivated ids are left out). */
+export async function activeUsersByIds(db: Db, realmId: number, ids: number[]): Promise<UserRow[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom("users").selectAll().where("realm_id", "=", realmId).where("is_active", "=", 1).where("id", "in", ids).execute();
+}
+
+/** Active users of a realm with the given delivery emails (case-insensitive). */
+export async function activeUsersByEmails(db: Db, realmId: number, emails: string[]): Promise<UserRow[]> {
+  if (emails.length === 0) return [];
+  const lowered = emails.map((e) => e.toLowerCase());
+  return db.selectFrom("users").selectAll().where("realm_id", "=", realmId).where("is_active", "=", 1).where(sql<string>`lower(delivery_email)`, "in", lowered).execute();
+}
+
+/** One user's subscription row to a stream (active or not). */
+export function getSubscription(db: Db, realmId: number, userId: number, streamId: number): Promise<SubscriptionRow | undefined> {
+  return db
+    .selectFrom("subscriptions")
+    .selectAll()
+    .where("realm_id", "=", realmId)
+    .where("user_id", "=", userId)
+    .where("stream_id", "=", streamId)
+    .executeTakeFirst();
+}
+
+/** Every subscription row (active or not) of a user. */
+export function userSubscriptionRows(db: Db, realmId: number, userId: number): Promise<SubscriptionRow[]> {
+  return db.selectFrom("subscriptions").selectAll().where("realm_id", "=", realmId).where("user_id", "=", userId).orderBy("stream_id").execute();
+}
+
+/** Subscription rows of the given users to the given streams (active or not). */
+export async function subscriptionRowsFor(db: Db, realmId: number, userIds: number[], streamIds: number[]): Promise<SubscriptionRow[]> {
+  if (userIds.length === 0 || streamIds.length === 0) return [];
+  return db
+    .selectFrom("subscriptions")
+    .selectAll()
+    .where("realm_id", "=", realmId)
+    .where("user_id", "in", userIds)
+    .where("stream_id", "in", streamIds)
+    .execute();
+}
+
+/** Active subscribers (active users only) of each given stream, ascending ids. */
+export async function subscriberIdsByStream(db: Db, realmId: number, streamIds: number[]): Promise<Map<number, number[]>> {
+  const out = new Map<number, number[]>(streamIds.map((id) => [id, []]));
+  if (streamIds.length === 0) return out;
+  const rows = await db
+    .selectFrom("subscriptions")
+    .innerJoin("users", "users.id", "subscriptions.user_id")
+    .select(["subscriptions.stream_id", "subscriptions.user_id"])
+    .where("subscriptions.realm_id", "=", realmId)
+    .where("subscriptions.stream_id", "in", streamIds)
+    .where("subscriptions.active", "=", 1)
+    .where("users.is_active", "=", 1)
+    .orderBy("subscriptions.user_id")
+    .execute();
+  for (const row of rows) out.get(row.stream_id)?.push(row.user_id);
+  return out;
+}
+
+/** Active subscribers of one stream. */
+export async function subscriberIds(db: Db, realmId: number, streamId: number): Promise<number[]> {
+  return (await subscriberIdsByStream(db, realmId, [streamId])).get(streamId) ?? [];
+}
+
+/** Ids of the streams a user is actively subscribed to. */
+export async function subscribedStreamIds(db: Db, realmId: number, userId: number): Promise<Set<number>> {
+  const rows = await db
+    .selectFrom("subscriptions")
+    .select("stream_id")
+    .where("realm_id", "=", realmId)
+    .where("user_id", "=", userId)
+    .where("active", "=", 1)
+    .execute();
+  return new Set(rows.map((r) => r.stream_id));
+}
+
+/** Inserts an active subscription with default personal settings. */
+export async function insertSubscription(db: Db, realmId: number, userId: number, streamId: number, color: string): Promise<SubscriptionRow> {
+  return db
+    .insertInto("subscriptions")
+    .values({ realm_id: realmId, user_id: userId, stream_id: streamId, active: 1, is_muted: 0, color, pin_to_top: 0 })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Changes columns of one subscription row and returns it. */
+export function updateSubscription(db: Db, realmId: number, subscriptionId: number, patch: Updateable<SubscriptionTable>): Promise<SubscriptionRow> {
+  return db
+    .updateTable("subscriptions")
+    .set(patch)
+    .where("realm_id", "=", realmId)
+    .where("id", "=", subscriptionId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}

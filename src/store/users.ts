@@ -1,0 +1,119 @@
+/** Queries on users and bots (and bots' outgoing-webhook services), always within one realm. */
+import { sql } from "kysely";
+import { ROLE } from "../permissions/roles.ts";
+import type { Db } from "./db.ts";
+import type { ServiceRow, UserRow, UserUpdate } from "./schema.ts";
+
+/** A user or bot by id, active or not. */
+export function getUser(db: Db, realmId: number, userId: number): Promise<UserRow | undefined> {
+  return db.selectFrom("users").selectAll().where("realm_id", "=", realmId).where("id", "=", userId).executeTakeFirst();
+}
+
+/** A user or bot by delivery email, compared case-insensitively. */
+export function getUserByDeliveryEmail(db: Db, realmId: number, email: string): Promise<UserRow | undefined> {
+  return db
+    .selectFrom("users")
+    .selectAll()
+    .where("realm_id", "=", realmId)
+    .where(sql<string>`lower(delivery_email)`, "=", email.trim().toLowerCase())
+    .executeTakeFirst();
+}
+
+/** Every user and bot of the realm, by id. */
+export function listUsers(db: Db, realmId: number): Promise<UserRow[]> {
+  return db.selectFrom("users").selectAll().where("realm_id", "=", realmId).orderBy("id").execute();
+}
+
+/** Users (and bots) by id; unknown ids are skipped. */
+export function usersByIds(db: Db, realmId: number, ids: number[]): Promise<UserRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db.selectFrom("users").selectAll().where("realm_id", "=", realmId).where("id", "in", ids).orderBy("id").execute();
+}
+
+/** Ids of every active user and bot. */
+export async function activeUserIds(db: Db, realmId: number): Promise<number[]> {
+  const rows = await db.selectFrom("users").select("id").where("realm_id", "=", realmId).where("is_active", "=", 1).orderBy("id").execute();
+  return rows.map((r) => r.id);
+}
+
+/** Number of active human owners (the "last owner" rule counts these). */
+export async function countActiveHumanOwners(db: Db, realmId: number): Promise<number> {
+  const row = await db
+    .selectFrom("users")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("realm_id", "=", realmId)
+    .where("is_active", "=", 1)
+    .where("is_bot", "=", 0)
+    .where("role", "=", ROLE.owner)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Number of active accounts, bots included. */
+export async function countActiveUsers(db: Db, realmId: number): Promise<number> {
+  const row = await db
+    .selectFrom("users")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("realm_id", "=", realmId)
+    .where("is_active", "=", 1)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Writes the given columns of one user and returns the new row. */
+export function updateUser(db: Db, realmId: number, userId: number, patch: UserUpdate): Promise<UserRow> {
+  return db.updateTable("users").set(patch).where("realm_id", "=", realmId).where("id", "=", userId).returningAll().executeTakeFirstOrThrow();
+}
+
+/** Whether an active account already carries this full name (bots may not share a name). */
+export async function activeNameTaken(db: Db, realmId: number, fullName: string): Promise<boolean> {
+  const row = await db
+    .selectFrom("users")
+    .select("id")
+    .where("realm_id", "=", realmId)
+    .where("is_active", "=", 1)
+    .where("full_name", "=", fullName)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Ids of active users sharing at least one active channel subscription with `userId`. */
+export async function idsSharingSubscription(db: Db, realmId: number, userId: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom("subscriptions as theirs")
+    .innerJoin("subscriptions as mine", "mine.stream_id", "theirs.stream_id")
+    .innerJoin("users", "users.id", "theirs.user_id")
+    .select("theirs.user_id")
+    .distinct()
+    .where("mine.realm_id", "=", realmId)
+    .where("mine.user_id", "=", userId)
+    .where("mine.active", "=", 1)
+    .where("theirs.active", "=", 1)
+    .where("users.is_active", "=", 1)
+    .execute();
+  return rows.map((r) => r.user_id);
+}
+
+/** Bots, all of the realm's or only those owned by `ownerId`, active and deactivated, by id. */
+export function listBots(db: Db, realmId: number, ownerId: number | null): Promise<UserRow[]> {
+  let query = db.selectFrom("users").selectAll().where("realm_id", "=", realmId).where("is_bot", "=", 1);
+  if (ownerId !== null) query = query.where("bot_owner_id", "=", ownerId);
+  return query.orderBy("id").execute();
+}
+
+/** Adds an outgoing-webhook service to a bot. */
+export async function insertService(db: Db, realmId: number, service: { botUserId: number; baseUrl: string; token: string; interface: number }): Promise<void> {
+  await db
+    .insertInto("services")
+    .values({ realm_id: realmId, bot_user_id: service.botUserId, base_url: service.baseUrl, token: service.token, interface: service.interface })
+    .execute();
+}
+
+/** Services of the given bots, by bot id. */
+export async function servicesByBot(db: Db, realmId: number, botIds: number[]): Promise<Map<number, ServiceRow[]>> {
+  const out = new Map<number, ServiceRow[]>();
+  if (botIds.length === 0) return out;
+  const rows = await db.selectFrom("services").selectAll().where("realm_id", "=", realmId).where("bot_user_id", "in", botIds).orderBy("id").execute();
+  for (const row of rows) out.set(row.bot_user_id, [...(out.get(row.bot_user_id) ?? []), row]);
+  return out;
+}

@@ -1,0 +1,100 @@
+/**
+ * Two server processes on one store and one Redis: an action on either reaches the queues held
+ * by the other. Needs Redis at TEST_REDIS_URL (default redis://127.0.0.1:6379).
+ */
+import assert from "node:assert/strict";
+import { spawn, type ChildProcess } from "node:child_process";
+import net from "node:net";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { after, before, describe, test } from "node:test";
+import { ApiClient, expectSuccess } from "../helpers/client.ts";
+import { getEvents, registerQueue } from "../helpers/events.ts";
+import { startServer, type TestServer } from "../helpers/server.ts";
+import { STORES } from "../helpers/stores.ts";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const address = srv.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** A second process serving the first one's store (its organization and fixtures). */
+async function startPeer(first: TestServer): Promise<{ url: string; api: ApiClient; stop(): Promise<void> }> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const env: NodeJS.ProcessEnv = {
+    ...process.env, HOST: "127.0.0.1", PORT: String(port), DATA_DIR: first.store.dataDir, EXTERNAL_URL: first.url,
+    LOG_LEVEL: "info", PARLEY_TEST_CONTROL: "1", REDIS_URL,
+  };
+  delete env.DATABASE_URL;
+  if (first.store.databaseUrl) env.DATABASE_URL = first.store.databaseUrl;
+  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, "bin/parley.js"), "serve"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  await new Promise<void>((resolve, reject) => {
+    const onData = (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('"msg":"Parley is listening"')) resolve();
+    };
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", onData);
+    child.once("exit", (code) => reject(new Error(`peer exited with ${code}:\n${out}`)));
+  });
+  return {
+    url,
+    api: new ApiClient(url),
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once("exit", r));
+      child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}
+
+for (const store of STORES) {
+  describe(`events across two processes with Redis [${store}]`, () => {
+    let first: TestServer;
+    let peer: Awaited<ReturnType<typeof startPeer>>;
+    before(async () => {
+      first = await startServer(store, { REDIS_URL });
+      peer = await startPeer(first);
+    });
+    after(async () => {
+      await peer?.stop();
+      await first?.stop();
+    });
+
+    test("each process names its queues; an action on one reaches queues held by the other", async () => {
+      const { member, admin } = first.fixtures;
+      const onFirst = await registerQueue(first.api, member, { event_types: ["realm_user"] });
+      const onPeer = await registerQueue(peer.api, member, { event_types: ["realm_user"] });
+      assert.equal(onFirst.queueId.split(":")[0], new URL(first.url).port);
+      assert.equal(onPeer.queueId.split(":")[0], new URL(peer.url).port);
+      // A queue lives in the process that made it (a proxy routes by the id's prefix).
+      expectSuccess(await getEvents(peer.api, member, { queue_id: onPeer.queueId, last_event_id: -1, dont_block: true }));
+      assert.equal((await getEvents(peer.api, member, { queue_id: onFirst.queueId, last_event_id: -1, dont_block: true })).body.code, "BAD_EVENT_QUEUE_ID");
+
+      const waitOnPeer = getEvents(peer.api, member, { queue_id: onPeer.queueId, last_event_id: -1 });
+      expectSuccess(await first.api.post(admin, "/users", { email: "far@example.com", password: "pw-123456789", full_name: "Far Away" }));
+      const remote = expectSuccess(await waitOnPeer).events.filter((e: Record<string, unknown>) => e.type === "realm_user");
+      assert.deepEqual(remote.map((e: { person: { full_name: string } }) => e.person.full_name), ["Far Away"]);
+      const local = expectSuccess(await getEvents(first.api, member, { queue_id: onFirst.queueId, last_event_id: -1, dont_block: true }));
+      assert.deepEqual(local.events.map((e: { person: { full_name: string } }) => e.person.full_name), ["Far Away"]);
+
+      const waitOnFirst = getEvents(first.api, member, { queue_id: onFirst.queueId, last_event_id: local.events[0].id });
+      expectSuccess(await peer.api.post(admin, "/users", { email: "near@example.com", password: "pw-123456789", full_name: "Near By" }));
+      const back = expectSuccess(await waitOnFirst).events.filter((e: Record<string, unknown>) => e.type === "realm_user");
+      assert.deepEqual(back.map((e: { person: { full_name: string } }) => e.person.full_name), ["Near By"]);
+    });
+  });
+}

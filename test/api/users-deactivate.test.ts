@@ -1,0 +1,90 @@
+/** DELETE /users/{user_id}, DELETE /users/me and POST /users/{user_id}/reactivate. */
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { STORES } from "../helpers/stores.ts";
+import { startServer, type TestServer } from "../helpers/server.ts";
+import { expectError, expectSuccess } from "../helpers/client.ts";
+import { createAccount, readUser } from "./users-support.ts";
+
+const NO_AUTH = "Not logged in: API authentication or user session required";
+
+for (const store of STORES) {
+  describe(`users: deactivating and reactivating [${store}]`, () => {
+    let server: TestServer;
+    before(async () => {
+      server = await startServer(store);
+    });
+    after(async () => {
+      await server?.stop();
+    });
+
+    test("an administrator deactivates a user and the bots it owns; the user can no longer log in", async () => {
+      const person = await createAccount(server);
+      const bot = expectSuccess(await server.api.post(person, "/bots", { full_name: "Person Bot", short_name: `pb${person.id}` }));
+      expectSuccess(await server.api.delete(server.fixtures.admin, `/users/${person.id}`));
+      assert.equal((await readUser(server, person.id)).is_active, false);
+      assert.equal((await readUser(server, bot.user_id)).is_active, false);
+      expectError(await server.api.get(person, "/users/me"), "UNAUTHORIZED", "Account is deactivated", 401);
+      expectError(await server.api.delete(server.fixtures.admin, `/users/${person.id}`), "BAD_REQUEST", "User is deactivated");
+    });
+
+    test("DELETE /users/{user_id} refusals write nothing", async () => {
+      const { owner, admin, member, moderator, guest, bot } = server.fixtures;
+      const person = await createAccount(server);
+      for (const who of [member, moderator, guest]) {
+        expectError(await server.api.delete(who, `/users/${person.id}`), "BAD_REQUEST", "Insufficient permission");
+      }
+      expectError(await server.api.delete(member, `/users/${member.id}`), "BAD_REQUEST", "Insufficient permission");
+      expectError(await server.api.delete(null, `/users/${person.id}`), "UNAUTHORIZED", NO_AUTH, 401);
+      expectError(await server.api.delete(admin, "/users/99999"), "BAD_REQUEST", "No such user");
+      expectError(await server.api.delete(admin, `/users/${bot.id}`), "BAD_REQUEST", "No such user");
+      expectError(await server.api.delete(admin, "/users/abc"), "BAD_REQUEST", "user_id is not an integer");
+      expectError(await server.api.delete(admin, `/users/${owner.id}`), "UNAUTHORIZED_PRINCIPAL", "Must be an organization owner");
+      expectError(await server.api.delete(owner, `/users/${owner.id}`), "BAD_REQUEST", "Cannot deactivate the only organization owner");
+      for (const id of [person.id, owner.id, bot.id]) assert.equal((await readUser(server, id)).is_active, true);
+    });
+
+    test("DELETE /users/me deactivates the caller, but never the last owner", async () => {
+      const person = await createAccount(server);
+      expectSuccess(await server.api.delete(person, "/users/me"));
+      assert.equal((await readUser(server, person.id)).is_active, false);
+      const res = await server.api.delete(server.fixtures.owner, "/users/me");
+      expectError(res, "CANNOT_DEACTIVATE_LAST_USER", "Cannot deactivate the only organization owner");
+      assert.equal(res.body.is_last_owner, true);
+      assert.equal(res.body.entity, "organization owner");
+      assert.equal((await readUser(server, server.fixtures.owner.id)).is_active, true);
+      expectError(await server.api.delete(null, "/users/me"), "UNAUTHORIZED", NO_AUTH, 401);
+    });
+
+    test("POST /users/{user_id}/reactivate restores a user; refusals write nothing", async () => {
+      const { admin, member, moderator, guest } = server.fixtures;
+      const person = await createAccount(server);
+      expectError(await server.api.post(admin, `/users/${person.id}/reactivate`), "BAD_REQUEST", "User is already active.");
+      expectSuccess(await server.api.delete(admin, `/users/${person.id}`));
+      for (const who of [member, moderator, guest]) {
+        expectError(await server.api.post(who, `/users/${person.id}/reactivate`), "BAD_REQUEST", "Insufficient permission");
+      }
+      expectError(await server.api.post(null, `/users/${person.id}/reactivate`), "UNAUTHORIZED", NO_AUTH, 401);
+      expectError(await server.api.post(admin, "/users/99999/reactivate"), "BAD_REQUEST", "No such user");
+      assert.equal((await readUser(server, person.id)).is_active, false);
+      expectSuccess(await server.api.post(admin, `/users/${person.id}/reactivate`));
+      assert.equal((await readUser(server, person.id)).is_active, true);
+      expectSuccess(await server.api.get(person, "/users/me"));
+    });
+
+    test("a bot's owner reactivates it unless an active account took its name", async () => {
+      const person = await createAccount(server);
+      const bot = expectSuccess(await server.api.post(person, "/bots", { full_name: "Revived Bot", short_name: `rb${person.id}` }));
+      expectSuccess(await server.api.delete(person, `/bots/${bot.user_id}`));
+      const other = expectSuccess(await server.api.post(person, "/bots", { full_name: "Revived Bot", short_name: `rb2${person.id}` }));
+      expectError(
+        await server.api.post(person, `/users/${bot.user_id}/reactivate`),
+        "BAD_REQUEST",
+        'There is already an active bot named "Revived Bot" in this organization. To reactivate this bot, you must rename or deactivate the other one first.',
+      );
+      expectSuccess(await server.api.delete(person, `/bots/${other.user_id}`));
+      expectSuccess(await server.api.post(person, `/users/${bot.user_id}/reactivate`));
+      assert.equal((await readUser(server, bot.user_id)).is_active, true);
+    });
+  });
+}

@@ -1,0 +1,54 @@
+/** Helpers shared by the users and bots suites: extra accounts, direct store set-up, reading users back. */
+import { doSetUserFlagSetting, CAN_CHANGE_USER_EMAILS } from "../../src/actions/cli-admin.ts";
+import { createProfileField, type NewProfileField } from "../../src/store/custom-profile.ts";
+import { openStore } from "../../src/store/db.ts";
+import type { CustomProfileFieldRow } from "../../src/store/schema.ts";
+import { getUser } from "../../src/store/users.ts";
+import { expectSuccess, type Credentials } from "../helpers/client.ts";
+import type { TestServer } from "../helpers/server.ts";
+
+export type Account = Credentials & { id: number };
+
+let counter = 0;
+
+/** Creates a member through POST /users (as the owner) and logs it in; `role` is then set with PATCH. */
+export async function createAccount(server: TestServer, opts: { name?: string; role?: number } = {}): Promise<Account> {
+  counter += 1;
+  const email = `person${counter}-${Date.now()}@example.com`;
+  const password = "account-password-1";
+  const fullName = opts.name ?? `Person ${counter}`;
+  const { user_id } = expectSuccess(await server.api.post(server.fixtures.owner, "/users", { email, password, full_name: fullName }));
+  const { api_key } = expectSuccess(await server.api.post(null, "/fetch_api_key", { username: email, password }));
+  if (opts.role !== undefined) expectSuccess(await server.api.patch(server.fixtures.owner, `/users/${user_id}`, { role: opts.role }));
+  return { id: user_id, email, apiKey: api_key };
+}
+
+/** Runs `fn` on the suite's store, opened directly (for set-up no endpoint offers yet). */
+export async function withStore<T>(server: TestServer, fn: (db: ReturnType<typeof openStore>["db"]) => Promise<T>): Promise<T> {
+  const store = openStore({ databaseUrl: server.store.databaseUrl, dataDir: server.store.dataDir });
+  try {
+    return await fn(store.db);
+  } finally {
+    await store.close();
+  }
+}
+
+/** Adds a custom profile field to the fixture realm. */
+export function addProfileField(server: TestServer, field: NewProfileField): Promise<CustomProfileFieldRow> {
+  return withStore(server, (db) => createProfileField(db, server.fixtures.realmId, field));
+}
+
+/** Grants (or revokes) the can_change_user_emails special permission, as the CLI will. */
+export function setCanChangeUserEmails(server: TestServer, userId: number, value: boolean): Promise<void> {
+  return withStore(server, async (db) => {
+    const user = await getUser(db, server.fixtures.realmId, userId);
+    if (!user) throw new Error(`no user ${userId}`);
+    await doSetUserFlagSetting(db, user, CAN_CHANGE_USER_EMAILS, value);
+  });
+}
+
+/** A user as the owner reads it through GET /users/{id} (with profile data). */
+export async function readUser(server: TestServer, userId: number): Promise<Record<string, unknown>> {
+  const body = expectSuccess(await server.api.get(server.fixtures.owner, `/users/${userId}`, { include_custom_profile_fields: true }));
+  return body.user;
+}
