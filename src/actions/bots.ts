@@ -14,7 +14,8 @@ import { doCreateUser } from "./create-user.ts";
 import { doRegenerateApiKey } from "./cli-admin.ts";
 import { withTransaction, type AuthedCtx } from "./context.ts";
 import { checkFullName, emitUserAdded, isEmailAddress } from "./users.ts";
-import { accessBotById, botAdministratorIds, hasRealmGroupPermission, userIdsWhoCanAccess } from "./users-access.ts";
+import { accessBotById, botAdministratorIds, userIdsWhoCanAccess } from "./users-access.ts";
+import { hasRealmPermission } from "../permissions/check.ts";
 
 /** Zulip's bot types. Embedded bots (4) are not offered. */
 export const BOT_TYPES = { generic: 1, incomingWebhook: 2, outgoingWebhook: 3 } as const;
@@ -33,8 +34,8 @@ export function checkMemberOrAdmin(actor: UserRow): void {
 
 /** Whether the actor may create (or reactivate) a bot of this type under the realm's bot policies. */
 export async function checkCanCreateBot(ctx: AuthedCtx, botType: number): Promise<void> {
-  if (await hasRealmGroupPermission(ctx.db, ctx.realm, ctx.actor, "can_create_bots_group")) return;
-  if (botType === BOT_TYPES.incomingWebhook && (await hasRealmGroupPermission(ctx.db, ctx.realm, ctx.actor, "can_create_write_only_bots_group"))) return;
+  if (await hasRealmPermission(ctx.db, ctx.realm, ctx.actor, "can_create_bots_group")) return;
+  if (botType === BOT_TYPES.incomingWebhook && (await hasRealmPermission(ctx.db, ctx.realm, ctx.actor, "can_create_write_only_bots_group"))) return;
   throw new JsonableError("Insufficient permission");
 }
 

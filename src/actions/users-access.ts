@@ -3,14 +3,13 @@
  * authorize in one call, with the same error for a missing user and a hidden one.
  */
 import { JsonableError } from "../http/errors.ts";
-import { isGuest, isRealmAdmin } from "../permissions/check.ts";
-import { effectiveMembersInGraph } from "../permissions/group-setting.ts";
+import { hasRealmPermission, isGuest, isRealmAdmin } from "../permissions/check.ts";
+import { effectiveMemberIds } from "../permissions/group-setting.ts";
 import { realmSettings, type RealmGroupSetting } from "../permissions/realm-settings.ts";
 import { canSeeDeliveryEmail } from "../present/users.ts";
 import { emailDomain } from "../present/emails.ts";
 import type { Db } from "../store/db.ts";
 import type { RealmRow, UserRow } from "../store/schema.ts";
-import { loadGroupGraph } from "../store/user-groups.ts";
 import { getUser, getUserByDeliveryEmail, idsSharingSubscription, listUsers } from "../store/users.ts";
 import type { AuthedCtx } from "./context.ts";
 
@@ -19,19 +18,13 @@ export type AccessOptions = { allowDeactivated?: boolean; allowBots?: boolean; f
 
 /** Active holders of a realm permission setting, through nested subgroups. */
 async function realmPermissionHolders(db: Db, realm: RealmRow, setting: RealmGroupSetting): Promise<Set<number>> {
-  // Evaluated over the in-memory group graph, which behaves the same on both engines.
-  return effectiveMembersInGraph(await loadGroupGraph(db, realm.id), realmSettings(realm)[setting]);
-}
-
-/** Whether the user holds a realm permission setting. */
-export async function hasRealmGroupPermission(db: Db, realm: RealmRow, user: UserRow, setting: RealmGroupSetting): Promise<boolean> {
-  return (await realmPermissionHolders(db, realm, setting)).has(user.id);
+  return new Set(await effectiveMemberIds(db, realmSettings(realm)[setting]));
 }
 
 /** Whether the viewer sees every user: everyone but guests outside can_access_all_users_group. */
 async function canAccessAllUsers(db: Db, realm: RealmRow, viewer: UserRow | null): Promise<boolean> {
   if (viewer === null || !isGuest(viewer)) return true;
-  return hasRealmGroupPermission(db, realm, viewer, "can_access_all_users_group");
+  return hasRealmPermission(db, realm, viewer, "can_access_all_users_group");
 }
 
 /** The users among `users` that the viewer may not access (bots are always accessible). */

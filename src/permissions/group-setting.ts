@@ -5,7 +5,7 @@
  */
 import { sql } from "kysely";
 import type { Db } from "../store/db.ts";
-import { addMembers, addSubgroups, directMemberIds, directSubgroupIds, getGroup, type GroupGraph } from "../store/user-groups.ts";
+import { addMembers, addSubgroups, directMemberIds, directSubgroupIds, getGroup } from "../store/user-groups.ts";
 import { JsonableError } from "../http/errors.ts";
 
 export type AnonymousGroupValue = { direct_members: number[]; direct_subgroups: number[] };
@@ -37,21 +37,6 @@ export async function effectiveMemberIds(db: Db, groupId: number): Promise<numbe
     where u.is_active = 1 and m.group_id in (select id from sub)
     order by m.user_id`.execute(db);
   return rows.rows.map((r) => Number(r.user_id));
-}
-
-/** The same computation over an in-memory graph (used for bulk checks and the property test). */
-export function effectiveMembersInGraph(graph: GroupGraph, groupId: number): Set<number> {
-  const members = new Set<number>();
-  const seen = new Set<number>();
-  const stack = [groupId];
-  while (stack.length > 0) {
-    const id = stack.pop() as number;
-    if (seen.has(id)) continue;
-    seen.add(id);
-    for (const user of graph.members.get(id) ?? []) members.add(user);
-    for (const sub of graph.subgroups.get(id) ?? []) stack.push(sub);
-  }
-  return members;
 }
 
 /** The API form of the setting stored as `groupId`: an integer for named groups, else the object. */

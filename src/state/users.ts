@@ -1,6 +1,7 @@
 /** The users' part of the register snapshot: realm_user, realm_bot and custom_profile_fields data. */
 import type { ActionCtx } from "../actions/context.ts";
-import { hasRealmGroupPermission, inaccessibleUserIds } from "../actions/users-access.ts";
+import { inaccessibleUserIds } from "../actions/users-access.ts";
+import { hasRealmPermission } from "../permissions/check.ts";
 import { nowSeconds } from "../clock.ts";
 import { isRealmAdmin } from "../permissions/check.ts";
 import { realmSettings, type RealmGroupSetting } from "../permissions/realm-settings.ts";
@@ -53,7 +54,7 @@ async function userLists(ctx: ActionCtx, opts: QueueOptions): Promise<Record<str
 /** The own-account fields /register lists under realm_user. */
 async function ownFields(ctx: ActionCtx, me: UserRow): Promise<Record<string, unknown>> {
   const settings = realmSettings(ctx.realm);
-  const can = (setting: RealmGroupSetting) => hasRealmGroupPermission(ctx.db, ctx.realm, me, setting);
+  const can = (setting: RealmGroupSetting) => hasRealmPermission(ctx.db, ctx.realm, me, setting);
   const canPublic = await can("can_create_public_channel_group");
   const canPrivate = await can("can_create_private_channel_group");
   return {

@@ -18,25 +18,25 @@ export async function systemGroupsByName(db: Db, realmId: number): Promise<Map<s
   return new Map(rows.map((r) => [r.name ?? "", r]));
 }
 
-/** The realm's whole membership graph: direct members and direct subgroups of every group. */
+/** The realm's whole membership graph: active direct members and direct subgroups of every group, ascending. */
 export async function loadGroupGraph(db: Db, realmId: number): Promise<GroupGraph> {
   const members = await db
     .selectFrom("user_group_members")
     .innerJoin("users", "users.id", "user_group_members.user_id")
-    .select(["user_group_members.group_id", "user_group_members.user_id", "users.is_active"])
+    .select(["user_group_members.group_id", "user_group_members.user_id"])
     .where("users.realm_id", "=", realmId)
+    .where("users.is_active", "=", 1)
+    .orderBy("user_group_members.user_id")
     .execute();
   const subgroups = await db
     .selectFrom("user_group_subgroups")
     .innerJoin("user_groups", "user_groups.id", "user_group_subgroups.supergroup_id")
     .select(["user_group_subgroups.supergroup_id", "user_group_subgroups.subgroup_id"])
     .where("user_groups.realm_id", "=", realmId)
+    .orderBy("user_group_subgroups.subgroup_id")
     .execute();
   const graph: GroupGraph = { members: new Map(), subgroups: new Map() };
-  for (const m of members) {
-    if (m.is_active !== 1) continue;
-    push(graph.members, m.group_id, m.user_id);
-  }
+  for (const m of members) push(graph.members, m.group_id, m.user_id);
   for (const s of subgroups) push(graph.subgroups, s.supergroup_id, s.subgroup_id);
   return graph;
 }
