@@ -139,6 +139,104 @@ export interface CustomProfileValueTable {
   rendered_value: string | null;
 }
 
+/** Recipient types: a channel, or a set of users in direct messages. */
+export const RECIPIENT_TYPE = { stream: 2, direct: 3 } as const;
+
+export interface RecipientTable {
+  id: Generated<number>;
+  realm_id: number;
+  type: number;
+  type_id: number;
+}
+
+export interface DirectGroupTable {
+  id: Generated<number>;
+  realm_id: number;
+  member_key: string;
+}
+
+export interface DirectGroupMemberTable {
+  group_id: number;
+  user_id: number;
+}
+
+export interface MessageTable {
+  id: Generated<number>;
+  realm_id: number;
+  sender_id: number;
+  recipient_id: number;
+  stream_id: number | null;
+  topic: string;
+  content: string;
+  rendered_content: string;
+  date_sent: number;
+  sending_client: string;
+  last_edit_time: number | null;
+  last_moved_time: number | null;
+  edit_history: string | null;
+  is_me_message: Flag;
+  has_link: Flag;
+  has_image: Flag;
+  has_attachment: Flag;
+  stream_wildcard_mention: Flag;
+}
+
+/** Message flag bits (Zulip's names); a row exists only where a user's flags differ from the default. */
+export const MESSAGE_FLAG = {
+  read: 1,
+  starred: 2,
+  collapsed: 4,
+  mentioned: 8,
+  stream_wildcard_mentioned: 16,
+  topic_wildcard_mentioned: 32,
+  has_alert_word: 64,
+  historical: 128,
+} as const;
+
+export interface UserMessageFlagTable {
+  user_id: number;
+  message_id: number;
+  flags: number;
+}
+
+export interface SubscriptionPeriodTable {
+  id: Generated<number>;
+  realm_id: number;
+  user_id: number;
+  stream_id: number;
+  first_message_id: number;
+  last_message_id: number | null;
+}
+
+/** Topic visibility policies: 0 inherit, 1 muted, 2 unmuted, 3 followed. */
+export interface UserTopicTable {
+  id: Generated<number>;
+  realm_id: number;
+  user_id: number;
+  stream_id: number;
+  topic: string;
+  visibility_policy: number;
+  last_updated: number;
+}
+
+export interface ReactionTable {
+  id: Generated<number>;
+  realm_id: number;
+  message_id: number;
+  user_id: number;
+  emoji_name: string;
+  emoji_code: string;
+  reaction_type: string;
+}
+
+export interface SubmessageTable {
+  id: Generated<number>;
+  message_id: number;
+  sender_id: number;
+  msg_type: string;
+  content: string;
+}
+
 /** The whole database, as Kysely sees it. */
 export interface Database {
   realms: RealmTable;
@@ -151,7 +249,20 @@ export interface Database {
   user_group_subgroups: UserGroupSubgroupTable;
   custom_profile_fields: CustomProfileFieldTable;
   custom_profile_values: CustomProfileValueTable;
+  recipients: RecipientTable;
+  direct_groups: DirectGroupTable;
+  direct_group_members: DirectGroupMemberTable;
+  messages: MessageTable;
+  user_message_flags: UserMessageFlagTable;
+  subscription_periods: SubscriptionPeriodTable;
+  user_topics: UserTopicTable;
+  reactions: ReactionTable;
+  submessages: SubmessageTable;
 }
+
+export type MessageRow = Selectable<MessageTable>;
+export type NewMessage = Insertable<MessageTable>;
+export type ReactionRow = Selectable<ReactionTable>;
 
 export type RealmRow = Selectable<RealmTable>;
 export type UserRow = Selectable<UserTable>;

@@ -2,10 +2,12 @@
 import type { Migration } from "kysely";
 import type { Engine } from "../db.ts";
 import { foundation } from "./0001-foundation.ts";
+import { messagesMigration } from "./0002-messages.ts";
 
 /** All migrations by name; names sort in the order they run. */
 export function migrations(engine: Engine): Record<string, Migration> {
   return {
     "0001-foundation": foundation(engine),
+    "0002-messages": messagesMigration(engine),
   };
 }
