@@ -75,7 +75,7 @@ async function createStream(ctx: AuthedCtx, db: Db, input: SubscribeInput, wante
     realm_id: ctx.realm.id,
     name: wanted.name,
     description: wanted.description,
-    rendered_description: renderStreamDescription(wanted.description),
+    rendered_description: renderStreamDescription(wanted.description, ctx.config.externalUrl),
     invite_only: input.invite_only ? 1 : 0,
     is_web_public: input.is_web_public ? 1 : 0,
     history_public_to_subscribers: history ? 1 : 0,

@@ -122,7 +122,7 @@ export async function updateStreamSettings(ctx: AuthedCtx, streamId: number, c: 
     if (retention !== undefined) patch.message_retention_days = retention;
     if (name !== undefined) patch.name = name;
     const description = c.description?.replaceAll("\n", " ");
-    if (description !== undefined) Object.assign(patch, { description, rendered_description: renderStreamDescription(description) });
+    if (description !== undefined) Object.assign(patch, { description, rendered_description: renderStreamDescription(description, ctx.config.externalUrl) });
     if (Object.keys(patch).length === 0) return;
     const audienceBefore = await metadataAccessUserIds(ctx, row, tx);
     const [before] = await presentStreams(tx, ctx.realm.id, [row]);

@@ -1,13 +1,15 @@
 /**
  * Channel and subscription rows in their API shapes, shared by REST responses, the register
- * snapshot and events. The field set is that of zulip-openapi.yaml's BasicChannel and
- * Subscriptions schemas (which forbid other fields).
+ * snapshot and events: zulip-openapi.yaml's BasicChannel and Subscriptions fields plus the
+ * channel fields SPEC.md's feature level adds after that file (FL 325-407).
  */
 import type { Db } from "../store/db.ts";
 import type { StreamRow, SubscriptionRow } from "../store/schema.ts";
 import { presentGroupSetting, type GroupSettingValue } from "../permissions/group-setting.ts";
 import { SYSTEM_GROUP } from "../permissions/roles.ts";
 import { systemGroupsByName } from "../store/user-groups.ts";
+import { subscriberCounts } from "../store/stream-stats.ts";
+import { renderMessage } from "../markdown/render.ts";
 
 /** A channel as BasicChannel. */
 export type ApiStream = {
@@ -27,7 +29,29 @@ export type ApiStream = {
   is_announcement_only: boolean;
   can_remove_subscribers_group: GroupSettingValue;
   stream_weekly_traffic: number | null;
+} & Record<(typeof NEWER_GROUP_SETTINGS)[number], GroupSettingValue> & {
+  /** FL 394. */
+  subscriber_count: number;
+  /** FL 323: no activity tracking yet, so every channel counts as recently active. */
+  is_recently_active: boolean;
+  /** FL 392: channels follow the realm's topics policy. */
+  topics_policy: string;
+  /** FL 389: channel folders do not exist yet. */
+  folder_id: number | null;
 };
+
+/** Channel permission settings added after the OpenAPI copy (FL 325-407), with their columns. */
+const NEWER_GROUP_SETTINGS = [
+  "can_administer_channel_group",
+  "can_send_message_group",
+  "can_add_subscribers_group",
+  "can_subscribe_group",
+  "can_delete_any_message_group",
+  "can_delete_own_message_group",
+  "can_move_messages_out_of_channel_group",
+  "can_move_messages_within_channel_group",
+  "can_resolve_topics_group",
+] as const;
 
 /** A subscription as the Subscriptions schema: the channel plus the user's personal settings. */
 export type ApiSubscription = ApiStream & {
@@ -56,6 +80,7 @@ const POST_POLICY_ADMINS = 2;
 /** Presents channels of one realm; loads the realm's system groups once. */
 export async function presentStreams(db: Db, realmId: number, streams: StreamRow[]): Promise<ApiStream[]> {
   const systemNames = new Map([...(await systemGroupsByName(db, realmId)).values()].map((g) => [g.id, g.name ?? ""]));
+  const counts = await subscriberCounts(db, realmId, streams.map((s) => s.id));
   const out: ApiStream[] = [];
   for (const stream of streams) {
     const policy = POST_POLICY_BY_GROUP[systemNames.get(stream.can_send_message_group_id) ?? ""] ?? 1;
@@ -77,9 +102,21 @@ export async function presentStreams(db: Db, realmId: number, streams: StreamRow
       can_remove_subscribers_group: await presentGroupSetting(db, realmId, stream.can_remove_subscribers_group_id),
       // Traffic is not measured yet; null is the documented "no estimate".
       stream_weekly_traffic: null,
+      ...(await newerGroupSettings(db, realmId, stream)),
+      subscriber_count: counts.get(stream.id) ?? 0,
+      is_recently_active: true,
+      topics_policy: "inherit",
+      folder_id: null,
     });
   }
   return out;
+}
+
+async function newerGroupSettings(db: Db, realmId: number, stream: StreamRow): Promise<Record<(typeof NEWER_GROUP_SETTINGS)[number], GroupSettingValue>> {
+  const entries = await Promise.all(
+    NEWER_GROUP_SETTINGS.map(async (name) => [name, await presentGroupSetting(db, realmId, stream[`${name}_id`])] as const),
+  );
+  return Object.fromEntries(entries) as Record<(typeof NEWER_GROUP_SETTINGS)[number], GroupSettingValue>;
 }
 
 /** Presents one channel. */
@@ -108,15 +145,7 @@ export function presentSubscription(stream: ApiStream, sub: SubscriptionRow): Ap
   };
 }
 
-/** Escapes text for HTML. */
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
-/**
- * The description as HTML. TODO/compatibility: plain escaped paragraph until the Markdown
- * renderer exists; then render with it (no previews), as Zulip does.
- */
-export function renderStreamDescription(description: string): string {
-  return description === "" ? "" : `<p>${escapeHtml(description)}</p>`;
+/** The description as HTML, rendered with the message renderer as Zulip does. */
+export function renderStreamDescription(description: string, realmUrl: string): string {
+  return description === "" ? "" : renderMessage(description, { realmUrl }).html;
 }

@@ -38,13 +38,13 @@ for (const store of STORES) {
       const id = await idOf(f.member, "lobby");
       const stream = await streamObject(f.member, id);
       const memberEvents = await poll(member);
-      assert.deepEqual(memberEvents[0], { type: "stream", op: "create", streams: [stream] });
+      assert.deepEqual(memberEvents[0], { type: "stream", op: "create", streams: [{ ...stream, subscriber_count: 0 }] });
       assert.equal(memberEvents[1].type, "subscription");
       assert.equal(memberEvents[1].op, "add");
       const [sub] = memberEvents[1].subscriptions as Array<Record<string, unknown>>;
       assert.deepEqual([sub.stream_id, sub.subscribers, sub.color], [id, [f.member.id], "#76ce90"]);
       assert.equal(memberEvents.length, 2);
-      const created = [{ type: "stream", op: "create", streams: [stream] }, { type: "subscription", op: "peer_add", stream_ids: [id], user_ids: [f.member.id] }];
+      const created = [{ type: "stream", op: "create", streams: [{ ...stream, subscriber_count: 0 }] }, { type: "subscription", op: "peer_add", stream_ids: [id], user_ids: [f.member.id] }];
       assert.deepEqual(await poll(moderator), created);
       assert.deepEqual(await poll(guest), []);
     });
@@ -70,7 +70,7 @@ for (const store of STORES) {
       const stream = await streamObject(f.member, id);
       assert.deepEqual((await poll(member)).map((e) => `${String(e.type)}/${String(e.op)}`), ["stream/create", "subscription/add"]);
       assert.deepEqual(await poll(admin), [
-        { type: "stream", op: "create", streams: [stream] },
+        { type: "stream", op: "create", streams: [{ ...stream, subscriber_count: 0 }] },
         { type: "subscription", op: "peer_add", stream_ids: [id], user_ids: [f.member.id] },
       ]);
       assert.deepEqual(await poll(moderator), []);

@@ -99,6 +99,20 @@ const NEWER_FIELDS: Record<string, Check> = {
   realm_can_summarize_topics_group: isGroupSetting,
   // FL 324: user groups' can_remove_members_group.
   can_remove_members_group: isGroupSetting,
+  // Channel fields of FL 323-407 (channel and subscription objects, stream events).
+  can_administer_channel_group: isGroupSetting,
+  can_send_message_group: isGroupSetting,
+  can_add_subscribers_group: isGroupSetting,
+  can_subscribe_group: isGroupSetting,
+  can_delete_any_message_group: isGroupSetting,
+  can_delete_own_message_group: isGroupSetting,
+  can_move_messages_out_of_channel_group: isGroupSetting,
+  can_move_messages_within_channel_group: isGroupSetting,
+  can_resolve_topics_group: isGroupSetting,
+  subscriber_count: isInt,
+  is_recently_active: (v) => typeof v === "boolean",
+  topics_policy: isString,
+  folder_id: (v) => v === null || isInt(v),
 };
 
 /** A copy of `value` without the newer fields, after checking their values. */

@@ -1,0 +1,21 @@
+/** Aggregate figures about channels. */
+import type { Db } from "./db.ts";
+
+/** Number of active subscribers (active users only) of each given stream. */
+export async function subscriberCounts(db: Db, realmId: number, streamIds: number[]): Promise<Map<number, number>> {
+  const out = new Map<number, number>(streamIds.map((id) => [id, 0]));
+  if (streamIds.length === 0) return out;
+  const rows = await db
+    .selectFrom("subscriptions")
+    .innerJoin("users", "users.id", "subscriptions.user_id")
+    .select(["subscriptions.stream_id"])
+    .select((eb) => eb.fn.countAll<number>().as("count"))
+    .where("subscriptions.realm_id", "=", realmId)
+    .where("subscriptions.stream_id", "in", streamIds)
+    .where("subscriptions.active", "=", 1)
+    .where("users.is_active", "=", 1)
+    .groupBy("subscriptions.stream_id")
+    .execute();
+  for (const row of rows) out.set(row.stream_id, Number(row.count));
+  return out;
+}
