@@ -237,6 +237,67 @@ export interface SubmessageTable {
   content: string;
 }
 
+export interface UserStatusTable {
+  user_id: number;
+  realm_id: number;
+  status_text: string;
+  emoji_name: string;
+  emoji_code: string;
+  reaction_type: string;
+  timestamp: number;
+}
+
+export interface RealmPlaygroundTable {
+  id: Generated<number>;
+  realm_id: number;
+  name: string;
+  pygments_language: string;
+  url_template: string;
+}
+
+export interface LinkifierTable {
+  id: Generated<number>;
+  realm_id: number;
+  pattern: string;
+  url_template: string;
+  order: number;
+}
+
+export interface RealmEmojiTable {
+  id: Generated<number>;
+  realm_id: number;
+  name: string;
+  file_name: string;
+  author_id: number | null;
+  deactivated: Flag;
+  is_animated: Flag;
+}
+
+export interface SavedSnippetTable {
+  id: Generated<number>;
+  realm_id: number;
+  user_id: number;
+  title: string;
+  content: string;
+  date_created: number;
+}
+
+export interface AttachmentTable {
+  id: Generated<number>;
+  realm_id: number;
+  owner_id: number;
+  path_id: string;
+  file_name: string;
+  size: number;
+  content_type: string | null;
+  create_time: number;
+}
+
+export interface AttachmentMessageTable {
+  attachment_id: number;
+  message_id: number;
+}
+
 /** The whole database, as Kysely sees it. */
 export interface Database {
   realms: RealmTable;
@@ -258,6 +319,13 @@ export interface Database {
   user_topics: UserTopicTable;
   reactions: ReactionTable;
   submessages: SubmessageTable;
+  user_status: UserStatusTable;
+  realm_playgrounds: RealmPlaygroundTable;
+  linkifiers: LinkifierTable;
+  realm_emoji: RealmEmojiTable;
+  saved_snippets: SavedSnippetTable;
+  attachments: AttachmentTable;
+  attachment_messages: AttachmentMessageTable;
 }
 
 export type MessageRow = Selectable<MessageTable>;

@@ -3,11 +3,13 @@ import type { Migration } from "kysely";
 import type { Engine } from "../db.ts";
 import { foundation } from "./0001-foundation.ts";
 import { messagesMigration } from "./0002-messages.ts";
+import { organizationMigration } from "./0003-organization.ts";
 
 /** All migrations by name; names sort in the order they run. */
 export function migrations(engine: Engine): Record<string, Migration> {
   return {
     "0001-foundation": foundation(engine),
     "0002-messages": messagesMigration(engine),
+    "0003-organization": organizationMigration(engine),
   };
 }
