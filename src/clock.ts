@@ -24,13 +24,17 @@ export const systemClock: Clock = {
   },
 };
 
-/** A clock that starts at real time and moves only when advanced; timers fire as it passes them. */
+/**
+ * A clock that starts at real time and then stands still, moving only when advanced (so tests
+ * see exact elapsed times); timers fire as it passes them.
+ */
 export class ManualClock implements Clock {
+  private readonly startMs = Date.now();
   private offsetMs = 0;
   private timers = new Set<{ at: number; fn: () => void }>();
 
   nowMs(): number {
-    return Date.now() + this.offsetMs;
+    return this.startMs + this.offsetMs;
   }
 
   setTimer(ms: number, fn: () => void): TimerHandle {

@@ -18,6 +18,14 @@ export type Config = {
   loginRateWindowSeconds: number;
   rateLimitsEnabled: boolean;
   testControl: boolean;
+  /** Largest file POST /user_uploads accepts, in bytes. */
+  maxUploadBytes: number;
+  /** Largest custom emoji image, in bytes. */
+  maxEmojiBytes: number;
+  /** Where uploaded files and custom emoji images are stored. */
+  uploadsDir: string;
+  /** Uploads no message links are deleted after this many weeks. */
+  unclaimedUploadWeeks: number;
 };
 
 function intEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -54,5 +62,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loginRateWindowSeconds: intEnv(env, "LOGIN_RATE_WINDOW_SECONDS", 60),
     rateLimitsEnabled: env.RATE_LIMITS !== "off",
     testControl: env.PARLEY_TEST_CONTROL === "1",
+    // 25 MiB, the default body limit: a larger upload could not arrive anyway.
+    maxUploadBytes: intEnv(env, "MAX_UPLOAD_BYTES", 25 * 1024 * 1024),
+    // 5 MiB, Zulip's MAX_EMOJI_FILE_SIZE_MIB default.
+    maxEmojiBytes: intEnv(env, "MAX_EMOJI_BYTES", 5 * 1024 * 1024),
+    uploadsDir: path.resolve(env.UPLOADS_DIR || path.join(env.DATA_DIR || "./data", "uploads")),
+    // Zulip deletes never-linked uploads after three weeks.
+    unclaimedUploadWeeks: intEnv(env, "UNCLAIMED_UPLOAD_WEEKS", 3),
   };
 }

@@ -10,6 +10,7 @@ import { migrate, openStore, type Store } from "./store/db.ts";
 import { QueueManager } from "./events/queue-manager.ts";
 import { busChannel, RedisBus } from "./events/redis-bus.ts";
 import { MemoryRateLimiter } from "./rate-limit.ts";
+import { startAttachmentSweep } from "./actions/attachment-sweep.ts";
 
 export type RunningServer = { app: Awaited<ReturnType<typeof buildApp>>; store: Store; bus: EventBus; clock: Clock; url: string; close(): Promise<void> };
 
@@ -35,6 +36,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const loginLimiter = new MemoryRateLimiter(clock, config.loginRateLimit, config.loginRateWindowSeconds, config.rateLimitsEnabled);
   const endpoints = [...(await loadRouteEndpoints()), ...(config.testControl ? testControlEndpoints() : [])];
   const app = await buildApp({ store, bus, clock, config, log, queues, loginLimiter, endpoints });
+  const attachmentSweep = startAttachmentSweep({ db: store.db, clock, config, log });
   const address = await app.listen({ host: config.host, port: config.port });
   log.info({ address, store: store.engine }, "Parley is listening");
   return {
@@ -45,6 +47,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     url: address,
     async close() {
       queues.close();
+      attachmentSweep.stop();
       await app.close();
       await bus.close();
       await store.close();

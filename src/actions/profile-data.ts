@@ -121,3 +121,85 @@ export async function doUpdateProfileData(tx: Transaction<Database>, realmId: nu
     emit(realmUserUpdateEvent(user.id, { custom_profile_field: change }), recipients);
   }
 }
+
+/** A field's `field_data` as sent: a JSON object (choices for list-of-options, subtype for external accounts). */
+export type FieldData = Record<string, unknown>;
+
+/** Default external account types (Zulip's DEFAULT_EXTERNAL_ACCOUNTS) and the labels their fields get. */
+const DEFAULT_EXTERNAL_ACCOUNTS: Readonly<Record<string, { name: string }>> = {
+  twitter: { name: "Twitter username" },
+  github: { name: "GitHub username" },
+  tiktok: { name: "TikTok username" },
+  twitch: { name: "Twitch username" },
+  x: { name: "X username" },
+  youtube: { name: "YouTube handle" },
+};
+
+/** The placeholder an external account's URL pattern must contain exactly once. */
+const USERNAME_PLACEHOLDER = "%(username)s";
+
+/** `field_data` must be a JSON object (Zulip's check_dict). */
+export function checkFieldDataShape(value: unknown): FieldData {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) throw new JsonableError("field_data is not a dict");
+  return { ...value };
+}
+
+/** Zulip's check_dict_only with required string keys: only `keys`, each a non-blank string. */
+function checkStringDict(value: unknown, required: readonly string[], optional: readonly string[] = []): Record<string, string> {
+  const dict = checkFieldDataShape(value);
+  const out: Record<string, string> = {};
+  for (const key of required) {
+    if (!(key in dict)) throw new JsonableError(`${key} key is missing from field_data`);
+  }
+  for (const key of [...required, ...optional]) {
+    if (!(key in dict)) continue;
+    const v = dict[key];
+    if (typeof v !== "string") throw new JsonableError(`field_data["${key}"] is not a string`);
+    if (required.includes(key) && v.trim() === "") throw new JsonableError(`field_data["${key}"] cannot be blank.`);
+    out[key] = v;
+  }
+  const extra = Object.keys(dict).filter((k) => !required.includes(k) && !optional.includes(k));
+  if (extra.length > 0) throw new JsonableError(`Unexpected arguments: ${extra.join(", ")}`);
+  return out;
+}
+
+/** List-of-options data: at least one choice, each `{text, order}`, no blank keys, no repeated texts. */
+function checkChoices(data: FieldData): void {
+  if (Object.keys(data).length < 1) throw new JsonableError("Field must have at least one choice.");
+  const texts = new Set<string>();
+  for (const [key, value] of Object.entries(data)) {
+    if (key.trim() === "") throw new JsonableError("'value' cannot be blank.");
+    texts.add(checkStringDict(value, ["text", "order"]).text);
+  }
+  if (texts.size !== Object.keys(data).length) throw new JsonableError("Field must not have duplicate choices.");
+}
+
+/** External-account data: a known `subtype`, or `custom` with a URL pattern holding the username once. */
+function checkExternalAccount(data: FieldData): void {
+  const dict = checkStringDict(data, ["subtype"], ["url_pattern"]);
+  const pattern = dict.url_pattern;
+  if (pattern !== undefined) {
+    if (pattern.split(USERNAME_PLACEHOLDER).length !== 2) throw new JsonableError("URL pattern must contain '%(username)s'.");
+    let ok = false;
+    try {
+      ok = ["http:", "https:"].includes(new URL(pattern.replace(USERNAME_PLACEHOLDER, "username")).protocol);
+    } catch {
+      ok = false;
+    }
+    if (!ok) throw new JsonableError('field_data["url_pattern"] is not a URL');
+  }
+  if (!Object.hasOwn(DEFAULT_EXTERNAL_ACCOUNTS, dict.subtype) && dict.subtype !== "custom") throw new JsonableError("Invalid external account type");
+}
+
+/** Zulip's validate_custom_field_data: the field_data a field type needs (other types ignore it). */
+export function checkFieldData(fieldType: number, data: FieldData): void {
+  if (fieldType === T.SELECT.id) checkChoices(data);
+  else if (fieldType === T.EXTERNAL_ACCOUNT.id) checkExternalAccount(data);
+}
+
+/** The preset of a default external account field (its label comes from the preset), or null. */
+export function defaultExternalAccount(fieldType: number, data: FieldData): { subtype: string; name: string; hint: string } | null {
+  const subtype = data.subtype;
+  if (fieldType !== T.EXTERNAL_ACCOUNT.id || typeof subtype !== "string" || !Object.hasOwn(DEFAULT_EXTERNAL_ACCOUNTS, subtype)) return null;
+  return { subtype, name: DEFAULT_EXTERNAL_ACCOUNTS[subtype].name, hint: "" };
+}

@@ -9,6 +9,7 @@ import { listStreams, updateStream } from "../store/streams.ts";
 import { subscribedStreamIds } from "../store/subscriptions.ts";
 import { withTransaction, type AuthedCtx, type Emit } from "./context.ts";
 import type { Db } from "../store/db.ts";
+import { listStreamTopics } from "./topics.ts";
 
 export type StreamFilters = {
   include_public: boolean;
@@ -55,10 +56,9 @@ export async function getStreamId(ctx: AuthedCtx, name: string): Promise<{ strea
   return { stream_id: stream.id };
 }
 
-/** GET /users/me/{stream_id}/topics. TODO: list topics once messages exist (issue: messages). */
-export async function getStreamTopics(ctx: AuthedCtx, streamId: number): Promise<{ topics: Array<{ name: string; max_id: number }> }> {
-  await accessStreamById(ctx, streamId);
-  return { topics: [] };
+/** GET /users/me/{stream_id}/topics: see actions/topics.ts. */
+export async function getStreamTopics(ctx: AuthedCtx, streamId: number, opts: { allowEmptyTopicName: boolean } = { allowEmptyTopicName: false }): Promise<{ topics: Array<{ name: string; max_id: number }> }> {
+  return listStreamTopics(ctx, streamId, opts);
 }
 
 /** DELETE /streams/{stream_id}: archives a channel; subscriptions are kept, as Zulip keeps them. */

@@ -6,10 +6,15 @@
  */
 import type { QueueOptions } from "../state/provider.ts";
 import type { ApiEvent } from "./types.ts";
+import { messageEventForQueue } from "./kinds/messages.ts";
 import { streamEventForQueue } from "./kinds/streams.ts";
+import { userGroupEventForQueue } from "./kinds/user-groups.ts";
+
+/** The queue an event is being adapted for. */
+export type QueueTarget = { queueId: string; userId: number };
 
 /** What one queue receives for an event. */
-export type EventAdapter = (event: ApiEvent, options: QueueOptions) => ApiEvent | ApiEvent[] | null;
+export type EventAdapter = (event: ApiEvent, options: QueueOptions, target: QueueTarget) => ApiEvent | ApiEvent[] | null;
 
 /** Sends the event only to queues whose client declared the capability. */
 const onlyWith = (capability: keyof QueueOptions["capabilities"]): EventAdapter => (event, options) =>
@@ -31,17 +36,6 @@ const deleteMessage: EventAdapter = (event, options) => {
 const typing: EventAdapter = (event, options) =>
   "stream_id" in event && !options.capabilities.stream_typing_notifications ? null : event;
 
-/**
- * Without include_deactivated_groups (FL 294) a client never sees deactivated groups: their
- * deactivation arrives as a `remove` event.
- */
-const userGroup: EventAdapter = (event, options) => {
-  if (options.capabilities.include_deactivated_groups || !("op" in event) || event.op !== "update") return event;
-  const data: unknown = "data" in event ? event.data : undefined;
-  const deactivated = data !== null && typeof data === "object" && "deactivated" in data && data.deactivated === true;
-  return deactivated ? { type: "user_group", op: "remove", group_id: "group_id" in event ? event.group_id : undefined } : event;
-};
-
 /** Adapters by event type; types without an entry reach every accepting queue unchanged. */
 export const EVENT_ADAPTERS: Readonly<Record<string, EventAdapter>> = {
   // linkifier_url_template (FL 176): older clients get no realm_linkifiers events at all.
@@ -51,16 +45,19 @@ export const EVENT_ADAPTERS: Readonly<Record<string, EventAdapter>> = {
   update_global_notifications: onlyWithout("user_settings_object"),
   delete_message: deleteMessage,
   typing,
-  // Group events have type `user_group` (`realm_user_groups` is only the register snapshot key).
-  user_group: userGroup,
+  // Group events have type `user_group` (`realm_user_groups` is only the register snapshot key);
+  // include_deactivated_groups (FL 294) decides how deactivated groups reach a queue.
+  user_group: userGroupEventForQueue,
   // archived_channels (FL 315): archiving is an is_archived update rather than a delete.
   stream: streamEventForQueue,
+  // Per-queue message copies: flags of the queue's user, apply_markdown, client_gravatar, local id.
+  message: messageEventForQueue,
 };
 
 /** The events one queue receives for `event`, in order. */
-export function adaptForQueue(event: ApiEvent, options: QueueOptions): ApiEvent[] {
+export function adaptForQueue(event: ApiEvent, options: QueueOptions, target: QueueTarget = { queueId: "", userId: 0 }): ApiEvent[] {
   const adapter = Object.hasOwn(EVENT_ADAPTERS, event.type) ? EVENT_ADAPTERS[event.type] : undefined;
-  const adapted = adapter ? adapter(event, options) : event;
+  const adapted = adapter ? adapter(event, options, target) : event;
   if (adapted === null) return [];
   return Array.isArray(adapted) ? adapted : [adapted];
 }

@@ -83,8 +83,9 @@ export class QueueManager {
       for (const queue of this.queues.values()) if (queue.options.all_public_streams) targets.add(queue);
     }
     for (const queue of targets) {
-      if (queue.realmId !== delivery.realmId || !queue.accepts(delivery.event)) continue;
-      const events = adaptForQueue(delivery.event, queue.options);
+      if (queue.realmId !== delivery.realmId) continue;
+      // Adapt first: a message event's narrow (is:unread, ...) looks at the queue user's own flags.
+      const events = adaptForQueue(delivery.event, queue.options, { queueId: queue.id, userId: queue.userId }).filter((e) => queue.accepts(e));
       for (const event of events) queue.push(event);
       if (events.length > 0) this.wake(queue);
     }

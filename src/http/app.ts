@@ -19,6 +19,8 @@ import { Redirect, type Endpoint } from "./endpoint.ts";
 import { JsonableError } from "./errors.ts";
 import { parseParams } from "./params.ts";
 import { emailDomain } from "../present/emails.ts";
+import { fileFieldNames, receiveMultipartFile } from "../files/uploaded-file.ts";
+import { registerFileRoutes } from "../files/http.ts";
 
 export type AppDeps = {
   store: Store;
@@ -79,6 +81,8 @@ export async function buildApp(deps: AppDeps) {
   await app.register(formbody);
   await app.register(multipart, {
     attachFieldsToBody: "keyValues",
+    // A file field becomes an UploadedFile (name, type, bytes) under the client's field name.
+    onFile: receiveMultipartFile,
     limits: { fileSize: config.maxBodyBytes, fieldSize: config.maxBodyBytes },
   });
   // Empty JSON bodies (some clients send a content type on DELETE) parse as no parameters.
@@ -129,7 +133,7 @@ export async function buildApp(deps: AppDeps) {
         const pathParams = (req.params ?? {}) as Record<string, unknown>;
         const body = req.body !== null && typeof req.body === "object" && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
         const raw = { ...(req.query as Record<string, unknown>), ...body, ...pathParams };
-        const { params, ignored } = parseParams(endpoint.params, raw, { aliases: endpoint.aliases, pathKeys: Object.keys(pathParams) });
+        const { params, ignored } = parseParams(endpoint.params, raw, { aliases: endpoint.aliases, pathKeys: [...Object.keys(pathParams), ...fileFieldNames(body)] });
         const data = await endpoint.handler(params, ctx);
         if (data instanceof Redirect) return reply.redirect(data.location, 302);
         const extra = ignored.length > 0 ? { ignored_parameters_unsupported: ignored } : {};
@@ -137,5 +141,6 @@ export async function buildApp(deps: AppDeps) {
       },
     });
   }
+  registerFileRoutes(app, deps, host);
   return app;
 }

@@ -23,6 +23,12 @@ export const ERROR_CODES = [
   "AUTHENTICATION_FAILED",
   "USER_DEACTIVATED",
   "REALM_DEACTIVATED",
+  "REACTION_ALREADY_EXISTS",
+  "REACTION_DOES_NOT_EXIST",
+  "MOVE_MESSAGES_TIME_LIMIT_EXCEEDED",
+  "CANNOT_DEACTIVATE_GROUP_IN_USE",
+  "BAD_NARROW",
+  "INCOMPATIBLE_PARAMETERS",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -134,5 +140,49 @@ export class CannotDeactivateLastUserError extends JsonableError {
   constructor(isLastOwner: boolean) {
     const entity = isLastOwner ? "organization owner" : "user";
     super(`Cannot deactivate the only ${entity}`, { code: "CANNOT_DEACTIVATE_LAST_USER", data: { is_last_owner: isLastOwner, entity } });
+  }
+}
+
+/** The user already reacted to the message with this emoji (FL 193; earlier BAD_REQUEST). */
+export class ReactionExistsError extends JsonableError {
+  constructor() {
+    super("Reaction already exists.", { code: "REACTION_ALREADY_EXISTS" });
+  }
+}
+
+/** The user has no reaction to the message with this emoji (FL 193; earlier BAD_REQUEST). */
+export class ReactionDoesNotExistError extends JsonableError {
+  constructor() {
+    super("Reaction doesn't exist.", { code: "REACTION_DOES_NOT_EXIST" });
+  }
+}
+
+/** A channel named by id does not exist (Zulip's StreamWithIDDoesNotExistError). */
+export class StreamWithIdDoesNotExistError extends JsonableError {
+  constructor(streamId: number) {
+    super(`Channel with ID '${streamId}' does not exist`, { code: "STREAM_DOES_NOT_EXIST", data: { stream_id: streamId } });
+  }
+}
+
+/**
+ * A change_all move by a user who may move only the recent part of the topic (FL 172); names the
+ * oldest message they may move and the counts.
+ */
+export class MoveMessagesTimeLimitError extends JsonableError {
+  constructor(firstAllowedId: number | null, total: number, allowed: number) {
+    super(`You only have permission to move the ${allowed}/${total} most recent messages in this topic.`, {
+      code: "MOVE_MESSAGES_TIME_LIMIT_EXCEEDED",
+      data: { first_message_id_allowed_to_move: firstAllowedId, total_messages_in_topic: total, total_messages_allowed_to_move: allowed },
+    });
+  }
+}
+
+/**
+ * A user group still used as a subgroup of an active group or to hold a permission setting
+ * (FL 298; earlier BAD_REQUEST); `objections` lists where.
+ */
+export class CannotDeactivateGroupInUseError extends JsonableError {
+  constructor(objections: Array<Record<string, unknown>>) {
+    super("Cannot deactivate user group in use.", { code: "CANNOT_DEACTIVATE_GROUP_IN_USE", data: { objections } });
   }
 }

@@ -114,6 +114,8 @@ export function issueToError(issue: z.core.$ZodIssue): JsonableError {
       return new JsonableError(`${name} has invalid format`);
     case "invalid_value":
     case "invalid_union":
+      if (issue.input === undefined && issue.path.length === 1) return new MissingArgumentError(name);
+      return new JsonableError(`Invalid ${name}`);
     case "invalid_key":
     case "invalid_element":
     case "not_multiple_of":

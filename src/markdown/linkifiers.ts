@@ -13,10 +13,15 @@ interface Compiled {
 
 const compiledCache = new Map<string, RegExp | null>();
 
+/** Python's named-group syntax, `(?P<name>...)` and `(?P=name)`, in JavaScript's. */
+export function pythonPatternToJs(pattern: string): string {
+  return pattern.replace(/\(\?P</g, "(?<").replace(/\(\?P=(\w+)\)/g, "\\k<$1>");
+}
+
 function compile(pattern: string): RegExp | null {
   const cached = compiledCache.get(pattern);
   if (cached !== undefined) return cached;
-  const js = pattern.replace(/\(\?P</g, "(?<").replace(/\(\?P=(\w+)\)/g, "\\k<$1>");
+  const js = pythonPatternToJs(pattern);
   const source = `(?<![^\\s'"(,:<])(?:${js})(?![\\p{L}\\p{N}_])`;
   let re: RegExp | null = null;
   try {

@@ -4,6 +4,9 @@
  */
 import { nowSeconds } from "../clock.ts";
 import type { StateProvider } from "./provider.ts";
+import { filesState } from "./files.ts";
+import { messagesState } from "./messages.ts";
+import { organizationState } from "./organization.ts";
 import { realmState } from "./realm.ts";
 import { streamsState } from "./streams.ts";
 import { userGroupsState } from "./user-groups.ts";
@@ -18,28 +21,18 @@ import { usersState } from "./users.ts";
 const EMPTY_FEATURES: ReadonlyArray<[string, () => Record<string, unknown>]> = [
   ["alert_words", () => ({ alert_words: [] })],
   ["drafts", () => ({ drafts: [] })],
-  ["muted_topics", () => ({ muted_topics: [] })],
   ["muted_users", () => ({ muted_users: [] })],
   ["onboarding_steps", () => ({ onboarding_steps: [] })],
   ["realm_domains", () => ({ realm_domains: [] })],
-  ["realm_emoji", () => ({ realm_emoji: {} })],
-  ["realm_linkifiers", () => ({ realm_linkifiers: [] })],
   ["realm_filters", () => ({ realm_filters: [] })],
-  ["realm_playgrounds", () => ({ realm_playgrounds: [] })],
   ["realm_embedded_bots", () => ({ realm_embedded_bots: [] })],
   ["realm_incoming_webhook_bots", () => ({ realm_incoming_webhook_bots: [] })],
-  ["recent_private_conversations", () => ({ recent_private_conversations: [] })],
-  ["saved_snippets", () => ({ saved_snippets: [] })],
   ["scheduled_messages", () => ({ scheduled_messages: [] })],
-  ["starred_messages", () => ({ starred_messages: [] })],
   ["stop_words", () => ({ stop_words: [] })],
-  ["user_status", () => ({ user_status: {} })],
-  ["user_topic", () => ({ user_topics: [] })],
   ["default_streams", () => ({ realm_default_streams: [] })],
   ["default_stream_groups", () => ({ realm_default_stream_groups: [] })],
   ["video_calls", () => ({ has_zoom_token: false })],
   ["giphy", () => ({ giphy_api_key: "" })],
-  ["message", () => ({ max_message_id: -1 })],
 ];
 
 /** Empty state of features that hold no data yet (see EMPTY_FEATURES). */
@@ -48,9 +41,6 @@ const emptyFeaturesState: StateProvider = {
     const out: Record<string, unknown> = {};
     for (const [eventType, state] of EMPTY_FEATURES) if (want(eventType)) Object.assign(out, state());
     if (want("presence")) Object.assign(out, { presences: {}, presence_last_update_id: -1, server_timestamp: nowSeconds(ctx.clock) });
-    if (want("message") && want("update_message_flags")) {
-      out.unread_msgs = { count: 0, pms: [], streams: [], huddles: [], mentions: [], old_unreads_missing: false };
-    }
     return out;
   },
 };
@@ -63,4 +53,7 @@ export const STATE_PROVIDERS: readonly StateProvider[] = [
   userGroupsState,
   usersState,
   streamsState,
+  messagesState,
+  organizationState,
+  filesState,
 ];

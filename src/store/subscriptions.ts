@@ -5,6 +5,7 @@
 import type { Db } from "./db.ts";
 import type { SubscriptionRow, SubscriptionTable, UserRow } from "./schema.ts";
 import { sql, type Updateable } from "kysely";
+import { maxMessageId } from "./messages.ts";
 
 /** The fields of an active user that channel permission checks need. */
 export type RealmMember = Pick<UserRow, "id" | "role" | "is_bot" | "bot_owner_id">;
@@ -90,22 +91,47 @@ export async function subscribedStreamIds(db: Db, realmId: number, userId: numbe
   return new Set(rows.map((r) => r.stream_id));
 }
 
-/** Inserts an active subscription with default personal settings. */
+/**
+ * Opens a subscription period (the user receives messages from the next one on) or closes the
+ * open one (they received messages up to the current newest). See store/message-flags.ts.
+ */
+async function recordActiveChange(db: Db, realmId: number, userId: number, streamId: number, active: boolean): Promise<void> {
+  const max = await maxMessageId(db);
+  if (active) {
+    await db.insertInto("subscription_periods").values({ realm_id: realmId, user_id: userId, stream_id: streamId, first_message_id: max + 1, last_message_id: null }).execute();
+    return;
+  }
+  await db
+    .updateTable("subscription_periods")
+    .set({ last_message_id: max })
+    .where("realm_id", "=", realmId)
+    .where("user_id", "=", userId)
+    .where("stream_id", "=", streamId)
+    .where("last_message_id", "is", null)
+    .execute();
+}
+
+/** Inserts an active subscription with default personal settings (and opens its period). */
 export async function insertSubscription(db: Db, realmId: number, userId: number, streamId: number, color: string): Promise<SubscriptionRow> {
-  return db
+  const row = await db
     .insertInto("subscriptions")
     .values({ realm_id: realmId, user_id: userId, stream_id: streamId, active: 1, is_muted: 0, color, pin_to_top: 0 })
     .returningAll()
     .executeTakeFirstOrThrow();
+  await recordActiveChange(db, realmId, userId, streamId, true);
+  return row;
 }
 
-/** Changes columns of one subscription row and returns it. */
-export function updateSubscription(db: Db, realmId: number, subscriptionId: number, patch: Updateable<SubscriptionTable>): Promise<SubscriptionRow> {
-  return db
+/** Changes columns of one subscription row and returns it; a change of `active` opens or closes a period. */
+export async function updateSubscription(db: Db, realmId: number, subscriptionId: number, patch: Updateable<SubscriptionTable>): Promise<SubscriptionRow> {
+  const before = patch.active === undefined ? undefined : await db.selectFrom("subscriptions").select("active").where("realm_id", "=", realmId).where("id", "=", subscriptionId).executeTakeFirst();
+  const row = await db
     .updateTable("subscriptions")
     .set(patch)
     .where("realm_id", "=", realmId)
     .where("id", "=", subscriptionId)
     .returningAll()
     .executeTakeFirstOrThrow();
+  if (before && before.active !== row.active) await recordActiveChange(db, realmId, row.user_id, row.stream_id, row.active === 1);
+  return row;
 }

@@ -1,6 +1,7 @@
 /** Queries on user groups, their direct members and direct subgroups. */
+import { sql, type Insertable, type Updateable } from "kysely";
 import type { Db } from "./db.ts";
-import type { UserGroupRow } from "./schema.ts";
+import type { StreamRow, StreamTable, UserGroupRow, UserGroupTable } from "./schema.ts";
 
 /** A group by id within a realm, or undefined. */
 export function getGroup(db: Db, realmId: number, groupId: number): Promise<UserGroupRow | undefined> {
@@ -85,5 +86,102 @@ export async function addSubgroups(db: Db, groupId: number, subgroupIds: number[
     .insertInto("user_group_subgroups")
     .values(subgroupIds.map((subgroup_id) => ({ supergroup_id: groupId, subgroup_id })))
     .onConflict((oc) => oc.columns(["supergroup_id", "subgroup_id"]).doNothing())
+    .execute();
+}
+
+/** Removes direct subgroups. */
+export async function removeSubgroups(db: Db, groupId: number, subgroupIds: number[]): Promise<void> {
+  if (subgroupIds.length === 0) return;
+  await db.deleteFrom("user_group_subgroups").where("supergroup_id", "=", groupId).where("subgroup_id", "in", subgroupIds).execute();
+}
+
+/** A named group whose name matches case-insensitively (names are unique that way). */
+export function getGroupByNameInsensitive(db: Db, realmId: number, name: string): Promise<UserGroupRow | undefined> {
+  return db
+    .selectFrom("user_groups")
+    .selectAll()
+    .where("realm_id", "=", realmId)
+    .where((eb) => eb(eb.fn("lower", ["name"]), "=", name.toLowerCase()))
+    .executeTakeFirst();
+}
+
+/** Groups of a realm by id (named and anonymous). */
+export function groupsByIds(db: Db, realmId: number, ids: number[]): Promise<UserGroupRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db.selectFrom("user_groups").selectAll().where("realm_id", "=", realmId).where("id", "in", ids).orderBy("id").execute();
+}
+
+/** Inserts a group row and returns it. */
+export function insertGroup(db: Db, values: Insertable<UserGroupTable>): Promise<UserGroupRow> {
+  return db.insertInto("user_groups").values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+/** Changes a group's columns and returns the new row. */
+export function updateGroup(db: Db, realmId: number, groupId: number, patch: Updateable<UserGroupTable>): Promise<UserGroupRow> {
+  return db.updateTable("user_groups").set(patch).where("realm_id", "=", realmId).where("id", "=", groupId).returningAll().executeTakeFirstOrThrow();
+}
+
+/** Deletes a group row with its memberships (only for anonymous groups nothing refers to). */
+export async function deleteGroup(db: Db, realmId: number, groupId: number): Promise<void> {
+  await db.deleteFrom("user_group_members").where("group_id", "=", groupId).execute();
+  await db.deleteFrom("user_group_subgroups").where("supergroup_id", "=", groupId).execute();
+  await db.deleteFrom("user_groups").where("realm_id", "=", realmId).where("id", "=", groupId).execute();
+}
+
+/** Ids of the groups that have any of `groupIds` as a direct subgroup. */
+export async function directSupergroupIds(db: Db, groupIds: number[]): Promise<number[]> {
+  if (groupIds.length === 0) return [];
+  const rows = await db.selectFrom("user_group_subgroups").select("supergroup_id").distinct().where("subgroup_id", "in", groupIds).orderBy("supergroup_id").execute();
+  return rows.map((r) => r.supergroup_id);
+}
+
+/** `groupIds` and every group nested below them, ascending. */
+export async function recursiveSubgroupIds(db: Db, groupIds: number[]): Promise<number[]> {
+  if (groupIds.length === 0) return [];
+  const rows = await sql<{ id: number }>`
+    with recursive sub(id) as (
+      select id from user_groups where id in (${sql.join(groupIds)})
+      union
+      select s.subgroup_id from user_group_subgroups s join sub on s.supergroup_id = sub.id
+    )
+    select id from sub order by id`.execute(db);
+  return rows.rows.map((r) => Number(r.id));
+}
+
+/** The user-group permission columns. */
+export const GROUP_SETTING_COLUMNS = [
+  "can_add_members_group_id",
+  "can_join_group_id",
+  "can_leave_group_id",
+  "can_manage_group_id",
+  "can_mention_group_id",
+  "can_remove_members_group_id",
+] as const;
+
+/** Groups of a realm with any permission setting held by one of `groupIds`. */
+export function groupsWithSettingIn(db: Db, realmId: number, groupIds: number[]): Promise<UserGroupRow[]> {
+  if (groupIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom("user_groups")
+    .selectAll()
+    .where("realm_id", "=", realmId)
+    .where((eb) => eb.or(GROUP_SETTING_COLUMNS.map((col) => eb(col, "in", groupIds))))
+    .orderBy("id")
+    .execute();
+}
+
+/** A channel's permission-setting column. */
+export type StreamSettingColumn = Extract<keyof StreamTable, `can_${string}_group_id`>;
+
+/** Unarchived channels of a realm with any of `columns` held by one of `groupIds`. */
+export function streamsWithSettingIn(db: Db, realmId: number, columns: readonly StreamSettingColumn[], groupIds: number[]): Promise<StreamRow[]> {
+  if (groupIds.length === 0 || columns.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom("streams")
+    .selectAll()
+    .where("realm_id", "=", realmId)
+    .where("is_archived", "=", 0)
+    .where((eb) => eb.or(columns.map((col) => eb(col, "in", groupIds))))
+    .orderBy("id")
     .execute();
 }

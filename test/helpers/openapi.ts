@@ -113,6 +113,15 @@ const NEWER_FIELDS: Record<string, Check> = {
   is_recently_active: (v) => typeof v === "boolean",
   topics_policy: isString,
   folder_id: (v) => v === null || isInt(v),
+  // FL 365: when a message was last moved.
+  last_moved_timestamp: isInt,
+  // The sending queue's copy of a message event echoes the client's local_id.
+  local_message_id: isString,
+};
+
+/** Enum values SPEC.md renames: ours -> the OpenAPI copy's, so the rest of the object still validates. */
+const RENAMED_VALUES: Record<string, Record<string, string>> = {
+  reaction_type: { service_extra_emoji: "zulip_extra_emoji" },
 };
 
 /** A copy of `value` without the newer fields, after checking their values. */
@@ -126,7 +135,8 @@ function withoutNewerFields(value: unknown, where: string): unknown {
       if (!check(v)) throw new Error(`${where}.${key} has an unexpected value: ${JSON.stringify(v)}`);
       continue;
     }
-    out[key] = withoutNewerFields(v, `${where}.${key}`);
+    const renamed = typeof v === "string" ? RENAMED_VALUES[key]?.[v] : undefined;
+    out[key] = renamed ?? withoutNewerFields(v, `${where}.${key}`);
   }
   return out;
 }

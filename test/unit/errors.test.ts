@@ -16,6 +16,8 @@ const ALLOWLIST: Record<string, string> = {
   REQUEST_CONFUSING_VAR: "Zulip's request layer (typed_endpoint) code for a parameter sent with its alias (topic and subject); STYLE.md requires it",
   NOT_FOUND: "the JSON 404 envelope for unknown /api/v1 routes (the issue forbids HTML 404 pages); not an upstream code",
   INTERNAL_SERVER_ERROR: "the envelope of unexpected 500s, so even a crash answers with JSON",
+  BAD_NARROW: "Zulip's BadNarrowOperatorError (zerver/lib/narrow.py) for an invalid narrow term in GET /messages and flag updates by narrow",
+  INCOMPATIBLE_PARAMETERS: "Zulip's IncompatibleParametersError (zerver/lib/exceptions.py), e.g. anchor with message_ids in GET /messages",
   AUTHENTICATION_FAILED: "Zulip's AuthenticationFailedError (zerver/lib/exceptions.py) for POST /fetch_api_key with a wrong password; the OpenAPI file documents the endpoint but not this error",
 };
 

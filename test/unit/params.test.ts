@@ -27,6 +27,8 @@ const CASES: Case[] = [
   { title: "number too small", kind: "too_small", schema: z.object({ num_before: int({ min: 0 }) }), input: { num_before: "-1" }, msg: "num_before is too small" },
   { title: "format", kind: "invalid_format", schema: z.object({ color: str().regex(/^#[0-9a-f]{6}$/) }), input: { color: "red" }, msg: "color has invalid format" },
   { title: "enum value", kind: "invalid_value", schema: z.object({ type: z.enum(["direct", "stream"]) }), input: { type: "carrier-pigeon" }, msg: "Invalid type" },
+  { title: "missing enum argument", kind: "invalid_value", schema: z.object({ type: z.enum(["direct", "stream"]) }), input: {}, msg: "Missing 'type' argument", code: "REQUEST_VARIABLE_MISSING" },
+  { title: "missing union argument", kind: "invalid_union", schema: z.object({ to: z.union([z.number(), z.string()]) }), input: {}, msg: "Missing 'to' argument", code: "REQUEST_VARIABLE_MISSING" },
   { title: "union", kind: "invalid_union", schema: z.object({ to: json(z.union([z.number(), z.string()])) }), input: { to: "true" }, msg: "Invalid to" },
   { title: "record key", kind: "invalid_key", schema: z.object({ m: json(z.record(z.string().min(2), z.number())) }), input: { m: '{"a":1}' }, msg: 'Invalid m["a"]' },
   { title: "map element", kind: "invalid_element", schema: z.object({ m: z.map(z.object({}), z.number()) }), input: { m: new Map([[{}, "x"]]) }, msg: "Invalid m" },

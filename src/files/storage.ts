@@ -1,0 +1,61 @@
+/**
+ * Local file storage under UPLOADS_DIR: message uploads in `files/<path_id>`, custom emoji in
+ * `emoji/<realm_id>/<file name>`. Every relative path is checked to stay inside its area, so a
+ * crafted path can never read or delete anything else.
+ */
+import fs from "node:fs/promises";
+import path from "node:path";
+
+/** The storage areas under the uploads directory. */
+export type StorageArea = "files" | "emoji";
+
+/** Resolves `relative` inside `area`, or null when it is empty or would leave the area. */
+export function resolveStoredPath(uploadsDir: string, area: StorageArea, relative: string): string | null {
+  const base = path.join(uploadsDir, area);
+  if (relative === "" || relative.includes("\0")) return null;
+  const segments = relative.split("/");
+  if (segments.some((s) => s === "" || s === "." || s === ".." || s.includes("\\"))) return null;
+  const full = path.resolve(base, ...segments);
+  return full.startsWith(base + path.sep) ? full : null;
+}
+
+function mustResolve(uploadsDir: string, area: StorageArea, relative: string): string {
+  const full = resolveStoredPath(uploadsDir, area, relative);
+  if (full === null) throw new Error(`unsafe storage path in ${area}`);
+  return full;
+}
+
+/** Writes a file (creating its directories); an existing file is never overwritten. */
+export async function writeStoredFile(uploadsDir: string, area: StorageArea, relative: string, data: Buffer): Promise<void> {
+  const full = mustResolve(uploadsDir, area, relative);
+  await fs.mkdir(path.dirname(full), { recursive: true });
+  await fs.writeFile(full, data, { flag: "wx" });
+}
+
+/** Reads a stored file, or null when it is missing or the path is unsafe. */
+export async function readStoredFile(uploadsDir: string, area: StorageArea, relative: string): Promise<Buffer | null> {
+  const full = resolveStoredPath(uploadsDir, area, relative);
+  if (full === null) return null;
+  try {
+    return await fs.readFile(full);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw err;
+  }
+}
+
+/** Deletes stored files; already-missing ones are fine. Returns how many were removed. */
+export async function removeStoredFiles(uploadsDir: string, area: StorageArea, relatives: readonly string[]): Promise<number> {
+  let removed = 0;
+  for (const relative of relatives) {
+    const full = resolveStoredPath(uploadsDir, area, relative);
+    if (full === null) continue;
+    try {
+      await fs.unlink(full);
+      removed += 1;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+    }
+  }
+  return removed;
+}

@@ -1,0 +1,35 @@
+/**
+ * Files sent in multipart bodies. The multipart parser hands each file part to
+ * `receiveMultipartFile`, which keeps its name and type beside the bytes, so a file field reaches
+ * the endpoint as an `UploadedFile` value under whatever field name the client chose.
+ */
+
+/** One file of a multipart request. */
+export class UploadedFile {
+  constructor(
+    readonly filename: string,
+    readonly mimetype: string,
+    readonly data: Buffer,
+  ) {}
+}
+
+/** The parts of @fastify/multipart's file part this module reads and sets. */
+type FilePart = { filename: string; mimetype: string; value?: unknown; toBuffer(): Promise<Buffer> };
+
+/** @fastify/multipart `onFile` handler: reads the part and attaches it as an UploadedFile. */
+export async function receiveMultipartFile(part: FilePart): Promise<void> {
+  part.value = new UploadedFile(part.filename, part.mimetype, await part.toBuffer());
+}
+
+/** Names of the body fields that hold files (never "ignored" parameters: any name is accepted). */
+export function fileFieldNames(body: Record<string, unknown>): string[] {
+  return Object.keys(body).filter((k) => {
+    const v = body[k];
+    return v instanceof UploadedFile || (Array.isArray(v) && v.some((item) => item instanceof UploadedFile));
+  });
+}
+
+/** Every file among parsed parameter values, in field order. */
+export function uploadedFiles(values: Record<string, unknown>): UploadedFile[] {
+  return Object.values(values).flatMap((v) => (Array.isArray(v) ? v : [v])).filter((v): v is UploadedFile => v instanceof UploadedFile);
+}

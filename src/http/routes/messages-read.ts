@@ -1,0 +1,70 @@
+/** Reading messages: GET /messages, GET /messages/matches_narrow, GET /messages/{message_id}. */
+import { z } from "zod";
+import { defineEndpoint } from "../endpoint.ts";
+import { bool, int, intList, json, pathInt, str } from "../params.ts";
+import { getMessages } from "../../actions/get-messages.ts";
+import { getMessage } from "../../actions/get-message.ts";
+import { matchesNarrow } from "../../actions/matches-narrow.ts";
+
+/** A JSON-encoded narrow: a list whose terms the action validates (objects or legacy pairs). */
+const narrowList = () => json(z.array(z.unknown()));
+
+const getMessagesParams = z.object({
+  anchor: str().optional(),
+  include_anchor: bool().default(true),
+  num_before: int({ min: 0 }).default(0),
+  num_after: int({ min: 0 }).default(0),
+  narrow: json(z.array(z.unknown()).nullable()).optional(),
+  client_gravatar: bool().default(true),
+  apply_markdown: bool().default(true),
+  use_first_unread_anchor: bool().default(false),
+  message_ids: json(z.array(z.number().int().min(0))).optional(),
+  allow_empty_topic_name: bool().default(false),
+});
+
+const matchesNarrowParams = z.object({
+  msg_ids: intList(),
+  narrow: narrowList(),
+});
+
+const getMessageParams = z.object({
+  message_id: pathInt(),
+  apply_markdown: bool().default(true),
+  allow_empty_topic_name: bool().default(false),
+});
+
+export const endpoints = [
+  defineEndpoint({
+    method: "GET",
+    path: "/messages",
+    auth: "user",
+    params: getMessagesParams,
+    handler: async (p, ctx) =>
+      getMessages(ctx, {
+        anchor: p.anchor,
+        includeAnchor: p.include_anchor,
+        numBefore: p.num_before,
+        numAfter: p.num_after,
+        narrow: p.narrow ?? undefined,
+        clientGravatar: p.client_gravatar,
+        applyMarkdown: p.apply_markdown,
+        useFirstUnreadAnchor: p.use_first_unread_anchor,
+        messageIds: p.message_ids,
+        allowEmptyTopicName: p.allow_empty_topic_name,
+      }),
+  }),
+  defineEndpoint({
+    method: "GET",
+    path: "/messages/matches_narrow",
+    auth: "user",
+    params: matchesNarrowParams,
+    handler: async (p, ctx) => matchesNarrow(ctx, { msgIds: p.msg_ids, narrow: p.narrow }),
+  }),
+  defineEndpoint({
+    method: "GET",
+    path: "/messages/:message_id",
+    auth: "user",
+    params: getMessageParams,
+    handler: async (p, ctx) => getMessage(ctx, { messageId: p.message_id, applyMarkdown: p.apply_markdown, allowEmptyTopicName: p.allow_empty_topic_name }),
+  }),
+];

@@ -1,0 +1,15 @@
+/** POST /messages/render: preview a message's rendering. */
+import { z } from "zod";
+import { renderContent } from "../../actions/render-message.ts";
+import { defineEndpoint } from "../endpoint.ts";
+import { str } from "../params.ts";
+
+export const endpoints = [
+  defineEndpoint({
+    method: "POST",
+    path: "/messages/render",
+    auth: "user",
+    params: z.object({ content: str() }),
+    handler: async (p, ctx) => renderContent(ctx, p.content),
+  }),
+];

@@ -1,0 +1,47 @@
+/** POST /messages: send a channel or direct message. */
+import { z } from "zod";
+import { sendMessage } from "../../actions/send-message.ts";
+import { defineEndpoint } from "../endpoint.ts";
+import { JsonableError } from "../errors.ts";
+import { bool, str } from "../params.ts";
+
+/** `type` values: `private` is the deprecated alias of `direct`, `channel` of `stream`. */
+const MESSAGE_TYPES: Readonly<Record<string, "private" | "stream">> = { direct: "private", private: "private", channel: "stream", stream: "stream" };
+
+/** The canonical message type, or Zulip's refusal. */
+function messageType(type: string): "private" | "stream" {
+  const canonical = Object.hasOwn(MESSAGE_TYPES, type) ? MESSAGE_TYPES[type] : undefined;
+  if (!canonical) throw new JsonableError("Invalid type");
+  return canonical;
+}
+
+const params = z.object({
+  type: str(),
+  // A channel name or id, or a list of user ids or emails, JSON-encoded or plain.
+  to: z.preprocess((v) => (v === undefined || typeof v === "string" ? v : JSON.stringify(v)), z.string()),
+  content: str(),
+  topic: str().optional(),
+  queue_id: str().optional(),
+  local_id: str().optional(),
+  read_by_sender: bool().optional(),
+});
+
+export const endpoints = [
+  defineEndpoint({
+    method: "POST",
+    path: "/messages",
+    auth: "user",
+    params,
+    aliases: { subject: "topic" },
+    handler: async (p, ctx) =>
+      sendMessage(ctx, {
+        type: messageType(p.type),
+        to: p.to,
+        topic: p.topic,
+        content: p.content,
+        queueId: p.queue_id,
+        localId: p.local_id,
+        readBySender: p.read_by_sender,
+      }),
+  }),
+];

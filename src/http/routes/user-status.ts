@@ -1,0 +1,30 @@
+/** Users' statuses: set one's own, read anyone's. */
+import { z } from "zod";
+import { getStatus, updateOwnStatus } from "../../actions/user-status.ts";
+import { defineEndpoint } from "../endpoint.ts";
+import { bool, pathInt, str } from "../params.ts";
+
+const updateParams = z.object({
+  status_text: str().optional(),
+  away: bool().optional(),
+  emoji_name: str().optional(),
+  emoji_code: str().optional(),
+  reaction_type: str().optional(),
+});
+
+export const endpoints = [
+  defineEndpoint({
+    method: "POST",
+    path: "/users/me/status",
+    auth: "user",
+    params: updateParams,
+    handler: (p, ctx) => updateOwnStatus(ctx, p),
+  }),
+  defineEndpoint({
+    method: "GET",
+    path: "/users/:user_id/status",
+    auth: "user",
+    params: z.object({ user_id: pathInt() }),
+    handler: (p, ctx) => getStatus(ctx, p.user_id),
+  }),
+];

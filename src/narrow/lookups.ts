@@ -1,0 +1,71 @@
+/**
+ * What narrow operands name: channels by name or id, users by API email or id (deactivated
+ * users included, as Zulip's narrows accept them), and the direct conversations of a user.
+ */
+import { sql } from "kysely";
+import type { Db } from "../store/db.ts";
+import { apiEmail } from "../present/emails.ts";
+import { RECIPIENT_TYPE, type StreamRow, type UserRow } from "../store/schema.ts";
+import { getStreamById, getStreamByName } from "../store/streams.ts";
+import { getUser, getUserByDeliveryEmail } from "../store/users.ts";
+import { isGuest } from "../permissions/check.ts";
+import { hasContentAccess } from "../permissions/stream-access.ts";
+import { getSubscription } from "../store/subscriptions.ts";
+
+/** Where a narrow is evaluated: the store, the realm, the viewer and the realm's email host. */
+export type NarrowScope = { db: Db; realmId: number; viewer: UserRow; host: string };
+
+/** A channel named by an operand: a string is a name, an integer an id (archived channels included). */
+export function streamByOperand(scope: NarrowScope, operand: string | number): Promise<StreamRow | undefined> {
+  return typeof operand === "number" ? getStreamById(scope.db, scope.realmId, operand) : getStreamByName(scope.db, scope.realmId, operand);
+}
+
+/** A user named by API email (case-insensitive) or id; active or not. */
+export async function userByOperand(scope: NarrowScope, operand: string | number): Promise<UserRow | undefined> {
+  if (typeof operand === "number") return getUser(scope.db, scope.realmId, operand);
+  const email = operand.trim().toLowerCase();
+  const dummy = /^user(\d+)@/.exec(email);
+  const candidate = dummy ? await getUser(scope.db, scope.realmId, Number(dummy[1])) : await getUserByDeliveryEmail(scope.db, scope.realmId, email);
+  return candidate && apiEmail(candidate, scope.host).toLowerCase() === email ? candidate : undefined;
+}
+
+/**
+ * Whether the viewer may read the channel's history beyond what they received (Zulip's
+ * can_access_stream_history): web-public channels, public channels for non-guests, and
+ * channels with shared history that the viewer can read.
+ */
+export async function canAccessStreamHistory(scope: NarrowScope, stream: StreamRow): Promise<boolean> {
+  if (stream.is_web_public === 1) return true;
+  if (stream.history_public_to_subscribers !== 1) return false;
+  if (stream.invite_only === 0 && !isGuest(scope.viewer)) return true;
+  const sub = await getSubscription(scope.db, scope.realmId, scope.viewer.id, stream.id);
+  return hasContentAccess(scope.db, scope.viewer, stream, sub?.active === 1);
+}
+
+/** Recipient ids of the direct conversations that hold both the viewer and `otherId`, of at least `minMembers` people. */
+export async function sharedDirectRecipientIds(scope: NarrowScope, otherId: number, minMembers: number): Promise<number[]> {
+  const rows = await scope.db
+    .selectFrom("recipients")
+    .innerJoin("direct_group_members as mine", "mine.group_id", "recipients.type_id")
+    .innerJoin("direct_group_members as theirs", "theirs.group_id", "recipients.type_id")
+    .select("recipients.id")
+    .where("recipients.realm_id", "=", scope.realmId)
+    .where("recipients.type", "=", RECIPIENT_TYPE.direct)
+    .where("mine.user_id", "=", scope.viewer.id)
+    .where("theirs.user_id", "=", otherId)
+    .where(
+      sql<number>`(select count(*) from direct_group_members all_members where all_members.group_id = recipients.type_id)`,
+      ">=",
+      minMembers,
+    )
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** Ids of the realm's public channels (Zulip's `channels:public`) or web-public ones. */
+export async function streamIdsWhere(scope: NarrowScope, kind: "public" | "web-public"): Promise<number[]> {
+  let query = scope.db.selectFrom("streams").select("id").where("realm_id", "=", scope.realmId);
+  query = kind === "public" ? query.where("invite_only", "=", 0) : query.where("is_web_public", "=", 1);
+  const rows = await query.orderBy("id").execute();
+  return rows.map((r) => r.id);
+}

@@ -1,0 +1,92 @@
+/**
+ * Writes of per-user message flags. A row is kept only where a user's flags differ from the
+ * default (see store/message-flags.ts): a change back to the default deletes the row.
+ */
+import type { Db } from "./db.ts";
+import { defaultFlagBits, receivedIds, storedFlags, type FlagMessage } from "./message-flags.ts";
+import { MESSAGE_FLAG, RECIPIENT_TYPE } from "./schema.ts";
+
+/** Flags of a message a user can see without having received it (Zulip's DEFAULT_HISTORICAL_FLAGS). */
+export const HISTORICAL_DEFAULT = MESSAGE_FLAG.read | MESSAGE_FLAG.historical;
+
+/** Rows written per statement, below both engines' bound-parameter limits. */
+const WRITE_BATCH = 500;
+
+/**
+ * How a user stands to one message, as Zulip's UserMessage row would: `bits` are the stored
+ * flags (stream wildcard mentions are derived and not included), `defaultBits` what no row means,
+ * and `hasRow` whether Zulip would hold a UserMessage row (received, or a historical row).
+ */
+export type FlagState = { bits: number; defaultBits: number; hasRow: boolean };
+
+/** Each message's flag state for one user (by message id). */
+export async function flagStates(db: Db, userId: number, messages: FlagMessage[]): Promise<Map<number, FlagState>> {
+  const ids = messages.map((m) => m.id);
+  const [stored, received] = await Promise.all([storedFlags(db, userId, ids), receivedIds(db, userId, messages)]);
+  const out = new Map<number, FlagState>();
+  for (const m of messages) {
+    const defaultBits = received.has(m.id) ? defaultFlagBits(userId, m) : HISTORICAL_DEFAULT;
+    const row = stored.get(m.id);
+    out.set(m.id, { bits: row ?? defaultBits, defaultBits, hasRow: received.has(m.id) || row !== undefined });
+  }
+  return out;
+}
+
+/** Stores new flag bits for one user: rows equal to their default are deleted, others upserted. */
+export async function writeFlagBits(db: Db, userId: number, changes: ReadonlyArray<{ messageId: number; bits: number; defaultBits: number }>): Promise<void> {
+  const toDelete = changes.filter((c) => c.bits === c.defaultBits).map((c) => c.messageId);
+  const toStore = changes.filter((c) => c.bits !== c.defaultBits);
+  for (let i = 0; i < toDelete.length; i += WRITE_BATCH) {
+    await db.deleteFrom("user_message_flags").where("user_id", "=", userId).where("message_id", "in", toDelete.slice(i, i + WRITE_BATCH)).execute();
+  }
+  for (let i = 0; i < toStore.length; i += WRITE_BATCH) {
+    const values = toStore.slice(i, i + WRITE_BATCH).map((c) => ({ user_id: userId, message_id: c.messageId, flags: c.bits }));
+    await db
+      .insertInto("user_message_flags")
+      .values(values)
+      .onConflict((oc) => oc.columns(["user_id", "message_id"]).doUpdateSet((eb) => ({ flags: eb.ref("excluded.flags") })))
+      .execute();
+  }
+}
+
+/**
+ * Users who hold the message as Zulip's UserMessage rows would: its sender, the users who received
+ * it (covering subscription periods or the direct group) and users with a flag row for it.
+ */
+export async function messageHolderIds(db: Db, message: FlagMessage): Promise<Set<number>> {
+  const out = new Set<number>([message.sender_id]);
+  const flagged = await db.selectFrom("user_message_flags").select("user_id").where("message_id", "=", message.id).execute();
+  for (const row of flagged) out.add(row.user_id);
+  if (message.stream_id !== null) {
+    const periods = await db
+      .selectFrom("subscription_periods")
+      .select("user_id")
+      .where("stream_id", "=", message.stream_id)
+      .where("first_message_id", "<=", message.id)
+      .where((eb) => eb.or([eb("last_message_id", "is", null), eb("last_message_id", ">=", message.id)]))
+      .execute();
+    for (const row of periods) out.add(row.user_id);
+    return out;
+  }
+  const members = await db
+    .selectFrom("recipients")
+    .innerJoin("direct_group_members", "direct_group_members.group_id", "recipients.type_id")
+    .select("direct_group_members.user_id")
+    .where("recipients.id", "=", message.recipient_id)
+    .where("recipients.type", "=", RECIPIENT_TYPE.direct)
+    .execute();
+  for (const row of members) out.add(row.user_id);
+  return out;
+}
+
+/**
+ * Gives a user who reacts to a message they do not hold a "historical" row (read), as Zulip
+ * creates a UserMessage row, so that later events about the message reach them.
+ */
+export async function ensureHistoricalRow(db: Db, userId: number, messageId: number): Promise<void> {
+  await db
+    .insertInto("user_message_flags")
+    .values({ user_id: userId, message_id: messageId, flags: HISTORICAL_DEFAULT })
+    .onConflict((oc) => oc.columns(["user_id", "message_id"]).doNothing())
+    .execute();
+}

@@ -1,0 +1,135 @@
+/**
+ * Reading messages through a narrow: the anchored range of GET /messages (and POST
+ * /messages/flags/narrow), explicit id lists, and the first unread message, with Zulip's
+ * found_anchor / found_oldest / found_newest rules (zerver/lib/narrow.py fetch_messages).
+ */
+import { sql, type Expression, type SqlBool } from "kysely";
+import type { Db, Engine } from "./db.ts";
+import { unreadForSql } from "./message-flags.ts";
+import { searchMatchSql } from "./dialect/search-query.ts";
+import type { BuiltNarrow } from "../narrow/build.ts";
+
+/** Where a query runs: the store and engine, the realm and the viewer. */
+export type QueryScope = { db: Db; engine: Engine; realmId: number; viewerId: number };
+
+/** Anchor `newest` (and any larger id): Zulip's LARGER_THAN_MAX_MESSAGE_ID. */
+export const LARGER_THAN_MAX_MESSAGE_ID = 10_000_000_000_000_000;
+
+/** Which messages around an anchor to read; `first_unread` is resolved here. */
+export type RangeRequest = { anchor: number | "first_unread"; numBefore: number; numAfter: number; includeAnchor: boolean };
+
+/** Message ids of a range, ascending, with what the client may conclude about the edges. */
+export type RangeResult = {
+  ids: number[];
+  anchor: number;
+  foundAnchor: boolean;
+  foundOldest: boolean;
+  foundNewest: boolean;
+  historyLimited: boolean;
+};
+
+function narrowWhere(engine: Engine, narrow: Pick<BuiltNarrow, "where" | "search">): Expression<SqlBool> {
+  if (!narrow.search) return narrow.where;
+  return sql<SqlBool>`(${narrow.where}) and ${searchMatchSql(engine, narrow.search.terms)}`;
+}
+
+/** Ids of the realm's messages that pass `visibility` and match the narrow, as a query to refine. */
+function matching(scope: QueryScope, narrow: BuiltNarrow, visibility: Expression<SqlBool>) {
+  return scope.db
+    .selectFrom("messages")
+    .select("messages.id")
+    .where("messages.realm_id", "=", scope.realmId)
+    .where(visibility)
+    .where(narrowWhere(scope.engine, narrow));
+}
+
+/** The oldest unread message of the narrow, skipping muted channels and topics; else LARGER_THAN_MAX_MESSAGE_ID. */
+export async function firstUnreadId(scope: QueryScope, narrow: BuiltNarrow): Promise<number> {
+  const row = await matching(scope, narrow, narrow.personal)
+    .where(unreadForSql(scope.viewerId))
+    .where(await narrow.unmuted())
+    .orderBy("messages.id", "asc")
+    .limit(1)
+    .executeTakeFirst();
+  return row?.id ?? LARGER_THAN_MAX_MESSAGE_ID;
+}
+
+type Plan = { before: { upTo: number | null; limit: number } | null; after: { from: number | null; limit: number } | null };
+
+/** Zulip's limit_query_to_range: at most one query per side, with headroom for the anchor row. */
+function rangePlan(anchor: number, numBefore: number, numAfter: number, includeAnchor: boolean, left: boolean, right: boolean): Plan {
+  const needBefore = !left && numBefore > 0;
+  const needAfter = !right && numAfter > 0;
+  const include = includeAnchor ? 1 : 0;
+  if (needBefore && needAfter) {
+    return { before: { upTo: anchor - 1, limit: numBefore }, after: { from: anchor, limit: numAfter + 1 } };
+  }
+  if (needBefore) return { before: { upTo: right ? null : anchor - (1 - include), limit: numBefore + (right ? 0 : include) }, after: null };
+  if (needAfter) return { before: null, after: { from: left ? null : anchor + (1 - include), limit: numAfter + include } };
+  return { before: null, after: null };
+}
+
+/** Reads the anchored range of a narrow (anchor 0 = oldest; LARGER_THAN_MAX_MESSAGE_ID = newest). */
+export async function fetchMessageRange(scope: QueryScope, narrow: BuiltNarrow, request: RangeRequest): Promise<RangeResult> {
+  const anchor = request.anchor === "first_unread" ? await firstUnreadId(scope, narrow) : request.anchor;
+  const left = anchor === 0;
+  const right = anchor >= LARGER_THAN_MAX_MESSAGE_ID;
+  const numBefore = request.numBefore;
+  const numAfter = right ? 0 : request.numAfter;
+  const plan = rangePlan(anchor, numBefore, numAfter, request.includeAnchor, left, right);
+  const base = () => matching(scope, narrow, narrow.visible);
+  const ids: number[] = [];
+  if (plan.before) {
+    let q = base();
+    if (plan.before.upTo !== null) q = q.where("messages.id", "<=", plan.before.upTo);
+    ids.push(...(await q.orderBy("messages.id", "desc").limit(plan.before.limit).execute()).map((r) => r.id));
+  }
+  if (plan.after) {
+    let q = base();
+    if (plan.after.from !== null) q = q.where("messages.id", ">=", plan.after.from);
+    ids.push(...(await q.orderBy("messages.id", "asc").limit(plan.after.limit).execute()).map((r) => r.id));
+  }
+  if (!plan.before && !plan.after) {
+    ids.push(...(await base().where("messages.id", "=", anchor).execute()).map((r) => r.id));
+  }
+  ids.sort((a, b) => a - b);
+  return limitRows(ids, anchor, numBefore, numAfter, left, right);
+}
+
+/** Zulip's post_process_limited_query: trims headroom and works out the found_* flags. */
+function limitRows(ids: number[], anchor: number, numBefore: number, numAfter: number, left: boolean, right: boolean): RangeResult {
+  let before = right ? ids : ids.filter((id) => id < anchor);
+  const atAnchor = right ? [] : ids.filter((id) => id === anchor);
+  let after = right ? [] : ids.filter((id) => id > anchor);
+  if (numBefore > 0) before = before.slice(-numBefore);
+  if (numAfter > 0) after = after.slice(0, numAfter);
+  return {
+    ids: [...before, ...atAnchor, ...after],
+    anchor,
+    foundAnchor: atAnchor.length === 1,
+    foundOldest: left || before.length < numBefore,
+    foundNewest: right || after.length < numAfter,
+    // No plan limits history here, so nothing is ever hidden for that reason.
+    historyLimited: false,
+  };
+}
+
+/** The visible messages among `ids` that match the narrow (GET /messages with message_ids), ascending. */
+export async function fetchRequestedMessages(scope: QueryScope, narrow: BuiltNarrow, ids: readonly number[]): Promise<number[]> {
+  if (ids.length === 0) return [];
+  const rows = await matching(scope, narrow, narrow.visible)
+    .where("messages.id", "in", [...ids])
+    .orderBy("messages.id", "asc")
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** The messages among `ids` in the viewer's personal history that match the narrow (matches_narrow), ascending. */
+export async function matchingReceivedIds(scope: QueryScope, narrow: BuiltNarrow, ids: readonly number[]): Promise<number[]> {
+  if (ids.length === 0) return [];
+  const rows = await matching(scope, narrow, narrow.personal)
+    .where("messages.id", "in", [...ids])
+    .orderBy("messages.id", "asc")
+    .execute();
+  return rows.map((r) => r.id);
+}

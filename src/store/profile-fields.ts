@@ -1,0 +1,53 @@
+/**
+ * Writes to the realm's custom profile fields beyond creation (which, with the reads, lives in
+ * custom-profile.ts): update, delete with their values, reorder, and the uniqueness checks.
+ */
+import type { Updateable } from "kysely";
+import type { Db } from "./db.ts";
+import type { CustomProfileFieldTable } from "./schema.ts";
+
+/** Changes to a field's columns. */
+export type ProfileFieldPatch = Updateable<CustomProfileFieldTable>;
+
+/** Changes a field. */
+export async function updateProfileField(db: Db, realmId: number, fieldId: number, patch: ProfileFieldPatch): Promise<void> {
+  await db.updateTable("custom_profile_fields").set(patch).where("realm_id", "=", realmId).where("id", "=", fieldId).execute();
+}
+
+/** Deletes a field and every user's value for it. */
+export async function deleteProfileField(db: Db, realmId: number, fieldId: number): Promise<void> {
+  await db.deleteFrom("custom_profile_values").where("realm_id", "=", realmId).where("field_id", "=", fieldId).execute();
+  await db.deleteFrom("custom_profile_fields").where("realm_id", "=", realmId).where("id", "=", fieldId).execute();
+}
+
+/** Gives each field its position in `orderedIds` as its order. */
+export async function reorderProfileFields(db: Db, realmId: number, orderedIds: number[]): Promise<void> {
+  for (const [order, id] of orderedIds.entries()) {
+    await db.updateTable("custom_profile_fields").set({ order }).where("realm_id", "=", realmId).where("id", "=", id).execute();
+  }
+}
+
+/** Number of fields shown in profile summaries, not counting `exceptId`. */
+export async function countSummaryFields(db: Db, realmId: number, exceptId: number | null): Promise<number> {
+  let query = db
+    .selectFrom("custom_profile_fields")
+    .select((eb) => eb.fn.countAll().as("n"))
+    .where("realm_id", "=", realmId)
+    .where("display_in_profile_summary", "=", 1);
+  if (exceptId !== null) query = query.where("id", "!=", exceptId);
+  return Number((await query.executeTakeFirst())?.n ?? 0);
+}
+
+/** Whether another field of the realm has this name (labels are unique per organization). */
+export async function profileFieldNameTaken(db: Db, realmId: number, name: string, exceptId: number | null): Promise<boolean> {
+  let query = db.selectFrom("custom_profile_fields").select("id").where("realm_id", "=", realmId).where("name", "=", name);
+  if (exceptId !== null) query = query.where("id", "!=", exceptId);
+  return (await query.executeTakeFirst()) !== undefined;
+}
+
+/** Removes users' values of a field that are not among `keep` (a list-of-options field lost choices). */
+export async function deleteValuesNotIn(db: Db, realmId: number, fieldId: number, keep: string[]): Promise<void> {
+  let query = db.deleteFrom("custom_profile_values").where("realm_id", "=", realmId).where("field_id", "=", fieldId);
+  if (keep.length > 0) query = query.where("value", "not in", keep);
+  await query.execute();
+}

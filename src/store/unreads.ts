@@ -1,0 +1,232 @@
+/**
+ * Unread messages of one user, and the other per-user message summaries of the register
+ * snapshot (starred ids, recent direct conversations, the newest received id). A message is
+ * unread when the user received it, did not send it and has no flag row, or when their flag row
+ * lacks `read`; channel messages count only while the user is subscribed (Zulip's invariant).
+ */
+import { sql } from "kysely";
+import type { Db } from "./db.ts";
+import { receivedBySql } from "./message-flags.ts";
+import { directRecipientMembers } from "./messages.ts";
+import { MESSAGE_FLAG, RECIPIENT_TYPE } from "./schema.ts";
+import { userTopicRows, VISIBILITY_POLICY } from "./user-topics.ts";
+
+/** Zulip's MAX_UNREAD_MESSAGES: the snapshot holds at most this many (the newest) unread messages. */
+export const MAX_UNREAD_MESSAGES = 50_000;
+/** Zulip's limit of direct messages scanned for recent_private_conversations. */
+const RECENT_CONVERSATIONS_LIMIT = 1000;
+/** Zulip's limit of starred message ids in the snapshot. */
+const STARRED_LIMIT = 10_000;
+
+/** One unread message with the fields its classification needs; `bits` are the effective flags. */
+export type UnreadRow = { id: number; stream_id: number | null; topic: string; recipient_id: number; sender_id: number; bits: number };
+
+/** Unread messages sorted into conversations (Zulip's RawUnreadMessagesResult). */
+export type RawUnreads = {
+  /** 1:1 and self conversations: message id → the other user (oneself for self messages). */
+  pms: Map<number, number>;
+  streams: Map<number, { stream_id: number; topic: string }>;
+  /** Group conversations: message id → the members' ids, sorted and joined by commas. */
+  huddles: Map<number, string>;
+  /** Channel messages outside muted channels and topics. */
+  unmuted: Set<number>;
+  mentions: Set<number>;
+};
+
+const MENTION_BITS = MESSAGE_FLAG.mentioned;
+const WILDCARD_BITS = MESSAGE_FLAG.stream_wildcard_mentioned | MESSAGE_FLAG.topic_wildcard_mentioned;
+
+/** Effective bits of a row: a received channel message with a channel wildcard mention adds that bit. */
+function withDerivedBits(flags: number, historical: boolean, streamWildcard: number): number {
+  return streamWildcard === 1 && !historical ? flags | MESSAGE_FLAG.stream_wildcard_mentioned : flags;
+}
+
+/**
+ * Which unread messages to look at: by default those of subscribed channels and direct
+ * messages; `streamId` (and `topic`, case-insensitive) narrow to one channel; `includeUnsubscribed`
+ * also counts channels the user left (marking as read covers those too, as Zulip's rows do).
+ */
+export type UnreadFilter = { streamId?: number; topic?: string; includeUnsubscribed?: boolean; limit: number };
+
+/** Received messages without a flag row that the user did not send: unread by default. */
+async function defaultUnread(db: Db, realmId: number, userId: number, filter: UnreadFilter): Promise<UnreadRow[]> {
+  const channel = await db
+    .selectFrom("subscription_periods as sp")
+    .innerJoin("subscriptions as s", (j) => j.onRef("s.stream_id", "=", "sp.stream_id").onRef("s.user_id", "=", "sp.user_id"))
+    .innerJoin("messages as m", (j) => j.onRef("m.stream_id", "=", "sp.stream_id").onRef("m.id", ">=", "sp.first_message_id"))
+    .leftJoin("user_message_flags as f", (j) => j.onRef("f.message_id", "=", "m.id").onRef("f.user_id", "=", "sp.user_id"))
+    .select(["m.id", "m.stream_id", "m.topic", "m.recipient_id", "m.sender_id", "m.stream_wildcard_mention"])
+    .where("sp.realm_id", "=", realmId)
+    .where("sp.user_id", "=", userId)
+    .$if(!filter.includeUnsubscribed, (q) => q.where("s.active", "=", 1))
+    .$if(filter.streamId !== undefined, (q) => q.where("sp.stream_id", "=", filter.streamId ?? 0))
+    .$if(filter.topic !== undefined, (q) => q.where(sql<string>`lower(m.topic)`, "=", (filter.topic ?? "").toLowerCase()))
+    .where((eb) => eb.or([eb("sp.last_message_id", "is", null), eb("m.id", "<=", eb.ref("sp.last_message_id"))]))
+    .where("f.user_id", "is", null)
+    .where("m.sender_id", "<>", userId)
+    .orderBy("m.id", "desc")
+    .limit(filter.limit)
+    .execute();
+  if (filter.streamId !== undefined) return channel.map(({ stream_wildcard_mention, ...m }) => ({ ...m, bits: withDerivedBits(0, false, stream_wildcard_mention) }));
+  const direct = await db
+    .selectFrom("direct_group_members as g")
+    .innerJoin("recipients as r", (j) => j.onRef("r.type_id", "=", "g.group_id").on("r.type", "=", RECIPIENT_TYPE.direct))
+    .innerJoin("messages as m", "m.recipient_id", "r.id")
+    .leftJoin("user_message_flags as f", (j) => j.onRef("f.message_id", "=", "m.id").onRef("f.user_id", "=", "g.user_id"))
+    .select(["m.id", "m.stream_id", "m.topic", "m.recipient_id", "m.sender_id", "m.stream_wildcard_mention"])
+    .where("r.realm_id", "=", realmId)
+    .where("g.user_id", "=", userId)
+    .where("f.user_id", "is", null)
+    .where("m.sender_id", "<>", userId)
+    .orderBy("m.id", "desc")
+    .limit(filter.limit)
+    .execute();
+  return [...channel, ...direct].map(({ stream_wildcard_mention, ...m }) => ({ ...m, bits: withDerivedBits(0, false, stream_wildcard_mention) }));
+}
+
+/** Messages whose flag row lacks `read` (channel messages only while subscribed). */
+async function storedUnread(db: Db, realmId: number, userId: number, filter: UnreadFilter): Promise<UnreadRow[]> {
+  const rows = await db
+    .selectFrom("user_message_flags as f")
+    .innerJoin("messages as m", "m.id", "f.message_id")
+    .leftJoin("subscriptions as s", (j) => j.onRef("s.stream_id", "=", "m.stream_id").onRef("s.user_id", "=", "f.user_id"))
+    .select(["m.id", "m.stream_id", "m.topic", "m.recipient_id", "m.sender_id", "m.stream_wildcard_mention", "f.flags"])
+    .where("f.user_id", "=", userId)
+    .where("m.realm_id", "=", realmId)
+    .where(sql<boolean>`(f.flags & ${MESSAGE_FLAG.read}) = 0`)
+    .$if(!filter.includeUnsubscribed, (q) => q.where((eb) => eb.or([eb("m.stream_id", "is", null), eb("s.active", "=", 1)])))
+    .$if(filter.streamId !== undefined, (q) => q.where("m.stream_id", "=", filter.streamId ?? 0))
+    .$if(filter.topic !== undefined, (q) => q.where(sql<string>`lower(m.topic)`, "=", (filter.topic ?? "").toLowerCase()))
+    .orderBy("m.id", "desc")
+    .limit(filter.limit)
+    .execute();
+  return rows.map(({ stream_wildcard_mention, flags, ...m }) => ({
+    ...m,
+    bits: withDerivedBits(flags, (flags & MESSAGE_FLAG.historical) !== 0, stream_wildcard_mention),
+  }));
+}
+
+/** The user's newest unread messages under `filter`, ascending, at most `filter.limit`; `truncated` when the limit was reached. */
+export async function unreadRows(db: Db, realmId: number, userId: number, filter: UnreadFilter): Promise<{ rows: UnreadRow[]; truncated: boolean }> {
+  const [byDefault, stored] = await Promise.all([defaultUnread(db, realmId, userId, filter), storedUnread(db, realmId, userId, filter)]);
+  const all = [...byDefault, ...stored].sort((a, b) => b.id - a.id).slice(0, filter.limit);
+  return { rows: all.reverse(), truncated: all.length === filter.limit };
+}
+
+/** Whether a channel topic is muted for the user: a muted channel unless the topic is unmuted or followed, or a muted topic. */
+export type MuteCheck = (streamId: number, topic: string) => boolean;
+
+/** The user's mute check, from their subscriptions and topic policies. */
+export async function muteChecker(db: Db, realmId: number, userId: number): Promise<MuteCheck> {
+  const muted = await db
+    .selectFrom("subscriptions")
+    .select("stream_id")
+    .where("realm_id", "=", realmId)
+    .where("user_id", "=", userId)
+    .where("active", "=", 1)
+    .where("is_muted", "=", 1)
+    .execute();
+  const mutedStreams = new Set(muted.map((r) => r.stream_id));
+  const policies = new Map((await userTopicRows(db, realmId, userId)).map((r) => [`${r.stream_id}:${r.topic.toLowerCase()}`, r.visibility_policy]));
+  return (streamId, topic) => {
+    const policy = policies.get(`${streamId}:${topic.toLowerCase()}`) ?? VISIBILITY_POLICY.inherit;
+    if (mutedStreams.has(streamId)) return policy !== VISIBILITY_POLICY.unmuted && policy !== VISIBILITY_POLICY.followed;
+    return policy === VISIBILITY_POLICY.muted;
+  };
+}
+
+/** Sorts unread rows into conversations and finds mentions (Zulip's extract_unread_data_from_um_rows). */
+export async function classifyUnreads(db: Db, realmId: number, userId: number, rows: UnreadRow[]): Promise<RawUnreads> {
+  const isMuted = await muteChecker(db, realmId, userId);
+  const members = await directRecipientMembers(db, [...new Set(rows.filter((r) => r.stream_id === null).map((r) => r.recipient_id))]);
+  const out: RawUnreads = { pms: new Map(), streams: new Map(), huddles: new Map(), unmuted: new Set(), mentions: new Set() };
+  for (const row of rows) {
+    const unmuted = row.stream_id !== null && !isMuted(row.stream_id, row.topic);
+    if (row.stream_id !== null) {
+      out.streams.set(row.id, { stream_id: row.stream_id, topic: row.topic });
+      if (unmuted) out.unmuted.add(row.id);
+    } else {
+      const ids = members.get(row.recipient_id) ?? [];
+      if (ids.length > 2) out.huddles.set(row.id, ids.join(","));
+      else out.pms.set(row.id, ids.find((id) => id !== userId) ?? userId);
+    }
+    if ((row.bits & MENTION_BITS) !== 0) out.mentions.add(row.id);
+    if ((row.bits & WILDCARD_BITS) !== 0 && (row.stream_id === null || unmuted)) out.mentions.add(row.id);
+  }
+  return out;
+}
+
+/** Ids of the messages the user starred, ascending (Zulip caps the list). */
+export async function starredMessageIds(db: Db, realmId: number, userId: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom("user_message_flags as f")
+    .innerJoin("messages as m", "m.id", "f.message_id")
+    .select("f.message_id")
+    .where("f.user_id", "=", userId)
+    .where("m.realm_id", "=", realmId)
+    .where(sql<boolean>`(f.flags & ${MESSAGE_FLAG.starred}) <> 0`)
+    .orderBy("f.message_id")
+    .limit(STARRED_LIMIT)
+    .execute();
+  return rows.map((r) => r.message_id);
+}
+
+/** The user's direct conversations among their newest direct messages: other members and newest id, newest first. */
+export async function recentDirectConversations(db: Db, realmId: number, userId: number): Promise<Array<{ max_message_id: number; user_ids: number[] }>> {
+  const rows = await db
+    .selectFrom("direct_group_members as g")
+    .innerJoin("recipients as r", (j) => j.onRef("r.type_id", "=", "g.group_id").on("r.type", "=", RECIPIENT_TYPE.direct))
+    .innerJoin("messages as m", "m.recipient_id", "r.id")
+    .select(["m.id", "m.recipient_id"])
+    .where("r.realm_id", "=", realmId)
+    .where("g.user_id", "=", userId)
+    .orderBy("m.id", "desc")
+    .limit(RECENT_CONVERSATIONS_LIMIT)
+    .execute();
+  const newest = new Map<number, number>();
+  for (const row of rows) newest.set(row.recipient_id, Math.max(newest.get(row.recipient_id) ?? 0, row.id));
+  const members = await directRecipientMembers(db, [...newest.keys()]);
+  return [...newest]
+    .map(([recipientId, maxId]) => ({ max_message_id: maxId, user_ids: (members.get(recipientId) ?? []).filter((id) => id !== userId) }))
+    .sort((a, b) => b.max_message_id - a.max_message_id);
+}
+
+/** The highest id among messages the user received (sent, covered by a period, direct, or flagged); -1 if none. */
+export async function maxReceivedMessageId(db: Db, realmId: number, userId: number): Promise<number> {
+  const maxOf = (row: { max_id: number | null } | undefined) => Number(row?.max_id ?? -1);
+  const [sent, channel, direct, flagged] = await Promise.all([
+    db.selectFrom("messages").select(sql<number | null>`max(id)`.as("max_id")).where("realm_id", "=", realmId).where("sender_id", "=", userId).executeTakeFirst(),
+    db
+      .selectFrom("subscription_periods as sp")
+      .innerJoin("messages as m", (j) => j.onRef("m.stream_id", "=", "sp.stream_id").onRef("m.id", ">=", "sp.first_message_id"))
+      .select(sql<number | null>`max(m.id)`.as("max_id"))
+      .where("sp.realm_id", "=", realmId)
+      .where("sp.user_id", "=", userId)
+      .where((eb) => eb.or([eb("sp.last_message_id", "is", null), eb("m.id", "<=", eb.ref("sp.last_message_id"))]))
+      .executeTakeFirst(),
+    db
+      .selectFrom("direct_group_members as g")
+      .innerJoin("recipients as r", (j) => j.onRef("r.type_id", "=", "g.group_id").on("r.type", "=", RECIPIENT_TYPE.direct))
+      .innerJoin("messages as m", "m.recipient_id", "r.id")
+      .select(sql<number | null>`max(m.id)`.as("max_id"))
+      .where("r.realm_id", "=", realmId)
+      .where("g.user_id", "=", userId)
+      .executeTakeFirst(),
+    db.selectFrom("user_message_flags").select(sql<number | null>`max(message_id)`.as("max_id")).where("user_id", "=", userId).executeTakeFirst(),
+  ]);
+  return Math.max(maxOf(sent), maxOf(channel), maxOf(direct), maxOf(flagged));
+}
+
+/** Whether the user received (or holds a flag row for) any message in a channel topic, case-insensitive. */
+export async function userHasTopicMessage(db: Db, realmId: number, userId: number, streamId: number, topic: string): Promise<boolean> {
+  const row = await db
+    .selectFrom("messages")
+    .select("id")
+    .where("realm_id", "=", realmId)
+    .where("stream_id", "=", streamId)
+    .where(sql<string>`lower(topic)`, "=", topic.toLowerCase())
+    .where((eb) => eb.or([receivedBySql(userId), eb.exists(eb.selectFrom("user_message_flags as uf").select("uf.message_id").whereRef("uf.message_id", "=", "messages.id").where("uf.user_id", "=", userId))]))
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -1,0 +1,47 @@
+/** Per-user topic visibility policies (Zulip's UserTopic); topics compare case-insensitively. */
+import { sql } from "kysely";
+import type { Db } from "./db.ts";
+import type { UserTopicTable } from "./schema.ts";
+import type { Selectable } from "kysely";
+
+/** Zulip's visibility_policy values. */
+export const VISIBILITY_POLICY = { inherit: 0, muted: 1, unmuted: 2, followed: 3 } as const;
+
+export type UserTopicRow = Selectable<UserTopicTable>;
+
+/** A user's row for one topic of a channel, if any. */
+export function getUserTopic(db: Db, realmId: number, userId: number, streamId: number, topic: string): Promise<UserTopicRow | undefined> {
+  return db
+    .selectFrom("user_topics")
+    .selectAll()
+    .where("realm_id", "=", realmId)
+    .where("user_id", "=", userId)
+    .where("stream_id", "=", streamId)
+    .where(sql<string>`lower(topic)`, "=", topic.toLowerCase())
+    .executeTakeFirst();
+}
+
+/** Every topic row of a user. */
+export function userTopicRows(db: Db, realmId: number, userId: number): Promise<UserTopicRow[]> {
+  return db.selectFrom("user_topics").selectAll().where("realm_id", "=", realmId).where("user_id", "=", userId).orderBy("id").execute();
+}
+
+/**
+ * Sets a user's policy for a topic: inherit deletes the row, anything else inserts or updates it
+ * (keeping the stored topic's spelling when one exists, as Zulip does).
+ */
+export async function setUserTopic(db: Db, realmId: number, row: { userId: number; streamId: number; topic: string; policy: number; now: number }): Promise<void> {
+  const existing = await getUserTopic(db, realmId, row.userId, row.streamId, row.topic);
+  if (row.policy === VISIBILITY_POLICY.inherit) {
+    if (existing) await db.deleteFrom("user_topics").where("id", "=", existing.id).execute();
+    return;
+  }
+  if (existing) {
+    await db.updateTable("user_topics").set({ visibility_policy: row.policy, last_updated: row.now }).where("id", "=", existing.id).execute();
+    return;
+  }
+  await db
+    .insertInto("user_topics")
+    .values({ realm_id: realmId, user_id: row.userId, stream_id: row.streamId, topic: row.topic, visibility_policy: row.policy, last_updated: row.now })
+    .execute();
+}

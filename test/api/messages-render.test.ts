@@ -1,0 +1,45 @@
+/** POST /messages/render: the HTML content would get, rendered for the caller; nothing is stored. */
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { expectError, expectSuccess } from "../helpers/client.ts";
+import { countRows } from "../helpers/db.ts";
+import { startServer, type TestServer } from "../helpers/server.ts";
+import { STORES } from "../helpers/stores.ts";
+
+for (const store of STORES) {
+  describe(`POST /messages/render [${store}]`, () => {
+    let server: TestServer;
+    before(async () => {
+      server = await startServer(store);
+      const { owner } = server.fixtures;
+      expectSuccess(await server.api.post(owner, "/users/me/subscriptions", { subscriptions: [{ name: "general" }] }));
+      expectSuccess(await server.api.post(owner, "/users/me/subscriptions", { subscriptions: [{ name: "secret" }], invite_only: true }));
+    });
+    after(async () => {
+      await server?.stop();
+    });
+
+    test("renders Markdown with mentions and channel links the caller may use", async () => {
+      const { owner, member } = server.fixtures;
+      const before = await countRows(server, ["messages", "user_message_flags"]);
+      const body = expectSuccess(await server.api.post(member, "/messages/render", { content: "**hi** @**Olivia Owner** #**general** #**secret**" }));
+      const generalId = expectSuccess(await server.api.get(owner, "/get_stream_id", { stream: "general" })).stream_id;
+      assert.equal(
+        body.rendered,
+        `<p><strong>hi</strong> <span class="user-mention" data-user-id="${owner.id}">@Olivia Owner</span> ` +
+          `<a class="stream" data-stream-id="${generalId}" href="/#narrow/channel/${generalId}-general">#general</a> #<strong>secret</strong></p>`,
+      );
+      assert.deepEqual(await countRows(server, ["messages", "user_message_flags"]), before);
+    });
+
+    test("raw HTML is escaped", async () => {
+      const body = expectSuccess(await server.api.post(server.fixtures.member, "/messages/render", { content: "<script>alert(1)</script>" }));
+      assert.equal(body.rendered, "<p>&lt;script&gt;alert(1)&lt;/script&gt;</p>");
+    });
+
+    test("no credentials; missing content", async () => {
+      expectError(await server.api.post(null, "/messages/render", { content: "x" }), "UNAUTHORIZED", "Not logged in: API authentication or user session required", 401);
+      expectError(await server.api.post(server.fixtures.member, "/messages/render", {}), "REQUEST_VARIABLE_MISSING", "Missing 'content' argument");
+    });
+  });
+}
