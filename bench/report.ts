@@ -1,0 +1,189 @@
+/**
+ * The benchmark report: a Markdown page (docs/benchmarks.md) with each figure next to the bare
+ * server's measured in the same run, the command and machine that produced it, and a generated
+ * interpretation. Hand-written notes below KEEP_MARKER survive a rerun.
+ */
+import type { MeasuredLoad } from "./servers.ts";
+import type { SearchResult } from "./scenario-search.ts";
+import type { SendResult } from "./scenario-send.ts";
+
+/** Where and how the run happened. */
+export type MachineFacts = { date: string; cpus: number; cpuModel: string; memoryGiB: number; node: string; sqlite: string; postgres: string | null; loadAverage: number[] };
+
+/** The bare server's figures: POST like the senders, GET like the search clients. */
+export type Baseline = { post: MeasuredLoad; get: MeasuredLoad };
+
+/** A scenario that could not be measured, and why. */
+export type NotMeasured = { store: string; reason: string };
+
+/** Everything one run measured. */
+export type RunResults = {
+  command: string;
+  machine: MachineFacts;
+  seconds: number;
+  warmupSeconds: number;
+  totalSeconds: number;
+  baselineBefore: Baseline;
+  baselineAfter: Baseline;
+  sends: (SendResult | NotMeasured)[];
+  searches: (SearchResult | NotMeasured)[];
+};
+
+/** Everything below this line in docs/benchmarks.md is kept as it is by a rerun. */
+export const KEEP_MARKER = "<!-- bench/run.ts rewrites everything above this line and keeps everything below it -->";
+
+/** Issue 3's targets. */
+export const TARGETS = { sqliteSendsPerSecond: 2_000, searchP99Ms: 50 };
+
+const STORE_NAMES: Record<string, string> = { sqlite: "SQLite", postgres: "PostgreSQL" };
+
+const int = (n: number) => Math.round(n).toLocaleString("en-US");
+const ms = (n: number) => (n < 10 ? n.toFixed(2) : n.toFixed(1));
+const pct = (n: number) => `${(n * 100).toFixed(1)}%`;
+
+function measured<T extends object>(r: T | NotMeasured): r is T {
+  return !("reason" in r);
+}
+
+/** The mean of the two bare-server runs (before and after the scenarios). */
+export function baselineMean(r: RunResults, kind: keyof Baseline): number {
+  return (r.baselineBefore[kind].rps + r.baselineAfter[kind].rps) / 2;
+}
+
+function cpu(l: MeasuredLoad): string {
+  return l.serverCpuMsPerRequest === null ? "n/a" : `${l.serverCpuMsPerRequest.toFixed(3)} ms`;
+}
+
+/** Bare CPU per request over Parley's: the share of the ceiling, independent of other load. */
+function cpuRatio(parley: MeasuredLoad, bare: MeasuredLoad): string {
+  if (parley.serverCpuMsPerRequest === null || bare.serverCpuMsPerRequest === null || parley.serverCpuMsPerRequest === 0) return "n/a";
+  return pct(bare.serverCpuMsPerRequest / parley.serverCpuMsPerRequest);
+}
+
+function sendTable(r: RunResults): string[] {
+  const bare = baselineMean(r, "post");
+  const bareLoad = r.baselineBefore.post;
+  const lines = [
+    `| store | sends/s | p50 | p99 | errors | stored messages | server CPU per send | bare server req/s (same run) | bare server CPU per request | sends/s over bare req/s | bare CPU over Parley CPU per request |`,
+    `| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |`,
+  ];
+  for (const s of r.sends) {
+    const name = STORE_NAMES[s.store] ?? s.store;
+    if (!measured(s)) {
+      lines.push(`| ${name} | not measured: ${s.reason} | | | | | | ${int(bare)} | ${cpu(bareLoad)} | | |`);
+      continue;
+    }
+    const l = s.load;
+    lines.push(
+      `| ${name} | **${int(l.rps)}** | ${ms(l.p50Ms)} ms | ${ms(l.p99Ms)} ms | ${l.errors} | ${int(s.storedMessages)} | ${cpu(l)} | ${int(bare)} | ${cpu(bareLoad)} | ${pct(l.rps / bare)} | ${cpuRatio(l, bareLoad)} |`,
+    );
+  }
+  return lines;
+}
+
+function searchTables(r: RunResults): string[] {
+  const bare = r.baselineBefore.get;
+  const lines = [
+    `| store | messages (loaded in) | clients | searches/s | p50 | p99 | errors | server CPU per search | bare server (same run, GET, same clients): req/s, p50, p99, CPU per request |`,
+    `| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |`,
+  ];
+  const done = r.searches.filter(measured);
+  for (const s of r.searches) {
+    const name = STORE_NAMES[s.store] ?? s.store;
+    if (!measured(s)) {
+      lines.push(`| ${name} | not measured: ${s.reason} | | | | | | | |`);
+      continue;
+    }
+    const l = s.load;
+    lines.push(
+      `| ${name} | ${int(s.messages)} (${int(s.seedSeconds)} s) | ${s.clients} | ${int(l.rps)} | ${ms(l.p50Ms)} ms | **${ms(l.p99Ms)} ms** | ${l.errors} | ${cpu(l)} | ${int(bare.rps)}/s, ${ms(bare.p50Ms)} ms, ${ms(bare.p99Ms)} ms, ${cpu(bare)} |`,
+    );
+  }
+  if (done.length === 0) return lines;
+  lines.push("", "Each query alone (one client); `matching` counts seeded messages holding every word of the query, `returned` what GET /messages answered (expected: min(50, matching)):", "");
+  lines.push(`| query | matching | ${done.map((s) => `${STORE_NAMES[s.store]} returned | ${STORE_NAMES[s.store]} p50 / p99`).join(" | ")} |`);
+  lines.push(`| --- | ---: | ${done.map(() => "---: | ---:").join(" | ")} |`);
+  done[0].perQuery.forEach((q, i) => {
+    const cells = done.map((s) => {
+      const p = s.perQuery[i];
+      const flag = p.returned === p.expected ? "" : ` (expected ${p.expected})`;
+      return `${p.returned}${flag} | ${ms(p.p50Ms)} / ${ms(p.p99Ms)} ms`;
+    });
+    lines.push(`| \`${q.query}\` | ${int(q.matches)} | ${cells.join(" | ")} |`);
+  });
+  return lines;
+}
+
+function baselineTable(r: RunResults): string[] {
+  const row = (label: string, b: Baseline) =>
+    `| ${label} | ${int(b.post.rps)} | ${ms(b.post.p50Ms)} / ${ms(b.post.p99Ms)} ms | ${cpu(b.post)} | ${int(b.get.rps)} | ${ms(b.get.p50Ms)} / ${ms(b.get.p99Ms)} ms | ${cpu(b.get)} |`;
+  return [
+    `| bare \`http\` server | POST req/s (${r.baselineBefore.post.concurrency} clients) | p50 / p99 | CPU per request | GET req/s (${r.baselineBefore.get.concurrency} clients) | p50 / p99 | CPU per request |`,
+    `| --- | ---: | ---: | ---: | ---: | ---: | ---: |`,
+    row("before the scenarios", r.baselineBefore),
+    row("after the scenarios", r.baselineAfter),
+  ];
+}
+
+/** Sentences on what the figures mean against issue 3's targets. */
+export function interpretation(r: RunResults): string[] {
+  const out: string[] = [];
+  const bare = baselineMean(r, "post");
+  for (const s of r.sends.filter(measured)) {
+    const name = STORE_NAMES[s.store];
+    const target = s.store === "sqlite" ? ` The target is ${int(TARGETS.sqliteSendsPerSecond)}/s: ${s.load.rps >= TARGETS.sqliteSendsPerSecond ? "met" : "NOT met"}.` : "";
+    out.push(
+      `- ${name}: ${int(s.load.rps)} channel messages/s to ${s.subscribers} subscribers from ${s.senders} concurrent senders, ${pct(s.load.rps / bare)} of the bare server's ${int(bare)} req/s; ` +
+        `the server spent ${cpu(s.load)} of CPU per send against ${cpu(r.baselineBefore.post)} per bare request (${cpuRatio(s.load, r.baselineBefore.post)}).${target}`,
+    );
+  }
+  for (const s of r.searches.filter(measured)) {
+    const name = STORE_NAMES[s.store];
+    const worst = [...s.perQuery].sort((a, b) => b.p99Ms - a.p99Ms)[0];
+    const wrong = s.perQuery.filter((q) => q.returned !== q.expected).map((q) => `\`${q.query}\``);
+    const verdict = s.load.p99Ms < TARGETS.searchP99Ms ? "met" : "NOT met";
+    out.push(
+      `- ${name} search over ${int(s.messages)} messages: p50 ${ms(s.load.p50Ms)} ms, p99 ${ms(s.load.p99Ms)} ms with ${s.clients} clients (target p99 < ${TARGETS.searchP99Ms} ms: ${verdict}); ` +
+        `the slowest query alone is \`${worst?.query}\` (${int(worst?.matches ?? 0)} matching, p99 ${ms(worst?.p99Ms ?? 0)} ms).` +
+        (wrong.length ? ` Result counts differ from the seeded data for ${wrong.join(", ")}.` : ""),
+    );
+  }
+  const drift = Math.abs(r.baselineAfter.post.rps - r.baselineBefore.post.rps) / Math.max(1, r.baselineBefore.post.rps);
+  out.push(`- The bare server moved ${pct(drift)} between the start and the end of the run; other load on the machine (load average ${r.machine.loadAverage.map((n) => n.toFixed(2)).join(", ")} at the start) shifts every figure, the ratios less.`);
+  return out;
+}
+
+/** The generated part of docs/benchmarks.md. */
+export function renderMarkdown(r: RunResults): string {
+  const m = r.machine;
+  return [
+    "# Benchmarks",
+    "",
+    "Generated by `npm run bench` (bench/run.ts). Absolute figures depend on the machine and on whatever else it runs; each",
+    "figure sits next to a bare Node `http` server measured in the same run, with the same load generator, on the same machine.",
+    "",
+    "## Last run",
+    "",
+    `- Command: \`${r.command}\``,
+    `- Date: ${m.date}; ${r.seconds} s measured per load run after ${r.warmupSeconds} s of warm-up; whole run ${int(r.totalSeconds)} s`,
+    `- Machine: nproc ${m.cpus} (${m.cpuModel}), ${m.memoryGiB} GiB RAM, Node ${m.node}, SQLite ${m.sqlite}, PostgreSQL ${m.postgres ?? "not used"}`,
+    `- Load average at the start: ${m.loadAverage.map((n) => n.toFixed(2)).join(", ")}`,
+    "",
+    `## Channel messages sent per second (POST /messages, ${r.sends.find(measured)?.subscribers ?? "100"} subscribers, ${r.baselineBefore.post.concurrency} concurrent senders)`,
+    "",
+    ...sendTable(r),
+    "",
+    "## GET /messages with a search narrow (anchor=newest, num_before=50)",
+    "",
+    ...searchTables(r),
+    "",
+    "## The bare server (the ceiling)",
+    "",
+    ...baselineTable(r),
+    "",
+    "## Interpretation",
+    "",
+    ...interpretation(r),
+    "",
+  ].join("\n");
+}

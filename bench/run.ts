@@ -1,0 +1,147 @@
+/**
+ * `npm run bench`: measures the bare `http` server, then the send and search scenarios on each
+ * store, then the bare server again; prints the report and rewrites the generated part of
+ * docs/benchmarks.md. Everything binds to 127.0.0.1 and every load run is bounded in time
+ * (BENCH_SECONDS, default 10; the whole default run takes about five minutes).
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import SqliteDatabase from "better-sqlite3";
+import pg from "pg";
+import type { LoadRequest } from "./load.ts";
+import { KEEP_MARKER, renderMarkdown, type Baseline, type MachineFacts, type NotMeasured, type RunResults } from "./report.ts";
+import { runSearchScenario, type SearchResult } from "./scenario-search.ts";
+import { runSendScenario, type SendResult } from "./scenario-send.ts";
+import { loadServer, ROOT, startBaseline } from "./servers.ts";
+import { loadSettings, type BenchSettings } from "./settings.ts";
+
+const DOCS = path.join(ROOT, "docs/benchmarks.md");
+const SEND_ROUTE = path.join(ROOT, "src/http/routes/messages-send.ts");
+const READ_ROUTE = path.join(ROOT, "src/http/routes/messages-read.ts");
+const PG_URL = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+
+// Requests shaped like the scenarios' (same headers and body size), for the bare server.
+const BASELINE_POST: LoadRequest = {
+  method: "POST",
+  path: "/api/v1/messages",
+  headers: { authorization: `Basic ${Buffer.from("user1@bench.example.com:0123456789abcdef0123456789abcdef").toString("base64")}`, "content-type": "application/x-www-form-urlencoded", "user-agent": "ParleyBench/1.0" },
+  body: "type=stream&to=9&topic=bench+topic+0&content=Project+deploy+server+release+branch+review+budget+meeting+design+client.",
+};
+const BASELINE_GET: LoadRequest = {
+  method: "GET",
+  path: `/api/v1/messages?anchor=newest&num_before=50&num_after=0&narrow=${encodeURIComponent('[{"operator":"search","operand":"project"}]')}`,
+  headers: { authorization: BASELINE_POST.headers?.authorization ?? "", "user-agent": "ParleyBench/1.0" },
+};
+
+async function measureBaseline(settings: BenchSettings): Promise<Baseline> {
+  const server = await startBaseline();
+  try {
+    const common = { seconds: settings.seconds, warmupSeconds: settings.warmupSeconds, expectBody: '"result":"success"' };
+    const post = await loadServer(server, { ...common, requests: [BASELINE_POST], concurrency: settings.senders });
+    const get = await loadServer(server, { ...common, requests: [BASELINE_GET], concurrency: settings.searchClients });
+    return { post, get };
+  } finally {
+    await server.stop();
+  }
+}
+
+async function postgresVersion(settings: BenchSettings): Promise<string | null> {
+  if (!settings.stores.includes("postgres")) return null;
+  const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 5000 });
+  try {
+    await client.connect();
+    const res = await client.query<{ server_version: string }>("show server_version");
+    return res.rows[0]?.server_version ?? null;
+  } finally {
+    await client.end();
+  }
+}
+
+async function machineFacts(settings: BenchSettings): Promise<MachineFacts> {
+  const memory = new SqliteDatabase(":memory:");
+  const sqlite = String(memory.prepare("select sqlite_version() as v").pluck().get());
+  memory.close();
+  return {
+    date: new Date().toISOString().replace(/\.\d+Z$/, "Z"),
+    cpus: os.availableParallelism(),
+    cpuModel: os.cpus()[0]?.model.trim() ?? "unknown CPU",
+    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+    node: process.version,
+    sqlite,
+    postgres: await postgresVersion(settings),
+    loadAverage: os.loadavg(),
+  };
+}
+
+/** The command that reproduces this run: npm's, with the BENCH_* variables that were set. */
+function commandLine(): string {
+  const vars = Object.entries(process.env)
+    .filter(([k]) => k.startsWith("BENCH_"))
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([k, v]) => `${k}=${v}`);
+  const base = process.env.npm_lifecycle_event === "bench" ? "npm run bench" : "npx tsx bench/run.ts";
+  return [...vars, base].join(" ");
+}
+
+async function attempt<T>(store: string, route: string, label: string, run: () => Promise<T>): Promise<T | NotMeasured> {
+  if (!fs.existsSync(route)) return { store, reason: `${path.relative(ROOT, route)} does not exist yet` };
+  console.log(`- ${label} on ${store}...`);
+  try {
+    return await run();
+  } catch (err) {
+    console.error(`  ${label} on ${store} failed: ${String(err)}`);
+    return { store, reason: String(err).split("\n")[0].slice(0, 200) };
+  }
+}
+
+function writeDocs(markdown: string): void {
+  const previous = fs.existsSync(DOCS) ? fs.readFileSync(DOCS, "utf8") : "";
+  const at = previous.indexOf(KEEP_MARKER);
+  const kept = at >= 0 ? previous.slice(at) : `${KEEP_MARKER}\n`;
+  fs.mkdirSync(path.dirname(DOCS), { recursive: true });
+  fs.writeFileSync(DOCS, `${markdown}\n${kept}`);
+}
+
+async function main(): Promise<void> {
+  const settings = loadSettings();
+  const started = performance.now();
+  if (settings.profileDir) fs.mkdirSync(settings.profileDir, { recursive: true });
+  const machine = await machineFacts(settings);
+  console.log(`Parley benchmark: nproc ${machine.cpus}, Node ${machine.node}, ${settings.seconds} s per load run`);
+  console.log("- bare http server...");
+  const baselineBefore = await measureBaseline(settings);
+  const sends: (SendResult | NotMeasured)[] = [];
+  const searches: (SearchResult | NotMeasured)[] = [];
+  for (const store of settings.stores) {
+    if (settings.scenarios.has("send")) sends.push(await attempt(store, SEND_ROUTE, "sending", () => runSendScenario(store, settings)));
+  }
+  for (const store of settings.stores) {
+    if (settings.scenarios.has("search")) searches.push(await attempt(store, READ_ROUTE, "search", () => runSearchScenario(store, settings)));
+  }
+  console.log("- bare http server again...");
+  const baselineAfter = await measureBaseline(settings);
+  const results: RunResults = {
+    command: commandLine(),
+    machine,
+    seconds: settings.seconds,
+    warmupSeconds: settings.warmupSeconds,
+    totalSeconds: (performance.now() - started) / 1000,
+    baselineBefore,
+    baselineAfter,
+    sends,
+    searches,
+  };
+  const markdown = renderMarkdown(results);
+  console.log(`\n${markdown}`);
+  if (settings.profileDir) console.log(`CPU profiles of the Parley server: ${settings.profileDir}`);
+  if (settings.writeDocs) {
+    writeDocs(markdown);
+    console.log(`Wrote ${path.relative(process.cwd(), DOCS)}`);
+  }
+}
+
+// Ctrl-C or a kill: exit, so servers.ts's exit hook stops the servers this run started.
+process.once("SIGINT", () => process.exit(130));
+process.once("SIGTERM", () => process.exit(143));
+await main();
