@@ -92,13 +92,13 @@ export async function checkCanPost(ctx: AuthedCtx, db: Db, stream: StreamRow): P
   if (!(await inSendGroup(db, sender, stream)) && !(owner && (await inSendGroup(db, owner, stream)))) {
     throw new JsonableError("You do not have permission to post in this channel.");
   }
-  const refused = new JsonableError(`Not authorized to send to channel '${stream.name}'`);
-  if (stream.is_archived === 1) throw refused;
+  const refused = () => new JsonableError(`Not authorized to send to channel '${stream.name}'`);
+  if (stream.is_archived === 1) throw refused();
   if (stream.is_web_public === 1) return;
   if (stream.invite_only === 0 && !isGuest(sender)) return;
   if (await subscribed(db, ctx.realm.id, sender, stream.id)) return;
   if (owner && (await subscribed(db, ctx.realm.id, owner, stream.id))) return;
-  throw refused;
+  throw refused();
 }
 
 /** The realm's users named by ids or API emails (real addresses only where visible to everyone, else `user{id}@host`). */

@@ -102,12 +102,20 @@ export type RealmScalarSettings = { -readonly [K in keyof typeof REALM_SCALAR_DE
 /** The realm's settings: stored values over defaults. Group settings are group ids. */
 export type RealmSettings = RealmScalarSettings & Record<RealmGroupSetting, number>;
 
-/** Reads a realm's effective settings. Group settings must have been stored at creation. */
-export function realmSettings(realm: RealmRow): RealmSettings {
+/** Settings already merged, by the stored JSON text (a realm row is read afresh on each request). */
+const merged = new Map<string, Readonly<RealmSettings>>();
+const MAX_CACHED = 256;
+
+/** Reads a realm's effective settings (frozen: copy before changing). Group settings must have been stored at creation. */
+export function realmSettings(realm: RealmRow): Readonly<RealmSettings> {
+  const cached = merged.get(realm.settings);
+  if (cached) return cached;
   const stored = JSON.parse(realm.settings) as Partial<RealmSettings>;
-  const merged = { ...REALM_SCALAR_DEFAULTS, ...stored } as RealmSettings;
+  const settings = Object.freeze({ ...REALM_SCALAR_DEFAULTS, ...stored } as RealmSettings);
   for (const key of REALM_GROUP_SETTINGS) {
-    if (typeof merged[key] !== "number") throw new Error(`realm ${realm.id} lacks group setting ${key}`);
+    if (typeof settings[key] !== "number") throw new Error(`realm ${realm.id} lacks group setting ${key}`);
   }
-  return merged;
+  if (merged.size >= MAX_CACHED) merged.clear();
+  merged.set(realm.settings, settings);
+  return settings;
 }

@@ -6,6 +6,7 @@ import pg from "pg";
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Transaction } from "kysely";
 import type { Database } from "./schema.ts";
 import { migrations } from "./migrations/index.ts";
+import { withStatementCache } from "./sqlite-statements.ts";
 
 /** The database or a transaction on it: every store function takes either. */
 export type Db = Kysely<Database> | Transaction<Database>;
@@ -30,7 +31,7 @@ export function openStore(opts: { databaseUrl: string | null; dataDir: string })
   file.pragma("synchronous = NORMAL");
   file.pragma("foreign_keys = ON");
   file.pragma("busy_timeout = 5000");
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) });
   return { db, engine: "sqlite", close: () => db.destroy() };
 }
 
