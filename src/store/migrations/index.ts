@@ -4,6 +4,7 @@ import type { Engine } from "../db.ts";
 import { foundation } from "./0001-foundation.ts";
 import { messagesMigration } from "./0002-messages.ts";
 import { organizationMigration } from "./0003-organization.ts";
+import { subscriptionPeriodsBackfill } from "./0004-subscription-periods.ts";
 
 /** All migrations by name; names sort in the order they run. */
 export function migrations(engine: Engine): Record<string, Migration> {
@@ -11,5 +12,6 @@ export function migrations(engine: Engine): Record<string, Migration> {
     "0001-foundation": foundation(engine),
     "0002-messages": messagesMigration(engine),
     "0003-organization": organizationMigration(engine),
+    "0004-subscription-periods": subscriptionPeriodsBackfill(),
   };
 }
