@@ -1,0 +1,33 @@
+/**
+ * better-sqlite3 compiles a statement on every `prepare`; Kysely's SQLite driver prepares each
+ * query anew. This keeps the most recently used statements by SQL text, so a query shape that
+ * repeats (every query of a message send does) is compiled once. Statements are only run to
+ * completion (`all`/`run`), never left mid-iteration, so sharing one per SQL text is safe.
+ */
+import type SqliteDatabase from "better-sqlite3";
+import type { SqliteDatabase as KyselySqliteDatabase } from "kysely";
+
+/** How many distinct statements stay compiled (shapes with `in (?, ?, ...)` lists vary by length). */
+const MAX_STATEMENTS = 1000;
+
+export function withStatementCache(file: SqliteDatabase.Database): KyselySqliteDatabase {
+  const cache = new Map<string, SqliteDatabase.Statement>();
+  return {
+    prepare(sql: string) {
+      let stmt = cache.get(sql);
+      if (stmt) {
+        // Re-insert to mark it most recently used.
+        cache.delete(sql);
+      } else {
+        stmt = file.prepare(sql);
+        if (cache.size >= MAX_STATEMENTS) cache.delete(cache.keys().next().value as string);
+      }
+      cache.set(sql, stmt);
+      return stmt;
+    },
+    close() {
+      cache.clear();
+      file.close();
+    },
+  };
+}
