@@ -11,7 +11,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** One request the workers send; `body` is sent as is (set content-type in `headers`). */
-export type LoadRequest = { method: "GET" | "POST"; path: string; headers?: Record<string, string>; body?: string };
+export type LoadRequest = { method: "GET" | "POST" | "PATCH"; path: string; headers?: Record<string, string>; body?: string };
 
 /** What to run: `url` is the server's base (http://127.0.0.1:port), only loopback allowed. */
 export type LoadOptions = {

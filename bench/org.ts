@@ -41,7 +41,7 @@ export function basicAuth(user: BenchUser): string {
 }
 
 /** Calls the API once (form-encoded) and returns the success body; throws on any error. */
-export async function apiCall(url: string, user: BenchUser, method: "GET" | "POST", path: string, params: Record<string, string>): Promise<Record<string, unknown>> {
+export async function apiCall(url: string, user: BenchUser, method: "GET" | "POST" | "PATCH", path: string, params: Record<string, string>): Promise<Record<string, unknown>> {
   const query = new URLSearchParams(params).toString();
   const init: RequestInit = { method, headers: { authorization: basicAuth(user) } };
   let target = `${url}/api/v1${path}`;

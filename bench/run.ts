@@ -1,8 +1,8 @@
 /**
- * `npm run bench`: measures the bare `http` server, then the send and search scenarios on each
- * store, then the bare server again; prints the report and rewrites the generated part of
- * docs/benchmarks.md. Everything binds to 127.0.0.1 and every load run is bounded in time
- * (BENCH_SECONDS, default 10; the whole default run takes about five minutes).
+ * `npm run bench`: measures the bare `http` server, then the send, search and user-group
+ * scenarios on each store, then the bare server again; prints the report and rewrites the
+ * generated part of docs/benchmarks.md. Everything binds to 127.0.0.1 and every load run is
+ * bounded in time (BENCH_SECONDS, default 10; the whole default run takes about seven minutes).
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -11,6 +11,7 @@ import SqliteDatabase from "better-sqlite3";
 import pg from "pg";
 import type { LoadRequest } from "./load.ts";
 import { KEEP_MARKER, renderMarkdown, type Baseline, type MachineFacts, type NotMeasured, type RunResults } from "./report.ts";
+import { runGroupsScenario, type GroupsResult } from "./scenario-groups.ts";
 import { runSearchScenario, type SearchResult } from "./scenario-search.ts";
 import { runSendScenario, type SendResult } from "./scenario-send.ts";
 import { loadServer, ROOT, startBaseline } from "./servers.ts";
@@ -19,6 +20,7 @@ import { loadSettings, type BenchSettings } from "./settings.ts";
 const DOCS = path.join(ROOT, "docs/benchmarks.md");
 const SEND_ROUTE = path.join(ROOT, "src/http/routes/messages-send.ts");
 const READ_ROUTE = path.join(ROOT, "src/http/routes/messages-read.ts");
+const GROUPS_ROUTE = path.join(ROOT, "src/http/routes/user-groups.ts");
 const PG_URL = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 
 // Requests shaped like the scenarios' (same headers and body size), for the bare server.
@@ -113,11 +115,15 @@ async function main(): Promise<void> {
   const baselineBefore = await measureBaseline(settings);
   const sends: (SendResult | NotMeasured)[] = [];
   const searches: (SearchResult | NotMeasured)[] = [];
+  const groups: (GroupsResult | NotMeasured)[] = [];
   for (const store of settings.stores) {
     if (settings.scenarios.has("send")) sends.push(await attempt(store, SEND_ROUTE, "sending", () => runSendScenario(store, settings)));
   }
   for (const store of settings.stores) {
     if (settings.scenarios.has("search")) searches.push(await attempt(store, READ_ROUTE, "search", () => runSearchScenario(store, settings)));
+  }
+  for (const store of settings.stores) {
+    if (settings.scenarios.has("groups")) groups.push(await attempt(store, GROUPS_ROUTE, "user groups", () => runGroupsScenario(store, settings)));
   }
   console.log("- bare http server again...");
   const baselineAfter = await measureBaseline(settings);
@@ -131,6 +137,7 @@ async function main(): Promise<void> {
     baselineAfter,
     sends,
     searches,
+    groups,
   };
   const markdown = renderMarkdown(results);
   console.log(`\n${markdown}`);

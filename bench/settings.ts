@@ -1,4 +1,4 @@
-/** The benchmark's knobs, from environment variables, with defaults that keep a run near 5 minutes. */
+/** The benchmark's knobs, from environment variables, with defaults that keep a run near 7 minutes. */
 import type { StoreKind } from "../test/helpers/stores.ts";
 
 /** Every knob `npm run bench` reads (documented in docs/benchmarks.md). */
@@ -15,9 +15,9 @@ export type BenchSettings = {
   senders: number;
   /** Messages in the search scenario's store (BENCH_MESSAGES). */
   messages: number;
-  /** Concurrent search clients (BENCH_SEARCH_CLIENTS). */
+  /** Concurrent search clients, and user-group clients (BENCH_SEARCH_CLIENTS). */
   searchClients: number;
-  /** Which scenarios run (BENCH_SCENARIOS=send,search). */
+  /** Which scenarios run (BENCH_SCENARIOS=send,search,groups). */
   scenarios: Set<string>;
   /** Directory for V8 CPU profiles of the Parley server, or null (BENCH_PROFILE_DIR). */
   profileDir: string | null;
@@ -44,8 +44,8 @@ function list(name: string, fallback: string): string[] {
 export function loadSettings(): BenchSettings {
   const stores = list("BENCH_STORES", "sqlite,postgres");
   for (const s of stores) if (s !== "sqlite" && s !== "postgres") throw new Error(`BENCH_STORES: unknown store ${s}`);
-  const scenarios = list("BENCH_SCENARIOS", "send,search");
-  for (const s of scenarios) if (s !== "send" && s !== "search") throw new Error(`BENCH_SCENARIOS: unknown scenario ${s}`);
+  const scenarios = list("BENCH_SCENARIOS", "send,search,groups");
+  for (const s of scenarios) if (!["send", "search", "groups"].includes(s)) throw new Error(`BENCH_SCENARIOS: unknown scenario ${s}`);
   return {
     seconds: num("BENCH_SECONDS", 10),
     warmupSeconds: num("BENCH_WARMUP_SECONDS", 2),

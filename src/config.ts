@@ -1,5 +1,6 @@
 /** Server configuration, read once from environment variables (documented in README.md). */
 import path from "node:path";
+import { DEFAULT_GROUP_COMMIT_MAX } from "./store/group-commit.ts";
 
 export type Config = {
   host: string;
@@ -26,6 +27,8 @@ export type Config = {
   uploadsDir: string;
   /** Uploads no message links are deleted after this many weeks. */
   unclaimedUploadWeeks: number;
+  /** At most this many concurrent write transactions share one SQLite commit. */
+  groupCommitMax: number;
 };
 
 function intEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -69,5 +72,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uploadsDir: path.resolve(env.UPLOADS_DIR || path.join(env.DATA_DIR || "./data", "uploads")),
     // Zulip deletes never-linked uploads after three weeks.
     unclaimedUploadWeeks: intEnv(env, "UNCLAIMED_UPLOAD_WEEKS", 3),
+    groupCommitMax: intEnv(env, "SQLITE_GROUP_COMMIT_MAX", DEFAULT_GROUP_COMMIT_MAX),
   };
 }

@@ -8,12 +8,15 @@ import type { QueueManager } from "../events/queue-manager.ts";
 import type { RateLimiter } from "../rate-limit.ts";
 import type { ApiEvent, Delivery } from "../events/types.ts";
 import type { Engine } from "../store/db.ts";
+import type { GroupCommitter } from "../store/group-commit.ts";
 import type { Database, RealmRow, UserRow } from "../store/schema.ts";
 
 /** What an action may use: never a Fastify object, never a global. */
 export type ActionCtx = {
   db: Kysely<Database>;
   engine: Engine;
+  /** The store's write-transaction runner (see store/group-commit.ts). */
+  transact: GroupCommitter;
   bus: EventBus;
   clock: Clock;
   log: Logger;
@@ -45,7 +48,7 @@ export async function withTransaction<T>(ctx: ActionCtx, fn: (tx: Transaction<Da
     const ids = [...new Set(userIds)];
     if (ids.length > 0) pending.push({ realmId: ctx.realm.id, event, userIds: ids });
   };
-  const result = await ctx.db.transaction().execute((tx) => fn(tx, emit));
+  const result = await ctx.transact((tx) => fn(tx, emit));
   if (pending.length > 0) ctx.bus.publish(pending);
   return result;
 }

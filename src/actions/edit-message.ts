@@ -6,6 +6,7 @@
  */
 import { nowSeconds } from "../clock.ts";
 import { JsonableError } from "../http/errors.ts";
+import { topicLinks } from "../markdown/topic-links.ts";
 import { updateMessageEvent, deleteMessageEvent, type UpdateMessageBase } from "../events/kinds/message-updates.ts";
 import { isGuest, isModeratorOrAbove } from "../permissions/check.ts";
 import { isUserInGroup } from "../permissions/group-setting.ts";
@@ -13,6 +14,7 @@ import { accessMessage, messageEventUserIds, receiverIds } from "../permissions/
 import { accessStreamById } from "../permissions/stream-access.ts";
 import type { EditHistoryEntry } from "../present/messages.ts";
 import type { Db } from "../store/db.ts";
+import { listLinkifiers } from "../store/linkifiers.ts";
 import { effectiveFlagBits, flagNames } from "../store/message-flags.ts";
 import type { MessageRow, StreamRow, UserRow } from "../store/schema.ts";
 import { subscriberIds } from "../store/subscriptions.ts";
@@ -22,6 +24,7 @@ import * as checks from "./edit-checks.ts";
 import { editedContent, renderEdit, updateMentionFlags, writeContent, type RenderedEdit } from "./edit-content.ts";
 import { reconcileMovedFlags } from "./move-flags.ts";
 import { applyMove, messagesToMove, topicMessages, withHistoryEntry } from "./move-messages.ts";
+import { planMoveNotices, sendMoveNotices, type Notice } from "./move-notifications.ts";
 
 /** The request, as PATCH /messages/{id} names it. */
 export type UpdateMessageInput = {
@@ -39,7 +42,7 @@ type Move = { topic: string | null; requestedTopic: string | null; to: StreamRow
 
 /** Validates an edit and applies it; returns the response data. */
 export async function updateMessage(ctx: AuthedCtx, input: UpdateMessageInput): Promise<{ detached_uploads: never[] }> {
-  await withTransaction(ctx, async (tx, emit) => {
+  const notices = await withTransaction(ctx, async (tx, emit): Promise<Notice[]> => {
     const now = nowSeconds(ctx.clock);
     const { message, stream } = await accessMessage(ctx, tx, input.messageId, { forModify: true });
     if (input.content !== undefined) checks.checkCanEditContent(ctx.realm, ctx.actor, message, now);
@@ -50,15 +53,17 @@ export async function updateMessage(ctx: AuthedCtx, input: UpdateMessageInput): 
     if (stream === null) {
       if (content === undefined) throw new JsonableError("Nothing to change");
       await editDirectContent(ctx, tx, emit, message, content, now);
-      return;
+      return [];
     }
     const move = await planMove(ctx, tx, message, stream, topic, streamId, now);
     await checkMoveLimits(ctx, tx, message, stream, move, input.propagateMode, now);
     const sender = await getUser(tx, ctx.realm.id, message.sender_id);
     if (!sender) throw new Error(`sender of message ${message.id} missing`);
     const rendered = content === undefined ? null : await renderEdit(ctx, tx, message, sender, stream, content);
-    await editChannelMessage(ctx, tx, emit, { message, stream, move, rendered, mode: input.propagateMode, now });
+    const notify = { notifyOld: input.sendNotificationToOldThread, notifyNew: input.sendNotificationToNewThread };
+    return editChannelMessage(ctx, tx, emit, { message, stream, move, rendered, mode: input.propagateMode, now, notify });
   });
+  await sendMoveNotices(ctx, notices);
   return { detached_uploads: [] };
 }
 
@@ -127,10 +132,18 @@ async function editDirectContent(ctx: AuthedCtx, tx: Db, emit: Emit, message: Me
   await emitWithFlags(tx, emit, base, row, await messageEventUserIds(tx, ctx.realm.id, [row], null));
 }
 
-type ChannelEdit = { message: MessageRow; stream: StreamRow; move: Move; rendered: RenderedEdit | null; mode: checks.PropagateMode; now: number };
+type ChannelEdit = {
+  message: MessageRow;
+  stream: StreamRow;
+  move: Move;
+  rendered: RenderedEdit | null;
+  mode: checks.PropagateMode;
+  now: number;
+  notify: { notifyOld: boolean; notifyNew: boolean };
+};
 
-/** A channel message's edit: content, then the move of every covered message, then events. */
-async function editChannelMessage(ctx: AuthedCtx, tx: Db, emit: Emit, edit: ChannelEdit): Promise<void> {
+/** A channel message's edit: content, then the move of every covered message, then events; returns the move's notices to post. */
+async function editChannelMessage(ctx: AuthedCtx, tx: Db, emit: Emit, edit: ChannelEdit): Promise<Notice[]> {
   const { message, stream, move, rendered, now } = edit;
   const moved = move.topic !== null || move.to !== null;
   const audienceBefore = await messageEventUserIds(tx, ctx.realm.id, [message], stream);
@@ -158,9 +171,11 @@ async function editChannelMessage(ctx: AuthedCtx, tx: Db, emit: Emit, edit: Chan
   if (rendered !== null) Object.assign(base, contentFields(message, rendered));
   if (moved) base.propagate_mode = edit.mode;
   if (move.to !== null) Object.assign(base, { new_stream_id: move.to.id, orig_subject: message.topic });
-  if (move.topic !== null) Object.assign(base, { orig_subject: message.topic, subject: move.topic, topic_links: [] });
+  if (move.topic !== null) Object.assign(base, { orig_subject: message.topic, subject: move.topic, topic_links: topicLinks(move.topic, await listLinkifiers(tx, ctx.realm.id)) });
   await emitWithFlags(tx, emit, base, after, audience);
   if (losing.length > 0) emit(deleteMessageEvent(ids, { streamId: stream.id, topic: message.topic }), losing);
+  const { topic, to, resolved, unresolved } = move;
+  return planMoveNotices(ctx, tx, emit, { message, from: stream, to, topic, resolved, unresolved, contentEdited: rendered !== null, mode: edit.mode, movedIds: ids, ...edit.notify });
 }
 
 /**

@@ -51,7 +51,7 @@ export async function showMessages(ctx: AuthedCtx, rows: readonly MessageRow[], 
     flagsFor(ctx.db, ctx.actor.id, [...rows]),
   ]);
   const search = opts.narrow?.search ?? null;
-  const matcher = search ? searchMatcher(ctx.engine, search) : null;
+  const matcher = search ? searchMatcher(search) : null;
   return rows.map((row) => {
     const shown = { ...presentMessage(row, ctx.actor, opts, lookups), flags: flags.get(row.id) ?? [] };
     return matcher ? { ...shown, ...searchFields(row.rendered_content, row.topic, matcher) } : shown;

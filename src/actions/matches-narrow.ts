@@ -15,7 +15,7 @@ export async function matchesNarrow(ctx: AuthedCtx, input: { msgIds: readonly nu
   const narrow = await narrowFromParam(ctx, input.narrow);
   const ids = await matchingReceivedIds(queryScope(ctx), narrow, input.msgIds);
   const rows = await loadMessages(ctx.db, ctx.realm.id, ids);
-  const matcher = narrow.search ? searchMatcher(ctx.engine, narrow.search) : null;
+  const matcher = narrow.search ? searchMatcher(narrow.search) : null;
   const messages: Record<string, SearchFields> = {};
   for (const row of rows) messages[String(row.id)] = searchFields(row.rendered_content, row.topic, matcher);
   return { messages };

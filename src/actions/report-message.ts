@@ -6,16 +6,13 @@
 import { JsonableError } from "../http/errors.ts";
 import { accessMessage } from "../permissions/message-access.ts";
 import { realmSettings } from "../permissions/realm-settings.ts";
-import { ROLE } from "../permissions/roles.ts";
-import { emailDomain } from "../present/emails.ts";
 import type { Db } from "../store/db.ts";
 import type { MessageRow, UserRow } from "../store/schema.ts";
 import { directRecipientMembers } from "../store/messages.ts";
 import { getStreamById } from "../store/streams.ts";
-import { getUserByDeliveryEmail, usersByIds } from "../store/users.ts";
-import { withTransaction, type AuthedCtx } from "./context.ts";
-import { doCreateUser } from "./create-user.ts";
-import { sendMessage } from "./send-message.ts";
+import { usersByIds } from "../store/users.ts";
+import type { AuthedCtx } from "./context.ts";
+import { sendNotice, silentMention as mention } from "./notification-bot.ts";
 
 /** The report reasons and how the notification names them. */
 export const REPORT_REASONS = {
@@ -33,21 +30,6 @@ export const MAX_REPORT_DESCRIPTION_LENGTH = 1000;
 
 /** Room left in a notification for the quoted message (upstream keeps 500 characters for the template). */
 const TEMPLATE_ROOM = 500;
-
-/** Generic bots (Zulip's DEFAULT_BOT type). */
-const GENERIC_BOT = 1;
-
-const mention = (user: Pick<UserRow, "full_name" | "id">) => `@_**${user.full_name}|${user.id}**`;
-
-/** The realm's Notification Bot, created (as a generic bot) the first time it is needed. */
-async function notificationBot(ctx: AuthedCtx): Promise<UserRow> {
-  const email = `notification-bot@${emailDomain(ctx.config.externalUrl)}`;
-  return withTransaction(ctx, async (tx) => {
-    const existing = await getUserByDeliveryEmail(tx, ctx.realm.id, email);
-    if (existing) return existing;
-    return doCreateUser(tx, ctx.clock, ctx.realm, { email, fullName: "Notification Bot", role: ROLE.member, botType: GENERIC_BOT });
-  });
-}
 
 /** A code fence longer than any backtick run at the start of a line of `text`. */
 function unusedFence(text: string): string {
@@ -88,7 +70,5 @@ export async function reportMessage(ctx: AuthedCtx, input: { messageId: number; 
   const quoted = message.content.length > maxQuote ? `${message.content.slice(0, maxQuote - 20)}\n[message truncated]` : message.content;
   const fence = unusedFence(quoted);
   const content = `${header}\n\`\`\`quote\n**${REPORT_REASONS[input.reportType]}**. ${input.description}\n\`\`\`\n\n${fence} spoiler ${original}\n${quoted}\n${fence}\n`;
-  const bot = await notificationBot(ctx);
-  const topic = `${sender.full_name} moderation`;
-  await sendMessage({ ...ctx, actor: bot, client: "Internal" }, { type: "stream", to: JSON.stringify(channel.id), topic, content, readBySender: true });
+  await sendNotice(ctx, channel, `${sender.full_name} moderation`, content);
 }

@@ -3,9 +3,7 @@
  * exactly the words of the text that the search matched, as Zulip's ts_headline-based
  * highlighting does. Works on HTML: tags and character references are never split or marked.
  */
-import type { Engine } from "../store/db.ts";
-import { foldWord } from "../store/dialect/search-query.ts";
-import { WORD_PATTERN, searchWords, type SearchQuery } from "../narrow/search.ts";
+import { WORD_PATTERN, foldWord, searchWords, type SearchQuery } from "../narrow/search.ts";
 
 const HIGHLIGHT_START = '<span class="highlight">';
 const HIGHLIGHT_STOP = "</span>";
@@ -18,13 +16,13 @@ export function escapeTopic(topic: string): string {
   return topic.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#x27;");
 }
 
-/** Whether a word of the text is one of the search's words, under the engine's folding. */
+/** Whether a word of the text, folded as the index folds it, is one of the search's tokens. */
 export type WordMatcher = (word: string) => boolean;
 
-/** The word matcher of a search on an engine. */
-export function searchMatcher(engine: Engine, query: SearchQuery): WordMatcher {
-  const wanted = new Set(searchWords(query).map((w) => foldWord(engine, w)));
-  return (word) => wanted.has(foldWord(engine, word));
+/** The word matcher of a search. */
+export function searchMatcher(query: SearchQuery): WordMatcher {
+  const wanted = new Set(searchWords(query));
+  return (word) => wanted.has(foldWord(word));
 }
 
 function highlightText(text: string, matches: WordMatcher): string {

@@ -6,14 +6,15 @@
 import { nowSeconds } from "../clock.ts";
 import { messageEventTemplate, TEMPLATE_PRESENT_OPTIONS } from "../events/kinds/messages.ts";
 import { JsonableError } from "../http/errors.ts";
-import type { RenderResult } from "../markdown/render.ts";
+import { renderMessage, type RenderResult } from "../markdown/render.ts";
+import type { Linkifier } from "../markdown/types.ts";
 import { effectiveMemberIds } from "../permissions/group-setting.ts";
 import { hasRealmPermission } from "../permissions/check.ts";
 import { realmSettings } from "../permissions/realm-settings.ts";
 import { EMAIL_VISIBILITY, emailDomain } from "../present/emails.ts";
-import { loadMessageLookups, presentMessage } from "../present/messages.ts";
+import { loadMessageLookups, newChannelMessageLookups, presentMessage } from "../present/messages.ts";
 import type { Db } from "../store/db.ts";
-import { indexMessage } from "../store/dialect/search-index.ts";
+import { indexNewMessage } from "../store/dialect/search-index.ts";
 import { effectiveFlagBits, flagNames } from "../store/message-flags.ts";
 import { directConversation, insertFlagRows, insertMessage, streamRecipientId, topicParticipantIds } from "../store/messages.ts";
 import { MESSAGE_FLAG, type MessageRow, type StreamRow } from "../store/schema.ts";
@@ -23,7 +24,7 @@ import { usersByIds } from "../store/users.ts";
 import type { Delivery } from "../events/types.ts";
 import { claimAttachments } from "./attachments-claim.ts";
 import { withTransaction, type AuthedCtx } from "./context.ts";
-import { renderForSender } from "./render-context.ts";
+import { loadRenderContext } from "./render-context.ts";
 import { defaultReadBySender, normalizeContent, normalizeTopic } from "./send-content.ts";
 import { checkCanPost, checkCanSendDirect, parseDirectRecipients, parseStreamIndicator, resolveDirectUsers, resolveStream } from "./send-recipients.ts";
 import { applySenderVisibility, followForMentions } from "./send-visibility.ts";
@@ -38,6 +39,12 @@ export type SendMessageInput = {
   queueId?: string;
   localId?: string;
   readBySender?: boolean;
+  /** Posted by a system bot (Zulip's internal sends): no posting permission checks. */
+  systemBot?: boolean;
+  /** Receivers who get it already read (Zulip's mark_as_read_for_acting_user). */
+  readBy?: number[];
+  /** When given, every other receiver gets it already read (Zulip's limit_unread_user_ids). */
+  unreadOnlyFor?: number[];
 };
 
 export type SendMessageResult = { id: number; automatic_new_visibility_policy?: number };
@@ -49,7 +56,7 @@ async function channelTarget(ctx: AuthedCtx, tx: Db, input: SendMessageInput): P
   const stream = await resolveStream(ctx, tx, parseStreamIndicator(input.to));
   const topicRaw = input.topic;
   if (topicRaw === undefined) throw new JsonableError("Missing topic");
-  await checkCanPost(ctx, tx, stream);
+  if (!input.systemBot) await checkCanPost(ctx, tx, stream);
   const topic = normalizeTopic(topicRaw, ctx.realm);
   const subscribers = await subscriberIds(tx, ctx.realm.id, stream.id);
   const receiverIds = [...new Set([ctx.actor.id, ...subscribers])];
@@ -85,11 +92,19 @@ async function mentionedIds(tx: Db, rendered: RenderResult, receivers: Set<numbe
   return new Set([...ids].filter((id) => receivers.has(id)));
 }
 
+/** Which receivers get the message already read. */
+function readBy(senderId: number, readBySender: boolean, input: SendMessageInput): (id: number) => boolean {
+  const read = new Set(input.readBy);
+  if (readBySender) read.add(senderId);
+  const unread = input.unreadOnlyFor === undefined ? null : new Set(input.unreadOnlyFor);
+  return (id) => read.has(id) || (unread !== null && !unread.has(id));
+}
+
 /** Flag bits of each receiver at send time (the channel-wide wildcard is derived at read time). */
-function sendFlags(senderId: number, receivers: number[], readBySender: boolean, mentioned: Set<number>, topicWildcard: Set<number>): Map<number, number> {
+function sendFlags(receivers: number[], isRead: (id: number) => boolean, mentioned: Set<number>, topicWildcard: Set<number>): Map<number, number> {
   const out = new Map<number, number>();
   for (const id of receivers) {
-    let bits = id === senderId && readBySender ? MESSAGE_FLAG.read : 0;
+    let bits = isRead(id) ? MESSAGE_FLAG.read : 0;
     if (mentioned.has(id)) bits |= MESSAGE_FLAG.mentioned;
     if (topicWildcard.has(id)) bits |= MESSAGE_FLAG.topic_wildcard_mentioned;
     out.set(id, bits);
@@ -101,8 +116,9 @@ function sendFlags(senderId: number, receivers: number[], readBySender: boolean,
  * The message event's delivery: one template with each receiver's flags inside; queues that asked
  * for all public channels get it too. Published by the caller after commit.
  */
-async function messageDelivery(ctx: AuthedCtx, tx: Db, message: MessageRow, target: Target, flags: Map<number, number>, input: SendMessageInput): Promise<Delivery> {
-  const lookups = await loadMessageLookups(tx, ctx.realm, [message], emailDomain(ctx.config.externalUrl));
+async function messageDelivery(ctx: AuthedCtx, tx: Db, message: MessageRow, target: Target, flags: Map<number, number>, input: SendMessageInput, linkifiers: readonly Linkifier[]): Promise<Delivery> {
+  const host = emailDomain(ctx.config.externalUrl);
+  const lookups = target.stream === null ? await loadMessageLookups(tx, ctx.realm, [message], host) : newChannelMessageLookups(ctx.realm, host, ctx.actor, target.stream, linkifiers);
   const presented = presentMessage(message, ctx.actor, TEMPLATE_PRESENT_OPTIONS, lookups);
   const userFlags: Record<string, string[]> = {};
   for (const id of target.receiverIds) {
@@ -128,7 +144,8 @@ export async function sendMessage(ctx: AuthedCtx, input: SendMessageInput): Prom
   const readBySender = input.readBySender ?? defaultReadBySender(ctx.client);
   const { result, delivery } = await withTransaction(ctx, async (tx, emit) => {
     const target = input.type === "stream" ? await channelTarget(ctx, tx, input) : await directTarget(ctx, tx, input);
-    const rendered = await renderForSender(ctx, tx, ctx.actor, content);
+    const renderContext = await loadRenderContext(ctx, tx, ctx.actor, content);
+    const rendered = renderMessage(content, renderContext);
     const participants = target.stream && rendered.wildcard.topic ? [...new Set([...(await topicParticipantIds(tx, ctx.realm.id, target.stream.id, target.topic)), ctx.actor.id])] : [];
     await checkMentions(ctx, tx, target, rendered, participants);
     const message = await insertMessage(tx, {
@@ -154,11 +171,11 @@ export async function sendMessage(ctx: AuthedCtx, input: SendMessageInput): Prom
     const receivers = new Set(target.receiverIds);
     const mentioned = await mentionedIds(tx, rendered, receivers);
     const topicWildcard = new Set(participants.filter((id) => receivers.has(id)));
-    const flags = sendFlags(ctx.actor.id, target.receiverIds, readBySender, mentioned, topicWildcard);
+    const flags = sendFlags(target.receiverIds, readBy(ctx.actor.id, readBySender, input), mentioned, topicWildcard);
     const stored = new Map([...flags].filter(([id, bits]) => bits !== (id === ctx.actor.id ? MESSAGE_FLAG.read : 0)));
     await insertFlagRows(tx, message.id, stored);
-    await indexMessage(tx, ctx.engine, { id: message.id, topic: message.topic, renderedContent: message.rendered_content });
-    const delivery = await messageDelivery(ctx, tx, message, target, stored, input);
+    await indexNewMessage(tx, ctx.engine, { id: message.id, topic: message.topic, renderedContent: message.rendered_content });
+    const delivery = await messageDelivery(ctx, tx, message, target, stored, input, renderContext.linkifiers ?? []);
     const result: SendMessageResult = { id: message.id };
     if (target.stream) {
       if (target.stream.first_message_id === null) await updateStream(tx, ctx.realm.id, target.stream.id, { first_message_id: message.id });

@@ -70,8 +70,9 @@ export async function changedGroupSettingColumns(
   group: UserGroupRow,
   changes: Partial<Record<GroupPermissionSetting, GroupSettingChange>>,
 ): Promise<GroupSettingColumns> {
-  const nobodyId = await nobodyGroupId(db, realm.id);
   const out: GroupSettingColumns = {};
+  if (!GROUP_PERMISSION_SETTINGS.some((setting) => changes[setting])) return out;
+  const nobodyId = await nobodyGroupId(db, realm.id);
   for (const setting of GROUP_PERMISSION_SETTINGS) {
     const change = changes[setting];
     if (!change) continue;

@@ -31,12 +31,12 @@ type RouteHost = { get(path: string, handler: (req: FastifyRequest, reply: Fasti
 export function registerFileRoutes(app: RouteHost, deps: Pick<AppDeps, "store" | "config" | "clock">, host: string): void {
   const { store, config, clock } = deps;
   app.get("/user_uploads/temporary/:token/:filename", async (req, reply) =>
-    sendFile(reply, await readUploadByToken(store.db, config, stringParam(req.params, "token"), clock.nowMs())),
+    sendFile(reply, await readUploadByToken(store.reader, config, stringParam(req.params, "token"), clock.nowMs())),
   );
   app.get("/user_uploads/:realm_id_str/*", async (req, reply) => {
-    const { user, realm } = await authenticate(store.db, req.headers.authorization, host);
+    const { user, realm } = await authenticate(store.reader, req.headers.authorization, host);
     const pathId = `${stringParam(req.params, "realm_id_str")}/${stringParam(req.params, "*")}`;
-    return sendFile(reply, await readUploadForUser(store.db, config, realm, user, pathId));
+    return sendFile(reply, await readUploadForUser(store.reader, config, realm, user, pathId));
   });
   app.get("/user_avatars/:realm_id/emoji/images/:file_name", async (req, reply) => {
     const realmId = Number(stringParam(req.params, "realm_id"));

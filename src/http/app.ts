@@ -119,14 +119,14 @@ export async function buildApp(deps: AppDeps) {
       handler: async (req, reply) => {
         let ctx: ActionCtx;
         const base = {
-          db: store.db, engine: store.engine, bus: deps.bus, clock: deps.clock, log: req.log, config,
+          db: store.reader, engine: store.engine, transact: store.transact, bus: deps.bus, clock: deps.clock, log: req.log, config,
           client: clientName(req), queues: deps.queues, loginLimiter: deps.loginLimiter,
         };
         if (endpoint.auth === "user" || (endpoint.auth === "optional" && req.headers.authorization)) {
-          const { user, realm } = await authenticate(store.db, req.headers.authorization, host);
+          const { user, realm } = await authenticate(store.reader, req.headers.authorization, host);
           ctx = { ...base, realm, actor: user };
         } else {
-          const realm = await getDefaultRealm(store.db);
+          const realm = await getDefaultRealm(store.reader);
           if (!realm) throw new JsonableError("No organization exists yet", { status: 503 });
           ctx = { ...base, realm, actor: null };
         }

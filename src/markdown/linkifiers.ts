@@ -13,9 +13,43 @@ interface Compiled {
 
 const compiledCache = new Map<string, RegExp | null>();
 
-/** Python's named-group syntax, `(?P<name>...)` and `(?P=name)`, in JavaScript's. */
+/** What a `u`-mode JavaScript pattern lets a backslash escape, besides letters and digits. */
+const JS_ESCAPABLE = new Set("^$\\.*+?()[]{}|/");
+
+/**
+ * A Python (re, re2) pattern in JavaScript's `u`-mode syntax: `(?P<name>...)` and `(?P=name)`
+ * become named groups and backreferences, `\A` and `\Z` anchors, and a backslash before any other
+ * punctuation (`\-`, `\#`, `\:`, which Python reads as the character itself and JavaScript
+ * refuses) becomes that character, escaped as a code point. `[]...]` keeps its literal `]`.
+ */
 export function pythonPatternToJs(pattern: string): string {
-  return pattern.replace(/\(\?P</g, "(?<").replace(/\(\?P=(\w+)\)/g, "\\k<$1>");
+  let out = "";
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === "\\" && i + 1 < pattern.length) {
+      const code = pattern.codePointAt(i + 1) as number;
+      const next = String.fromCodePoint(code);
+      i += next.length;
+      if (!inClass && (next === "A" || next === "Z")) out += next === "A" ? "^" : "$";
+      else if (/[A-Za-z0-9]/.test(next) || JS_ESCAPABLE.has(next) || (inClass && next === "-")) out += c + next;
+      else out += `\\u{${code.toString(16)}}`;
+      continue;
+    }
+    out += c;
+    if (inClass) {
+      if (c === "]") inClass = false;
+    } else if (c === "[") {
+      inClass = true;
+      if (pattern[i + 1] === "^") out += pattern[++i];
+      // Python reads a "]" right after "[" or "[^" as a literal; JavaScript as the class's end.
+      if (pattern[i + 1] === "]") {
+        out += "\\]";
+        i++;
+      }
+    }
+  }
+  return out.replace(/\(\?P</g, "(?<").replace(/\(\?P=(\w+)\)/g, "\\k<$1>");
 }
 
 function compile(pattern: string): RegExp | null {

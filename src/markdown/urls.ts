@@ -35,10 +35,10 @@ export function uploadPath(url: string, realmUrl: string): string | null {
   return m === null ? null : m[1];
 }
 
-/** Zulip's hash-component encoding: percent-encoding with "." standing in for "%". */
+/** Zulip's hash-component encoding: percent-encoding (but "*") with "." standing in for "%". */
 export function encodeHashComponent(text: string): string {
   return encodeURIComponent(text)
-    .replace(/[.!*'()]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+    .replace(/[.!'()]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
     .replace(/%/g, ".");
 }
 

@@ -5,7 +5,7 @@
  */
 import { sql } from "kysely";
 import type { Db } from "../store/db.ts";
-import { addMembers, addSubgroups, directMemberIds, directSubgroupIds, getGroup } from "../store/user-groups.ts";
+import { addMembers, addSubgroups, directMemberIds, directSubgroupIds, getGroup, withSubgroupsOf } from "../store/user-groups.ts";
 import { JsonableError } from "../http/errors.ts";
 
 export type AnonymousGroupValue = { direct_members: number[]; direct_subgroups: number[] };
@@ -14,11 +14,7 @@ export type GroupSettingValue = number | AnonymousGroupValue;
 /** Whether a user is an active member of a group, directly or through nested subgroups. */
 export async function isUserInGroup(db: Db, groupId: number, userId: number): Promise<boolean> {
   const row = await sql<{ found: number }>`
-    with recursive sub(id) as (
-      select cast(${groupId} as integer)
-      union
-      select s.subgroup_id from user_group_subgroups s join sub on s.supergroup_id = sub.id
-    )
+    ${withSubgroupsOf(sql`select cast(${groupId} as integer)`)}
     select 1 as found from user_group_members m join users u on u.id = m.user_id
     where m.user_id = ${userId} and u.is_active = 1 and m.group_id in (select id from sub)
     limit 1`.execute(db);
@@ -28,11 +24,7 @@ export async function isUserInGroup(db: Db, groupId: number, userId: number): Pr
 /** Active members of a group, directly or through nested subgroups, ascending. */
 export async function effectiveMemberIds(db: Db, groupId: number): Promise<number[]> {
   const rows = await sql<{ user_id: number }>`
-    with recursive sub(id) as (
-      select cast(${groupId} as integer)
-      union
-      select s.subgroup_id from user_group_subgroups s join sub on s.supergroup_id = sub.id
-    )
+    ${withSubgroupsOf(sql`select cast(${groupId} as integer)`)}
     select distinct m.user_id as user_id from user_group_members m join users u on u.id = m.user_id
     where u.is_active = 1 and m.group_id in (select id from sub)
     order by m.user_id`.execute(db);

@@ -2,8 +2,11 @@
  * Message rows as the API shows them (Zulip's Message object for GET /messages and `message`
  * events), without the per-user `flags`, which readers add from store/message-flags.ts.
  */
+import { topicLinks } from "../markdown/topic-links.ts";
+import type { Linkifier } from "../markdown/types.ts";
 import { realmSettings } from "../permissions/realm-settings.ts";
 import type { Db } from "../store/db.ts";
+import { listLinkifiers } from "../store/linkifiers.ts";
 import { directRecipientMembers } from "../store/messages.ts";
 import type { MessageRow, RealmRow, ReactionRow, UserRow } from "../store/schema.ts";
 import { apiEmail, EMAIL_VISIBILITY } from "./emails.ts";
@@ -72,6 +75,8 @@ export type MessageLookups = {
   directRecipients: ReadonlyMap<number, DisplayRecipientUser[]>;
   reactions: ReadonlyMap<number, ReactionRow[]>;
   submessages: ReadonlyMap<number, ApiMessage["submessages"]>;
+  /** The realm's linkifiers, in order, for topic_links. */
+  linkifiers: readonly Linkifier[];
 };
 
 function presentDirectUser(user: UserRow, host: string): DisplayRecipientUser {
@@ -108,7 +113,7 @@ export function presentMessage(row: MessageRow, _viewer: Viewer, opts: MessagePr
     timestamp: row.date_sent,
     client: row.sending_client,
     subject: isStream && row.topic === "" && !opts.emptyTopicName ? lookups.emptyTopicDisplayName : row.topic,
-    topic_links: [],
+    topic_links: topicLinks(row.topic, lookups.linkifiers),
     is_me_message: row.is_me_message === 1,
     reactions: (lookups.reactions.get(row.id) ?? []).map((r) => ({ emoji_name: r.emoji_name, emoji_code: r.emoji_code, reaction_type: r.reaction_type, user_id: r.user_id })),
     submessages: lookups.submessages.get(row.id) ?? [],
@@ -135,18 +140,38 @@ function editHistoryPolicy(realm: RealmRow): string {
   return settings.allow_edit_history ? settings.message_edit_history_visibility_policy : "none";
 }
 
-/** Batch-loads what presentMessage needs for these rows: senders, channel names, DM participants, reactions, submessages. */
+/** Batch-loads what presentMessage needs for these rows: senders, channel names, DM participants, reactions, submessages, linkifiers. */
+/**
+ * The lookups of a channel message just sent: its sender and channel are known, and nothing
+ * (reactions, submessages) can refer to it yet, so nothing needs reading.
+ */
+export function newChannelMessageLookups(realm: RealmRow, host: string, sender: UserRow, stream: { id: number; name: string }, linkifiers: readonly Linkifier[]): MessageLookups {
+  return {
+    host,
+    realmStringId: realm.string_id,
+    emptyTopicDisplayName: realmSettings(realm).realm_empty_topic_display_name,
+    editHistoryPolicy: editHistoryPolicy(realm),
+    senders: new Map([[sender.id, sender]]),
+    streamNames: new Map([[stream.id, stream.name]]),
+    directRecipients: new Map(),
+    reactions: new Map(),
+    submessages: new Map(),
+    linkifiers,
+  };
+}
+
 export async function loadMessageLookups(db: Db, realm: RealmRow, rows: readonly MessageRow[], host: string): Promise<MessageLookups> {
   const ids = rows.map((r) => r.id);
   const streamIds = [...new Set(rows.flatMap((r) => (r.stream_id === null ? [] : [r.stream_id])))];
   const directIds = [...new Set(rows.filter((r) => r.stream_id === null).map((r) => r.recipient_id))];
   const members = await directRecipientMembers(db, directIds);
   const userIds = [...new Set([...rows.map((r) => r.sender_id), ...[...members.values()].flat()])];
-  const [users, streams, reactions, submessages] = await Promise.all([
+  const [users, streams, reactions, submessages, linkifiers] = await Promise.all([
     userIds.length === 0 ? [] : db.selectFrom("users").selectAll().where("realm_id", "=", realm.id).where("id", "in", userIds).execute(),
     streamIds.length === 0 ? [] : db.selectFrom("streams").select(["id", "name"]).where("realm_id", "=", realm.id).where("id", "in", streamIds).execute(),
     ids.length === 0 ? [] : db.selectFrom("reactions").selectAll().where("realm_id", "=", realm.id).where("message_id", "in", ids).orderBy("id").execute(),
     ids.length === 0 ? [] : db.selectFrom("submessages").selectAll().where("message_id", "in", ids).orderBy("id").execute(),
+    rows.length === 0 ? [] : listLinkifiers(db, realm.id),
   ]);
   const byId = new Map(users.map((u) => [u.id, u]));
   const directRecipients = new Map<number, DisplayRecipientUser[]>();
@@ -173,5 +198,6 @@ export async function loadMessageLookups(db: Db, realm: RealmRow, rows: readonly
     directRecipients,
     reactions: reactionMap,
     submessages: submessageMap,
+    linkifiers,
   };
 }

@@ -6,10 +6,12 @@ import { SYSTEM_GROUP } from "../permissions/roles.ts";
 import type { UserGroupRow } from "../store/schema.ts";
 import type { StateProvider } from "./provider.ts";
 
-/** Every group of a realm with active direct members and direct subgroups, in three queries. */
+/** Every group of a realm with active direct members and direct subgroups, in three queries run together. */
 export async function loadGroupIndex(db: Db, realmId: number): Promise<GroupIndex> {
-  const groups = await db.selectFrom("user_groups").selectAll().where("realm_id", "=", realmId).orderBy("id").execute();
-  const graph = await loadGroupGraph(db, realmId);
+  const [groups, graph] = await Promise.all([
+    db.selectFrom("user_groups").selectAll().where("realm_id", "=", realmId).orderBy("id").execute(),
+    loadGroupGraph(db, realmId),
+  ]);
   return { groups: new Map(groups.map((g) => [g.id, g])), ...graph };
 }
 

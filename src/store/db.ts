@@ -6,6 +6,7 @@ import pg from "pg";
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Transaction } from "kysely";
 import type { Database } from "./schema.ts";
 import { migrations } from "./migrations/index.ts";
+import { DEFAULT_GROUP_COMMIT_MAX, groupCommitter, type GroupCommitter } from "./group-commit.ts";
 import { withStatementCache } from "./sqlite-statements.ts";
 
 /** The database or a transaction on it: every store function takes either. */
@@ -13,26 +14,59 @@ export type Db = Kysely<Database> | Transaction<Database>;
 
 export type Engine = "sqlite" | "postgres";
 
-export type Store = { db: Kysely<Database>; engine: Engine; close(): Promise<void> };
+export type Store = {
+  /** Reads and writes; migrations, the first-start bootstrap, the CLI and tests use it. */
+  db: Kysely<Database>;
+  /**
+   * Reads outside a transaction, as requests make them. On SQLite a second, query-only
+   * connection: WAL lets it read the last commit while a write batch holds the writer, so
+   * requests do not queue behind commits. On PostgreSQL the same pool as `db`.
+   */
+  reader: Kysely<Database>;
+  engine: Engine;
+  /** Runs one write transaction (on SQLite, batched with concurrent ones into one commit). */
+  transact: GroupCommitter;
+  close(): Promise<void>;
+};
+
 
 // PostgreSQL returns int8 (COUNT, SUM, bigint columns) as strings; our ids and times fit a double.
 pg.types.setTypeParser(20, (v) => Number(v));
 
 /** Opens the configured store: PostgreSQL when a URL is given, else SQLite at `<dataDir>/parley.db`. */
-export function openStore(opts: { databaseUrl: string | null; dataDir: string }): Store {
+export function openStore(opts: { databaseUrl: string | null; dataDir: string; groupCommitMax?: number }): Store {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, engine: "postgres", close: () => db.destroy() };
+    // PostgreSQL runs transactions side by side on its pool; each commits on its own.
+    return { db, reader: db, engine: "postgres", transact: (fn) => db.transaction().execute(fn), close: () => db.destroy() };
   }
   fs.mkdirSync(opts.dataDir, { recursive: true });
-  const file = new SqliteDatabase(path.join(opts.dataDir, "parley.db"));
-  file.pragma("journal_mode = WAL");
-  file.pragma("synchronous = NORMAL");
-  file.pragma("foreign_keys = ON");
-  file.pragma("busy_timeout = 5000");
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) });
-  return { db, engine: "sqlite", close: () => db.destroy() };
+  const file = path.join(opts.dataDir, "parley.db");
+  const db = sqliteKysely(file, false);
+  const reader = sqliteKysely(file, true);
+  const transact = groupCommitter(db, Math.max(1, opts.groupCommitMax ?? DEFAULT_GROUP_COMMIT_MAX));
+  return {
+    db,
+    reader,
+    engine: "sqlite",
+    transact,
+    close: async () => {
+      await reader.destroy();
+      await db.destroy();
+    },
+  };
+}
+
+/** One SQLite connection (WAL) behind Kysely; `queryOnly` refuses every write on it. */
+function sqliteKysely(file: string, queryOnly: boolean): Kysely<Database> {
+  const conn = new SqliteDatabase(file);
+  conn.pragma("journal_mode = WAL");
+  conn.pragma("synchronous = NORMAL");
+  conn.pragma("foreign_keys = ON");
+  conn.pragma("busy_timeout = 5000");
+  if (queryOnly) conn.pragma("query_only = ON");
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(conn) }) });
 }
 
 /** Brings the schema up to date; throws with the failing migration's name. */

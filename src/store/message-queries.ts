@@ -6,7 +6,7 @@
 import { sql, type Expression, type SqlBool } from "kysely";
 import type { Db, Engine } from "./db.ts";
 import { unreadForSql } from "./message-flags.ts";
-import { searchMatchSql } from "./dialect/search-query.ts";
+import { restrictToSearch, type SearchedQuery } from "./dialect/search-query.ts";
 import type { BuiltNarrow } from "../narrow/build.ts";
 
 /** Where a query runs: the store and engine, the realm and the viewer. */
@@ -28,27 +28,27 @@ export type RangeResult = {
   historyLimited: boolean;
 };
 
-function narrowWhere(engine: Engine, narrow: Pick<BuiltNarrow, "where" | "search">): Expression<SqlBool> {
-  if (!narrow.search) return narrow.where;
-  return sql<SqlBool>`(${narrow.where}) and ${searchMatchSql(engine, narrow.search.terms)}`;
-}
-
-/** Ids of the realm's messages that pass `visibility` and match the narrow, as a query to refine. */
-function matching(scope: QueryScope, narrow: BuiltNarrow, visibility: Expression<SqlBool>) {
-  return scope.db
+/**
+ * Ids of the realm's messages that pass `visibility` and match the narrow, as a query to refine,
+ * with the id column to bound and order it by (a search may have its index drive the query).
+ */
+function matching(scope: QueryScope, narrow: BuiltNarrow, visibility: Expression<SqlBool>): SearchedQuery {
+  const query = scope.db
     .selectFrom("messages")
     .select("messages.id")
     .where("messages.realm_id", "=", scope.realmId)
     .where(visibility)
-    .where(narrowWhere(scope.engine, narrow));
+    .where(narrow.where);
+  return narrow.search ? restrictToSearch(scope.engine, narrow.search.terms, query) : { query, id: sql.ref("messages.id") };
 }
 
 /** The oldest unread message of the narrow, skipping muted channels and topics; else LARGER_THAN_MAX_MESSAGE_ID. */
 export async function firstUnreadId(scope: QueryScope, narrow: BuiltNarrow): Promise<number> {
-  const row = await matching(scope, narrow, narrow.personal)
+  const { query, id } = matching(scope, narrow, narrow.personal);
+  const row = await query
     .where(unreadForSql(scope.viewerId))
     .where(await narrow.unmuted())
-    .orderBy("messages.id", "asc")
+    .orderBy(id, "asc")
     .limit(1)
     .executeTakeFirst();
   return row?.id ?? LARGER_THAN_MAX_MESSAGE_ID;
@@ -77,20 +77,18 @@ export async function fetchMessageRange(scope: QueryScope, narrow: BuiltNarrow, 
   const numBefore = request.numBefore;
   const numAfter = right ? 0 : request.numAfter;
   const plan = rangePlan(anchor, numBefore, numAfter, request.includeAnchor, left, right);
-  const base = () => matching(scope, narrow, narrow.visible);
+  const { query, id } = matching(scope, narrow, narrow.visible);
   const ids: number[] = [];
   if (plan.before) {
-    let q = base();
-    if (plan.before.upTo !== null) q = q.where("messages.id", "<=", plan.before.upTo);
-    ids.push(...(await q.orderBy("messages.id", "desc").limit(plan.before.limit).execute()).map((r) => r.id));
+    const q = plan.before.upTo === null ? query : query.where(id, "<=", plan.before.upTo);
+    ids.push(...(await q.orderBy(id, "desc").limit(plan.before.limit).execute()).map((r) => r.id));
   }
   if (plan.after) {
-    let q = base();
-    if (plan.after.from !== null) q = q.where("messages.id", ">=", plan.after.from);
-    ids.push(...(await q.orderBy("messages.id", "asc").limit(plan.after.limit).execute()).map((r) => r.id));
+    const q = plan.after.from === null ? query : query.where(id, ">=", plan.after.from);
+    ids.push(...(await q.orderBy(id, "asc").limit(plan.after.limit).execute()).map((r) => r.id));
   }
   if (!plan.before && !plan.after) {
-    ids.push(...(await base().where("messages.id", "=", anchor).execute()).map((r) => r.id));
+    ids.push(...(await query.where(id, "=", anchor).execute()).map((r) => r.id));
   }
   ids.sort((a, b) => a - b);
   return limitRows(ids, anchor, numBefore, numAfter, left, right);
@@ -117,9 +115,10 @@ function limitRows(ids: number[], anchor: number, numBefore: number, numAfter: n
 /** The visible messages among `ids` that match the narrow (GET /messages with message_ids), ascending. */
 export async function fetchRequestedMessages(scope: QueryScope, narrow: BuiltNarrow, ids: readonly number[]): Promise<number[]> {
   if (ids.length === 0) return [];
-  const rows = await matching(scope, narrow, narrow.visible)
-    .where("messages.id", "in", [...ids])
-    .orderBy("messages.id", "asc")
+  const { query, id } = matching(scope, narrow, narrow.visible);
+  const rows = await query
+    .where(id, "in", [...ids])
+    .orderBy(id, "asc")
     .execute();
   return rows.map((r) => r.id);
 }
@@ -127,9 +126,10 @@ export async function fetchRequestedMessages(scope: QueryScope, narrow: BuiltNar
 /** The messages among `ids` in the viewer's personal history that match the narrow (matches_narrow), ascending. */
 export async function matchingReceivedIds(scope: QueryScope, narrow: BuiltNarrow, ids: readonly number[]): Promise<number[]> {
   if (ids.length === 0) return [];
-  const rows = await matching(scope, narrow, narrow.personal)
-    .where("messages.id", "in", [...ids])
-    .orderBy("messages.id", "asc")
+  const { query, id } = matching(scope, narrow, narrow.personal);
+  const rows = await query
+    .where(id, "in", [...ids])
+    .orderBy(id, "asc")
     .execute();
   return rows.map((r) => r.id);
 }

@@ -1,5 +1,5 @@
 /** Queries on user groups, their direct members and direct subgroups. */
-import { sql, type Insertable, type Updateable } from "kysely";
+import { sql, type Insertable, type RawBuilder, type Updateable } from "kysely";
 import type { Db } from "./db.ts";
 import type { StreamRow, StreamTable, UserGroupRow, UserGroupTable } from "./schema.ts";
 
@@ -21,7 +21,7 @@ export async function systemGroupsByName(db: Db, realmId: number): Promise<Map<s
 
 /** The realm's whole membership graph: active direct members and direct subgroups of every group, ascending. */
 export async function loadGroupGraph(db: Db, realmId: number): Promise<GroupGraph> {
-  const members = await db
+  const membersQuery = db
     .selectFrom("user_group_members")
     .innerJoin("users", "users.id", "user_group_members.user_id")
     .select(["user_group_members.group_id", "user_group_members.user_id"])
@@ -29,13 +29,14 @@ export async function loadGroupGraph(db: Db, realmId: number): Promise<GroupGrap
     .where("users.is_active", "=", 1)
     .orderBy("user_group_members.user_id")
     .execute();
-  const subgroups = await db
+  const subgroupsQuery = db
     .selectFrom("user_group_subgroups")
     .innerJoin("user_groups", "user_groups.id", "user_group_subgroups.supergroup_id")
     .select(["user_group_subgroups.supergroup_id", "user_group_subgroups.subgroup_id"])
     .where("user_groups.realm_id", "=", realmId)
     .orderBy("user_group_subgroups.subgroup_id")
     .execute();
+  const [members, subgroups] = await Promise.all([membersQuery, subgroupsQuery]);
   const graph: GroupGraph = { members: new Map(), subgroups: new Map() };
   for (const m of members) push(graph.members, m.group_id, m.user_id);
   for (const s of subgroups) push(graph.subgroups, s.supergroup_id, s.subgroup_id);
@@ -135,15 +136,26 @@ export async function directSupergroupIds(db: Db, groupIds: number[]): Promise<n
   return rows.map((r) => r.supergroup_id);
 }
 
+/**
+ * The common table expression `sub(id)`: the groups `seed` selects and every group nested below
+ * them. Each level is joined on a range (`between x and x`), not `=`: PostgreSQL cannot hash or
+ * merge a range, so it looks each group's subgroups up in the primary-key index instead of
+ * scanning every subgroup edge of the database once per level (2 ms for 2,000 groups nested 10
+ * deep, against 0.1 ms). SQLite uses the index either way.
+ */
+export function withSubgroupsOf(seed: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`with recursive sub(id) as (
+      ${seed}
+      union
+      select s.subgroup_id from user_group_subgroups s join sub on s.supergroup_id between sub.id and sub.id
+    )`;
+}
+
 /** `groupIds` and every group nested below them, ascending. */
 export async function recursiveSubgroupIds(db: Db, groupIds: number[]): Promise<number[]> {
   if (groupIds.length === 0) return [];
   const rows = await sql<{ id: number }>`
-    with recursive sub(id) as (
-      select id from user_groups where id in (${sql.join(groupIds)})
-      union
-      select s.subgroup_id from user_group_subgroups s join sub on s.supergroup_id = sub.id
-    )
+    ${withSubgroupsOf(sql`select id from user_groups where id in (${sql.join(groupIds)})`)}
     select id from sub order by id`.execute(db);
   return rows.rows.map((r) => Number(r.id));
 }

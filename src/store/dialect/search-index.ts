@@ -1,20 +1,23 @@
 /**
- * The full-text index of messages. SQLite: the `message_search` FTS5 table (rowid = message id;
- * columns topic and content, unicode61 tokenizer). PostgreSQL: `messages.search_tsv`, built with
- * the 'simple' configuration (lower-cased words, no stemming and no stop words), so both engines
- * match the same words; searches must use `to_tsquery('simple', ...)` / `plainto_tsquery('simple', ...)`.
- * The indexed text is the topic plus the plain text of the rendered content.
+ * The full-text index of messages: the search tokens (narrow/search.ts) of the topic and of the
+ * plain text of the rendered content, computed here so that both engines hold the same tokens.
+ * SQLite: the contentless FTS5 table `message_search` (rowid = message id; columns topic and
+ * content, each the tokens joined by spaces; the `ascii` tokenizer cuts exactly there, as a
+ * token holds no ASCII separator and is already lower-cased). PostgreSQL: `messages.search_tsv`,
+ * a tsvector written literally (no text-search parser involved), the content's positions after
+ * a one-position gap so that, as with FTS5's columns, no phrase spans topic and content.
  */
-import { sql } from "kysely";
+import { sql, type QueryExecutorProvider } from "kysely";
 import type { Db, Engine } from "../db.ts";
-
-/** The PostgreSQL text-search configuration used for indexing and querying. */
-export const SEARCH_CONFIG = "simple";
+import { searchTokens } from "../../narrow/search.ts";
 
 const ENTITIES: Readonly<Record<string, string>> = { amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'", "#x27": "'", nbsp: " " };
 
+/** Rows per statement: 1,000 x 3 parameters is far below SQLite's and PostgreSQL's bounds. */
+const ROWS_PER_STATEMENT = 1_000;
+
 /** The words of rendered HTML: tags dropped (block boundaries become spaces), entities decoded. */
-export function searchText(html: string): string {
+function searchText(html: string): string {
   return html
     .replace(/<[^>]*>/g, " ")
     .replace(/&(#x?[0-9a-f]+|[a-z]+);/gi, (whole, name: string) => {
@@ -30,15 +33,50 @@ export function searchText(html: string): string {
     .trim();
 }
 
-/** Indexes (or re-indexes) one message's topic and rendered content. */
-export async function indexMessage(db: Db, engine: Engine, message: { id: number; topic: string; renderedContent: string }): Promise<void> {
-  const text = searchText(message.renderedContent);
+/** What the index holds for one message. */
+export type IndexedMessage = { id: number; topic: string; renderedContent: string };
+
+/** A tsvector literal: each token with its positions (1-based; PostgreSQL caps them at 16383). */
+function tsvectorLiteral(topic: readonly string[], content: readonly string[]): string {
+  const positions = new Map<string, number[]>();
+  const add = (token: string, position: number) => {
+    const list = positions.get(token);
+    if (list) list.push(position);
+    else positions.set(token, [position]);
+  };
+  topic.forEach((token, i) => add(token, i + 1));
+  content.forEach((token, i) => add(token, topic.length + 2 + i));
+  // Tokens hold only letters and digits: no quote or backslash to escape.
+  return [...positions].map(([token, list]) => `'${token}':${list.join(",")}`).join(" ");
+}
+
+async function indexBatch(db: QueryExecutorProvider, engine: Engine, messages: readonly IndexedMessage[], replace: boolean): Promise<void> {
+  const entries = messages.map((m) => ({ id: m.id, topic: searchTokens(m.topic), content: searchTokens(searchText(m.renderedContent)) }));
   if (engine === "sqlite") {
-    await sql`delete from message_search where rowid = ${message.id}`.execute(db);
-    await sql`insert into message_search (rowid, topic, content) values (${message.id}, ${message.topic}, ${text})`.execute(db);
+    if (replace) await sql`delete from message_search where rowid in (${sql.join(entries.map((e) => e.id))})`.execute(db);
+    const rows = entries.map((e) => sql`(${e.id}, ${e.topic.join(" ")}, ${e.content.join(" ")})`);
+    await sql`insert into message_search (rowid, topic, content) values ${sql.join(rows)}`.execute(db);
     return;
   }
-  await sql`update messages set search_tsv = to_tsvector(${SEARCH_CONFIG}::regconfig, ${message.topic} || ' ' || ${text}) where id = ${message.id}`.execute(db);
+  const rows = entries.map((e) => sql`(${e.id}::integer, ${tsvectorLiteral(e.topic, e.content)}::tsvector)`);
+  await sql`update messages as m set search_tsv = v.tsv from (values ${sql.join(rows)}) as v(id, tsv) where m.id = v.id`.execute(db);
+}
+
+/** Indexes (or re-indexes) messages' topics and rendered contents (`db` may be a migration's). */
+export async function indexMessages(db: QueryExecutorProvider, engine: Engine, messages: readonly IndexedMessage[]): Promise<void> {
+  for (let start = 0; start < messages.length; start += ROWS_PER_STATEMENT) {
+    await indexBatch(db, engine, messages.slice(start, start + ROWS_PER_STATEMENT), true);
+  }
+}
+
+/** Indexes (or re-indexes) one message's topic and rendered content. */
+export function indexMessage(db: Db, engine: Engine, message: IndexedMessage): Promise<void> {
+  return indexMessages(db, engine, [message]);
+}
+
+/** Indexes a message just inserted: nothing of it can be in the index yet. */
+export function indexNewMessage(db: Db, engine: Engine, message: IndexedMessage): Promise<void> {
+  return indexBatch(db, engine, [message], false);
 }
 
 /** Removes messages from the index (PostgreSQL's column goes with the row itself). */

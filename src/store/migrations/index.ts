@@ -5,6 +5,7 @@ import { foundation } from "./0001-foundation.ts";
 import { messagesMigration } from "./0002-messages.ts";
 import { organizationMigration } from "./0003-organization.ts";
 import { subscriptionPeriodsBackfill } from "./0004-subscription-periods.ts";
+import { searchTokensMigration } from "./0005-search-tokens.ts";
 
 /** All migrations by name; names sort in the order they run. */
 export function migrations(engine: Engine): Record<string, Migration> {
@@ -13,5 +14,6 @@ export function migrations(engine: Engine): Record<string, Migration> {
     "0002-messages": messagesMigration(engine),
     "0003-organization": organizationMigration(engine),
     "0004-subscription-periods": subscriptionPeriodsBackfill(),
+    "0005-search-tokens": searchTokensMigration(engine),
   };
 }

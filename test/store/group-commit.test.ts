@@ -1,0 +1,100 @@
+/**
+ * Group commit (store/group-commit.ts) and the query-only reader, on a real SQLite file:
+ * concurrent transactions share one commit, a failing one takes only its own writes with it,
+ * no caller hears "done" before the commit, and the reader refuses writes. On PostgreSQL
+ * `transact` is a plain transaction: the same contract holds, checked too.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { migrate, openStore, type Store } from "../../src/store/db.ts";
+import { freshStore, STORES, type FreshStore } from "../helpers/stores.ts";
+
+async function realmNames(store: Store): Promise<string[]> {
+  const rows = await store.db.selectFrom("realms").select("string_id").orderBy("string_id").execute();
+  return rows.map((r) => r.string_id);
+}
+
+function realmRow(stringId: string) {
+  return { string_id: stringId, name: stringId, description: "", date_created: 0, deactivated: 0 as const, settings: "{}" };
+}
+
+function insertRealm(store: Store, stringId: string, fail = false) {
+  return store.transact(async (tx) => {
+    await tx.insertInto("realms").values(realmRow(stringId)).execute();
+    if (fail) throw new Error(`refused ${stringId}`);
+    return stringId;
+  });
+}
+
+for (const kind of STORES) {
+  describe(`write transactions [${kind}]`, () => {
+    let fresh: FreshStore;
+    let store: Store;
+    before(async () => {
+      fresh = await freshStore(kind);
+      store = openStore({ databaseUrl: fresh.databaseUrl, dataDir: fresh.dataDir, groupCommitMax: 8 });
+      await migrate(store);
+    });
+    after(async () => {
+      await store?.close();
+      await fresh?.drop();
+    });
+
+    test("concurrent transactions all commit; a failing one is undone alone and its caller gets its error", async () => {
+      const names = Array.from({ length: 20 }, (_, i) => `r${String(i).padStart(2, "0")}`);
+      const results = await Promise.allSettled(names.map((n, i) => insertRealm(store, n, i % 7 === 3)));
+      const failed = names.filter((_, i) => i % 7 === 3);
+      results.forEach((r, i) => {
+        if (failed.includes(names[i])) {
+          assert.equal(r.status, "rejected");
+          assert.match(String((r as PromiseRejectedResult).reason), new RegExp(`refused ${names[i]}`));
+        } else {
+          assert.deepEqual(r, { status: "fulfilled", value: names[i] });
+        }
+      });
+      assert.deepEqual(await realmNames(store), names.filter((n) => !failed.includes(n)));
+    });
+
+    test("a caller hears of its transaction only once it is visible to other connections", async () => {
+      const other = openStore({ databaseUrl: fresh.databaseUrl, dataDir: fresh.dataDir });
+      try {
+        const seen = await Promise.all(["s1", "s2", "s3"].map(async (n) => {
+          await insertRealm(store, n);
+          const row = await other.db.selectFrom("realms").select("id").where("string_id", "=", n).executeTakeFirst();
+          return row !== undefined;
+        }));
+        assert.deepEqual(seen, [true, true, true]);
+      } finally {
+        await other.close();
+      }
+    });
+
+    test("an error of the statement itself (a unique key) fails only that transaction", async () => {
+      const results = await Promise.allSettled([insertRealm(store, "u1"), insertRealm(store, "u1"), insertRealm(store, "u2")]);
+      assert.deepEqual(results.map((r) => r.status), ["fulfilled", "rejected", "fulfilled"]);
+      assert.equal((await realmNames(store)).filter((n) => n === "u1" || n === "u2").length, 2);
+    });
+
+    if (kind === "sqlite") {
+      test("transactions queued together share commits, at most groupCommitMax to one", async () => {
+        // Each transaction asks the reader (another connection) whether the one queued just
+        // before it is visible yet: only across a commit, so every eighth says yes.
+        const names = Array.from({ length: 24 }, (_, i) => `c${String(i).padStart(2, "0")}`);
+        const visible = await Promise.all(names.map((n, i) => store.transact(async (tx) => {
+          await tx.insertInto("realms").values(realmRow(n)).execute();
+          if (i === 0) return null;
+          const row = await store.reader.selectFrom("realms").select("id").where("string_id", "=", names[i - 1]).executeTakeFirst();
+          return row !== undefined;
+        })));
+        assert.deepEqual(visible, names.map((_, i) => (i === 0 ? null : i % 8 === 0)));
+      });
+
+      test("the reader connection refuses writes", async () => {
+        await assert.rejects(
+          store.reader.insertInto("realms").values(realmRow("nope")).execute(),
+          /readonly|read-only|query_only/i,
+        );
+      });
+    }
+  });
+}
