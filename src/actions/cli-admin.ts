@@ -8,7 +8,7 @@ import { ROLE } from "../permissions/roles.ts";
 import { hashPassword, randomAlphanumeric } from "../secrets.ts";
 import type { Db } from "../store/db.ts";
 import type { Database, RealmRow, UserRow } from "../store/schema.ts";
-import { insertService } from "../store/users.ts";
+import { insertService, setUsersActive } from "../store/users.ts";
 import { doCreateUser, type CreatedUser } from "./create-user.ts";
 
 /** Zulip's bot types, by the CLI's names. */
@@ -51,7 +51,7 @@ export async function doDeactivateUser(tx: Transaction<Database>, user: UserRow)
     .where("is_active", "=", 1)
     .execute();
   const ids = [user.id, ...bots.map((b) => b.id)];
-  await tx.updateTable("users").set({ is_active: 0 }).where("realm_id", "=", user.realm_id).where("id", "in", ids).execute();
+  await setUsersActive(tx, user.realm_id, ids, false);
   return ids;
 }
 

@@ -7,7 +7,7 @@ import { mentionCandidates, renderMessage, topicKey, type RenderContext, type Re
 import { isUserInGroup } from "../permissions/group-setting.ts";
 import { realmSettings } from "../permissions/realm-settings.ts";
 import { hasContentAccess } from "../permissions/stream-access.ts";
-import { userSettings } from "../state/user-settings.ts";
+import { userSetting } from "../state/user-settings.ts";
 import type { Db } from "../store/db.ts";
 import type { UserRow } from "../store/schema.ts";
 import { subscribedStreamIds } from "../store/subscriptions.ts";
@@ -99,7 +99,7 @@ export async function loadRenderContext(ctx: ActionCtx, db: Db, sender: UserRow,
     linkifiers,
     realmEmoji,
     topicMessageIds: await topicMessageIds(db, realmId, channels, wanted.topics),
-    translateEmoticons: userSettings(ctx, sender).translate_emoticons === true,
+    translateEmoticons: userSetting(sender, "translate_emoticons") === true,
     defaultCodeBlockLanguage: settings.default_code_block_language,
   };
 }

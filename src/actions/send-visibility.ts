@@ -6,7 +6,7 @@
  */
 import { nowSeconds } from "../clock.ts";
 import { userTopicEvent } from "../events/kinds/user-topics.ts";
-import { userSettings } from "../state/user-settings.ts";
+import { userSetting } from "../state/user-settings.ts";
 import type { Db } from "../store/db.ts";
 import { topicHasOtherMessages } from "../store/messages.ts";
 import type { MessageRow, StreamRow, UserRow } from "../store/schema.ts";
@@ -18,13 +18,22 @@ const ON_PARTICIPATION = 1;
 const ON_SEND = 2;
 const ON_INITIATION = 3;
 
+/** What deciding a send's policy may need to ask the database, asked only when needed. */
+type SendFacts = { initiated: () => Promise<boolean>; streamMuted: () => Promise<boolean> };
+
 /** The policy sending should set (null: none more visible than the current one). */
-function policyForSend(follow: unknown, unmute: unknown, streamMuted: boolean, current: number, initiated: boolean): number | null {
+async function policyForSend(follow: unknown, unmute: unknown, current: number, facts: SendFacts): Promise<number | null> {
   if (current === VISIBILITY_POLICY.followed) return null;
-  const onSend = (p: unknown) => p === ON_PARTICIPATION || p === ON_SEND || (p === ON_INITIATION && initiated);
-  if (onSend(follow)) return VISIBILITY_POLICY.followed;
-  const unmuted = streamMuted && onSend(unmute) ? VISIBILITY_POLICY.unmuted : null;
-  return unmuted === current ? null : unmuted;
+  const onSend = async (p: unknown) => p === ON_PARTICIPATION || p === ON_SEND || (p === ON_INITIATION && (await facts.initiated()));
+  if (await onSend(follow)) return VISIBILITY_POLICY.followed;
+  if (current === VISIBILITY_POLICY.unmuted) return null;
+  return (await onSend(unmute)) && (await facts.streamMuted()) ? VISIBILITY_POLICY.unmuted : null;
+}
+
+/** A thunk that runs `load` at most once. */
+function once<T>(load: () => Promise<T>): () => Promise<T> {
+  let value: Promise<T> | undefined;
+  return () => (value ??= load());
 }
 
 async function setPolicy(ctx: ActionCtx, tx: Db, emit: Emit, userId: number, message: MessageRow, policy: number): Promise<void> {
@@ -37,14 +46,14 @@ async function setPolicy(ctx: ActionCtx, tx: Db, emit: Emit, userId: number, mes
 /** Applies the sender's automatic policy; returns the new policy when it changed. */
 export async function applySenderVisibility(ctx: ActionCtx, tx: Db, emit: Emit, sender: UserRow, stream: StreamRow, message: MessageRow): Promise<number | undefined> {
   if (sender.is_bot === 1) return undefined;
-  const settings = userSettings(ctx, sender);
-  const follow = settings.automatically_follow_topics_policy;
-  const unmute = settings.automatically_unmute_topics_in_muted_streams_policy;
+  const follow = userSetting(sender, "automatically_follow_topics_policy");
+  const unmute = userSetting(sender, "automatically_unmute_topics_in_muted_streams_policy");
   if (follow === 4 && unmute === 4) return undefined;
   const current = (await getUserTopic(tx, ctx.realm.id, sender.id, stream.id, message.topic))?.visibility_policy ?? VISIBILITY_POLICY.inherit;
-  const streamMuted = (await getSubscription(tx, ctx.realm.id, sender.id, stream.id))?.is_muted === 1;
-  const initiated = current === VISIBILITY_POLICY.inherit && !(await topicHasOtherMessages(tx, ctx.realm.id, stream.id, message.topic, message.id));
-  const policy = policyForSend(follow, unmute, streamMuted, current, initiated);
+  const policy = await policyForSend(follow, unmute, current, {
+    initiated: once(async () => current === VISIBILITY_POLICY.inherit && !(await topicHasOtherMessages(tx, ctx.realm.id, stream.id, message.topic, message.id))),
+    streamMuted: once(async () => (await getSubscription(tx, ctx.realm.id, sender.id, stream.id))?.is_muted === 1),
+  });
   if (policy === null) return undefined;
   await setPolicy(ctx, tx, emit, sender.id, message, policy);
   return policy;
@@ -53,7 +62,7 @@ export async function applySenderVisibility(ctx: ActionCtx, tx: Db, emit: Emit, 
 /** Mentioned humans who follow topics where they are mentioned start following this one (unless muted or followed). */
 export async function followForMentions(ctx: ActionCtx, tx: Db, emit: Emit, mentioned: UserRow[], message: MessageRow): Promise<void> {
   for (const user of mentioned) {
-    if (user.is_bot === 1 || userSettings(ctx, user).automatically_follow_topics_where_mentioned !== true) continue;
+    if (user.is_bot === 1 || userSetting(user, "automatically_follow_topics_where_mentioned") !== true) continue;
     const current = (await getUserTopic(tx, ctx.realm.id, user.id, message.stream_id ?? 0, message.topic))?.visibility_policy;
     if (current === VISIBILITY_POLICY.muted || current === VISIBILITY_POLICY.followed) continue;
     await setPolicy(ctx, tx, emit, user.id, message, VISIBILITY_POLICY.followed);

@@ -5,7 +5,7 @@ import { ROLE } from "../permissions/roles.ts";
 import { realmBotUpdateEvent } from "../events/kinds/bots.ts";
 import { realmUserUpdateEvent } from "../events/kinds/users.ts";
 import type { Database, UserRow } from "../store/schema.ts";
-import { activeNameTaken, countActiveHumanOwners, countActiveUsers, getUser, updateUser } from "../store/users.ts";
+import { activeNameTaken, countActiveHumanOwners, countActiveUsers, getUser, setUsersActive } from "../store/users.ts";
 import { doDeactivateUser } from "./cli-admin.ts";
 import { withTransaction, type AuthedCtx, type Emit } from "./context.ts";
 import { checkCanCreateBot, checkMemberOrAdmin } from "./bots.ts";
@@ -62,8 +62,8 @@ export async function reactivateUser(ctx: AuthedCtx, userId: number): Promise<Re
         `There is already an active bot named "${target.full_name}" in this organization. To reactivate this bot, you must rename or deactivate the other one first.`,
       );
     }
-    const row = await updateUser(tx, ctx.realm.id, target.id, { is_active: 1 });
-    await emitActiveChange(tx, ctx, row, true, emit);
+    await setUsersActive(tx, ctx.realm.id, [target.id], true);
+    await emitActiveChange(tx, ctx, { ...target, is_active: 1 }, true, emit);
   });
   return {};
 }

@@ -105,6 +105,13 @@ function storedOverrides(user: UserRow): Partial<Record<SettingName, unknown>> {
   return Object.fromEntries(Object.entries(parsed).filter(([key]) => isSettingName(key)));
 }
 
+/** One stored personal setting of a user, or its default (for the send path: no whole object). */
+export function userSetting<K extends SettingName>(user: UserRow, name: K): unknown {
+  const parsed: unknown = JSON.parse(user.settings);
+  const stored = parsed !== null && typeof parsed === "object" ? (parsed as Record<string, unknown>)[name] : undefined;
+  return stored === undefined ? USER_SETTING_DEFAULTS[name] : stored;
+}
+
 /** A user's (or, for spectators, the realm default) personal settings in the API shape. */
 export function userSettings(ctx: ActionCtx, user: UserRow | null): Record<string, unknown> {
   const realmLanguage = realmSettings(ctx.realm).default_language;

@@ -88,6 +88,9 @@ export interface SubscriptionTable {
   push_notifications: Flag | null;
   email_notifications: Flag | null;
   wildcard_mentions_notify: Flag | null;
+  /** The user's is_active, copied here (as Zulip's Subscription.is_user_active) so a channel's
+   * receivers come from this table alone; written with users.is_active by setUsersActive. */
+  is_user_active: Generated<Flag>;
 }
 
 export interface UserGroupTable {

@@ -7,14 +7,13 @@ export async function subscriberCounts(db: Db, realmId: number, streamIds: numbe
   if (streamIds.length === 0) return out;
   const rows = await db
     .selectFrom("subscriptions")
-    .innerJoin("users", "users.id", "subscriptions.user_id")
-    .select(["subscriptions.stream_id"])
+    .select(["stream_id"])
     .select((eb) => eb.fn.countAll<number>().as("count"))
-    .where("subscriptions.realm_id", "=", realmId)
-    .where("subscriptions.stream_id", "in", streamIds)
-    .where("subscriptions.active", "=", 1)
-    .where("users.is_active", "=", 1)
-    .groupBy("subscriptions.stream_id")
+    .where("realm_id", "=", realmId)
+    .where("stream_id", "in", streamIds)
+    .where("active", "=", 1)
+    .where("is_user_active", "=", 1)
+    .groupBy("stream_id")
     .execute();
   for (const row of rows) out.set(row.stream_id, Number(row.count));
   return out;

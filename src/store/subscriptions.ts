@@ -3,9 +3,10 @@
  * color and notification settings come back if they subscribe again, as Zulip does.
  */
 import type { Db } from "./db.ts";
-import type { SubscriptionRow, SubscriptionTable, UserRow } from "./schema.ts";
+import type { Flag, SubscriptionRow, SubscriptionTable, UserRow } from "./schema.ts";
 import { sql, type Updateable } from "kysely";
 import { maxMessageId } from "./messages.ts";
+import { idListAgg, parseIdList } from "./dialect/id-list.ts";
 
 /** The fields of an active user that channel permission checks need. */
 export type RealmMember = Pick<UserRow, "id" | "role" | "is_bot" | "bot_owner_id">;
@@ -62,15 +63,14 @@ export async function subscriberIdsByStream(db: Db, realmId: number, streamIds: 
   if (streamIds.length === 0) return out;
   const rows = await db
     .selectFrom("subscriptions")
-    .innerJoin("users", "users.id", "subscriptions.user_id")
-    .select(["subscriptions.stream_id", "subscriptions.user_id"])
-    .where("subscriptions.realm_id", "=", realmId)
-    .where("subscriptions.stream_id", "in", streamIds)
-    .where("subscriptions.active", "=", 1)
-    .where("users.is_active", "=", 1)
-    .orderBy("subscriptions.user_id")
+    .select(["stream_id", idListAgg(db, "user_id").as("user_ids")])
+    .where("realm_id", "=", realmId)
+    .where("stream_id", "in", streamIds)
+    .where("active", "=", 1)
+    .where("is_user_active", "=", 1)
+    .groupBy("stream_id")
     .execute();
-  for (const row of rows) out.get(row.stream_id)?.push(row.user_id);
+  for (const row of rows) out.set(row.stream_id, parseIdList(row.user_ids));
   return out;
 }
 
@@ -115,7 +115,16 @@ async function recordActiveChange(db: Db, realmId: number, userId: number, strea
 export async function insertSubscription(db: Db, realmId: number, userId: number, streamId: number, color: string): Promise<SubscriptionRow> {
   const row = await db
     .insertInto("subscriptions")
-    .values({ realm_id: realmId, user_id: userId, stream_id: streamId, active: 1, is_muted: 0, color, pin_to_top: 0 })
+    .values({
+      realm_id: realmId,
+      user_id: userId,
+      stream_id: streamId,
+      active: 1,
+      is_muted: 0,
+      color,
+      pin_to_top: 0,
+      is_user_active: sql<Flag>`(select u.is_active from users u where u.id = ${userId})`,
+    })
     .returningAll()
     .executeTakeFirstOrThrow();
   await recordActiveChange(db, realmId, userId, streamId, true);

@@ -60,6 +60,14 @@ export async function countActiveUsers(db: Db, realmId: number): Promise<number>
   return Number(row.n);
 }
 
+/** Deactivates or reactivates users, with the copy of is_active their subscriptions carry. */
+export async function setUsersActive(db: Db, realmId: number, userIds: number[], active: boolean): Promise<void> {
+  if (userIds.length === 0) return;
+  const flag = active ? 1 : 0;
+  await db.updateTable("users").set({ is_active: flag }).where("realm_id", "=", realmId).where("id", "in", userIds).execute();
+  await db.updateTable("subscriptions").set({ is_user_active: flag }).where("realm_id", "=", realmId).where("user_id", "in", userIds).execute();
+}
+
 /** Writes the given columns of one user and returns the new row. */
 export function updateUser(db: Db, realmId: number, userId: number, patch: UserUpdate): Promise<UserRow> {
   return db.updateTable("users").set(patch).where("realm_id", "=", realmId).where("id", "=", userId).returningAll().executeTakeFirstOrThrow();

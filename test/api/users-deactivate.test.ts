@@ -28,6 +28,26 @@ for (const store of STORES) {
       expectError(await server.api.delete(server.fixtures.admin, `/users/${person.id}`), "BAD_REQUEST", "User is deactivated");
     });
 
+    test("a deactivated user leaves its channels' receivers and subscriber lists until reactivated", async () => {
+      const { admin } = server.fixtures;
+      const person = await createAccount(server);
+      expectSuccess(await server.api.post(admin, "/users/me/subscriptions", { subscriptions: [{ name: `room${person.id}` }], principals: [admin.id, person.id] }));
+      const streamId = expectSuccess(await server.api.get(admin, "/get_stream_id", { stream: `room${person.id}` })).stream_id;
+      const members = async () => expectSuccess(await server.api.get(admin, `/streams/${streamId}/members`)).subscribers as number[];
+      const count = async () => {
+        const subs = expectSuccess(await server.api.get(admin, "/users/me/subscriptions")).subscriptions as Array<{ stream_id: number; subscriber_count: number }>;
+        return subs.find((s) => s.stream_id === streamId)?.subscriber_count;
+      };
+      assert.deepEqual((await members()).sort((a, b) => a - b), [admin.id, person.id].sort((a, b) => a - b));
+      assert.equal(await count(), 2);
+      expectSuccess(await server.api.delete(admin, `/users/${person.id}`));
+      assert.deepEqual(await members(), [admin.id]);
+      assert.equal(await count(), 1);
+      expectSuccess(await server.api.post(admin, `/users/${person.id}/reactivate`));
+      assert.deepEqual((await members()).sort((a, b) => a - b), [admin.id, person.id].sort((a, b) => a - b));
+      assert.equal(await count(), 2);
+    });
+
     test("DELETE /users/{user_id} refusals write nothing", async () => {
       const { owner, admin, member, moderator, guest, bot } = server.fixtures;
       const person = await createAccount(server);

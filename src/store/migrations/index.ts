@@ -6,6 +6,7 @@ import { messagesMigration } from "./0002-messages.ts";
 import { organizationMigration } from "./0003-organization.ts";
 import { subscriptionPeriodsBackfill } from "./0004-subscription-periods.ts";
 import { searchTokensMigration } from "./0005-search-tokens.ts";
+import { readIndexesMigration } from "./0006-read-indexes.ts";
 
 /** All migrations by name; names sort in the order they run. */
 export function migrations(engine: Engine): Record<string, Migration> {
@@ -15,5 +16,6 @@ export function migrations(engine: Engine): Record<string, Migration> {
     "0003-organization": organizationMigration(engine),
     "0004-subscription-periods": subscriptionPeriodsBackfill(),
     "0005-search-tokens": searchTokensMigration(engine),
+    "0006-read-indexes": readIndexesMigration(),
   };
 }
