@@ -1,5 +1,6 @@
 /** Server configuration, read once from environment variables (documented in README.md). */
 import path from "node:path";
+import { DEFAULT_SQLITE_CACHE_MB } from "./store/db.ts";
 import { DEFAULT_GROUP_COMMIT_MAX } from "./store/group-commit.ts";
 
 export type Config = {
@@ -29,6 +30,8 @@ export type Config = {
   unclaimedUploadWeeks: number;
   /** At most this many concurrent write transactions share one SQLite commit. */
   groupCommitMax: number;
+  /** Page cache of each SQLite connection, in MiB. */
+  sqliteCacheMb: number;
 };
 
 function intEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -73,5 +76,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // Zulip deletes never-linked uploads after three weeks.
     unclaimedUploadWeeks: intEnv(env, "UNCLAIMED_UPLOAD_WEEKS", 3),
     groupCommitMax: intEnv(env, "SQLITE_GROUP_COMMIT_MAX", DEFAULT_GROUP_COMMIT_MAX),
+    sqliteCacheMb: intEnv(env, "SQLITE_CACHE_MB", DEFAULT_SQLITE_CACHE_MB),
   };
 }

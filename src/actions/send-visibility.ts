@@ -8,7 +8,7 @@ import { nowSeconds } from "../clock.ts";
 import { userTopicEvent } from "../events/kinds/user-topics.ts";
 import { userSetting } from "../state/user-settings.ts";
 import type { Db } from "../store/db.ts";
-import { topicHasOtherMessages } from "../store/messages.ts";
+import { topicHasEarlierMessages } from "../store/messages.ts";
 import type { MessageRow, StreamRow, UserRow } from "../store/schema.ts";
 import { getSubscription } from "../store/subscriptions.ts";
 import { getUserTopic, setUserTopic, VISIBILITY_POLICY } from "../store/user-topics.ts";
@@ -51,7 +51,7 @@ export async function applySenderVisibility(ctx: ActionCtx, tx: Db, emit: Emit, 
   if (follow === 4 && unmute === 4) return undefined;
   const current = (await getUserTopic(tx, ctx.realm.id, sender.id, stream.id, message.topic))?.visibility_policy ?? VISIBILITY_POLICY.inherit;
   const policy = await policyForSend(follow, unmute, current, {
-    initiated: once(async () => current === VISIBILITY_POLICY.inherit && !(await topicHasOtherMessages(tx, ctx.realm.id, stream.id, message.topic, message.id))),
+    initiated: once(async () => current === VISIBILITY_POLICY.inherit && !(await topicHasEarlierMessages(tx, ctx.realm.id, stream.id, message.topic, message.id))),
     streamMuted: once(async () => (await getSubscription(tx, ctx.realm.id, sender.id, stream.id))?.is_muted === 1),
   });
   if (policy === null) return undefined;

@@ -76,6 +76,9 @@ function matchSchemeUrl(text: string, ends: boolean[], start: number): number {
 function matchDomain(text: string, ends: boolean[], start: number): number {
   let hostEnd = start;
   while (hostEnd < text.length && (LABEL_CHAR.test(text[hostEnd]) || text[hostEnd] === ".")) hostEnd++;
+  // A domain needs a dot before its TLD: most words have none.
+  const firstDot = text.indexOf(".", start);
+  if (firstDot === -1 || firstDot >= hostEnd) return -1;
   const emptyLabel = text.slice(start, hostEnd).search(/^\.|\.\./);
   const firstBadEnd = emptyLabel === -1 ? hostEnd + 1 : start + emptyLabel + 1;
   const validHostEnd = (end: number): boolean => {
@@ -88,6 +91,7 @@ function matchDomain(text: string, ends: boolean[], start: number): number {
 }
 
 function matchEmail(text: string, start: number): number {
+  if (text.indexOf("@", start) === -1) return -1;
   EMAIL.lastIndex = start;
   const m = EMAIL.exec(text);
   return m === null ? -1 : start + m[0].length;
@@ -96,6 +100,8 @@ function matchEmail(text: string, start: number): number {
 /** Finds bare links in `text`; `atStart` says whether position 0 counts as a link boundary. */
 export function findAutolinks(text: string, atStart = true): FoundLink[] {
   const found: FoundLink[] = [];
+  // Every kind of link holds a dot (domains, e-mail addresses) or a scheme's "://".
+  if (!text.includes(".") && !text.includes("://")) return found;
   const ends = endPositions(text);
   let i = 0;
   while (i < text.length) {

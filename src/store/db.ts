@@ -34,7 +34,7 @@ export type Store = {
 pg.types.setTypeParser(20, (v) => Number(v));
 
 /** Opens the configured store: PostgreSQL when a URL is given, else SQLite at `<dataDir>/parley.db`. */
-export function openStore(opts: { databaseUrl: string | null; dataDir: string; groupCommitMax?: number }): Store {
+export function openStore(opts: { databaseUrl: string | null; dataDir: string; groupCommitMax?: number; sqliteCacheMb?: number }): Store {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
@@ -43,8 +43,9 @@ export function openStore(opts: { databaseUrl: string | null; dataDir: string; g
   }
   fs.mkdirSync(opts.dataDir, { recursive: true });
   const file = path.join(opts.dataDir, "parley.db");
-  const db = sqliteKysely(file, false);
-  const reader = sqliteKysely(file, true);
+  const cacheMb = opts.sqliteCacheMb ?? DEFAULT_SQLITE_CACHE_MB;
+  const db = sqliteKysely(file, false, cacheMb);
+  const reader = sqliteKysely(file, true, cacheMb);
   const transact = groupCommitter(db, Math.max(1, opts.groupCommitMax ?? DEFAULT_GROUP_COMMIT_MAX));
   return {
     db,
@@ -58,13 +59,20 @@ export function openStore(opts: { databaseUrl: string | null; dataDir: string; g
   };
 }
 
+/** Page cache of each SQLite connection (the writer and the reader), in MiB. */
+export const DEFAULT_SQLITE_CACHE_MB = 64;
+
 /** One SQLite connection (WAL) behind Kysely; `queryOnly` refuses every write on it. */
-function sqliteKysely(file: string, queryOnly: boolean): Kysely<Database> {
+function sqliteKysely(file: string, queryOnly: boolean, cacheMb: number): Kysely<Database> {
   const conn = new SqliteDatabase(file);
   conn.pragma("journal_mode = WAL");
   conn.pragma("synchronous = NORMAL");
   conn.pragma("foreign_keys = ON");
   conn.pragma("busy_timeout = 5000");
+  // A negative cache_size counts KiB. Statement journals (the savepoints of group commit) and
+  // temporary sort trees stay in memory rather than in temporary files.
+  conn.pragma(`cache_size = -${cacheMb * 1024}`);
+  conn.pragma("temp_store = MEMORY");
   if (queryOnly) conn.pragma("query_only = ON");
   return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(conn) }) });
 }

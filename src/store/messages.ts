@@ -111,15 +111,17 @@ export async function maxMessageId(db: Db): Promise<number> {
   return Number(row?.max_id ?? 0);
 }
 
-/** Whether a channel topic already holds a message other than `exceptId` (case-insensitive topic). */
-export async function topicHasOtherMessages(db: Db, realmId: number, streamId: number, topic: string, exceptId: number): Promise<boolean> {
+/** Whether a channel topic (case-insensitive) holds a message older than `beforeId`; the newest
+ * such one is looked for, whose index and table pages a busy topic keeps in cache. */
+export async function topicHasEarlierMessages(db: Db, realmId: number, streamId: number, topic: string, beforeId: number): Promise<boolean> {
   const row = await db
     .selectFrom("messages")
     .select("id")
     .where("realm_id", "=", realmId)
     .where("stream_id", "=", streamId)
     .where(sql<string>`lower(topic)`, "=", topic.toLowerCase())
-    .where("id", "<>", exceptId)
+    .where("id", "<", beforeId)
+    .orderBy("id", "desc")
     .limit(1)
     .executeTakeFirst();
   return row !== undefined;
