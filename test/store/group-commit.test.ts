@@ -71,7 +71,9 @@ for (const kind of STORES) {
 
     test("an error of the statement itself (a unique key) fails only that transaction", async () => {
       const results = await Promise.allSettled([insertRealm(store, "u1"), insertRealm(store, "u1"), insertRealm(store, "u2")]);
-      assert.deepEqual(results.map((r) => r.status), ["fulfilled", "rejected", "fulfilled"]);
+      // On PostgreSQL the two "u1" transactions race on the pool: either may be the one refused.
+      assert.deepEqual(results.slice(0, 2).map((r) => r.status).sort(), ["fulfilled", "rejected"]);
+      assert.equal(results[2].status, "fulfilled");
       assert.equal((await realmNames(store)).filter((n) => n === "u1" || n === "u2").length, 2);
     });
 
