@@ -111,6 +111,39 @@ async function recordActiveChange(db: Db, realmId: number, userId: number, strea
     .execute();
 }
 
+/**
+ * Follows users' (de)activation on their subscriptions: the copy of is_active, and their periods.
+ * A deactivated user receives nothing (Zulip gives them no UserMessage rows), so deactivation
+ * closes their open periods and reactivation opens new ones for their active subscriptions.
+ */
+export async function setSubscribersActive(db: Db, realmId: number, userIds: number[], active: boolean): Promise<void> {
+  if (userIds.length === 0) return;
+  await db.updateTable("subscriptions").set({ is_user_active: active ? 1 : 0 }).where("realm_id", "=", realmId).where("user_id", "in", userIds).execute();
+  const max = await maxMessageId(db);
+  if (!active) {
+    await db
+      .updateTable("subscription_periods")
+      .set({ last_message_id: max })
+      .where("realm_id", "=", realmId)
+      .where("user_id", "in", userIds)
+      .where("last_message_id", "is", null)
+      .execute();
+    return;
+  }
+  await db
+    .insertInto("subscription_periods")
+    .columns(["realm_id", "user_id", "stream_id", "first_message_id", "last_message_id"])
+    .expression((eb) =>
+      eb
+        .selectFrom("subscriptions")
+        .select(["subscriptions.realm_id", "subscriptions.user_id", "subscriptions.stream_id", sql<number>`cast(${max + 1} as integer)`.as("first_message_id"), sql<null>`cast(null as integer)`.as("last_message_id")])
+        .where("subscriptions.realm_id", "=", realmId)
+        .where("subscriptions.user_id", "in", userIds)
+        .where("subscriptions.active", "=", 1),
+    )
+    .execute();
+}
+
 /** Inserts an active subscription with default personal settings (and opens its period). */
 export async function insertSubscription(db: Db, realmId: number, userId: number, streamId: number, color: string): Promise<SubscriptionRow> {
   const row = await db

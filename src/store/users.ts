@@ -3,6 +3,7 @@ import { sql } from "kysely";
 import { ROLE } from "../permissions/roles.ts";
 import type { Db } from "./db.ts";
 import type { ServiceRow, UserRow, UserUpdate } from "./schema.ts";
+import { setSubscribersActive } from "./subscriptions.ts";
 
 /** A user or bot by id, active or not. */
 export function getUser(db: Db, realmId: number, userId: number): Promise<UserRow | undefined> {
@@ -60,12 +61,12 @@ export async function countActiveUsers(db: Db, realmId: number): Promise<number>
   return Number(row.n);
 }
 
-/** Deactivates or reactivates users, with the copy of is_active their subscriptions carry. */
+/** Deactivates or reactivates users, with what their subscriptions keep of it. */
 export async function setUsersActive(db: Db, realmId: number, userIds: number[], active: boolean): Promise<void> {
   if (userIds.length === 0) return;
   const flag = active ? 1 : 0;
   await db.updateTable("users").set({ is_active: flag }).where("realm_id", "=", realmId).where("id", "in", userIds).execute();
-  await db.updateTable("subscriptions").set({ is_user_active: flag }).where("realm_id", "=", realmId).where("user_id", "in", userIds).execute();
+  await setSubscribersActive(db, realmId, userIds, active);
 }
 
 /** Writes the given columns of one user and returns the new row. */

@@ -48,6 +48,25 @@ for (const store of STORES) {
       assert.equal(await count(), 2);
     });
 
+    test("messages sent while a user was deactivated are not received by them after reactivation", async () => {
+      const { admin } = server.fixtures;
+      const person = await createAccount(server);
+      const channel = `quiet${person.id}`;
+      expectSuccess(await server.api.post(admin, "/users/me/subscriptions", { subscriptions: [{ name: channel }], principals: [admin.id, person.id] }));
+      const send = async (content: string) => expectSuccess(await server.api.post(admin, "/messages", { type: "stream", to: channel, topic: "t", content })).id as number;
+      const before = await send("before");
+      expectSuccess(await server.api.delete(admin, `/users/${person.id}`));
+      const during = await send("during");
+      expectSuccess(await server.api.post(admin, `/users/${person.id}/reactivate`));
+      const after = await send("after");
+      const narrow = JSON.stringify([{ operator: "channel", operand: channel }]);
+      const read = expectSuccess(await server.api.get(person, "/messages", { anchor: "oldest", num_before: 0, num_after: 10, narrow }));
+      const flags = new Map((read.messages as Array<{ id: number; flags: string[] }>).map((m) => [m.id, m.flags]));
+      assert.deepEqual(flags.get(before), []);
+      assert.deepEqual(flags.get(during), ["read", "historical"]);
+      assert.deepEqual(flags.get(after), []);
+    });
+
     test("DELETE /users/{user_id} refusals write nothing", async () => {
       const { owner, admin, member, moderator, guest, bot } = server.fixtures;
       const person = await createAccount(server);
