@@ -101,12 +101,17 @@ async function recordActiveChange(db: Db, realmId: number, userId: number, strea
     await db.insertInto("subscription_periods").values({ realm_id: realmId, user_id: userId, stream_id: streamId, first_message_id: max + 1, last_message_id: null }).execute();
     return;
   }
+  await closeOpenPeriods(db, realmId, [userId], streamId, max);
+}
+
+/** Closes the open periods of users (on one stream, or on all): they received up to `lastId`. */
+async function closeOpenPeriods(db: Db, realmId: number, userIds: number[], streamId: number | null, lastId: number): Promise<void> {
   await db
     .updateTable("subscription_periods")
-    .set({ last_message_id: max })
+    .set({ last_message_id: lastId })
     .where("realm_id", "=", realmId)
-    .where("user_id", "=", userId)
-    .where("stream_id", "=", streamId)
+    .where("user_id", "in", userIds)
+    .$if(streamId !== null, (q) => q.where("stream_id", "=", streamId as number))
     .where("last_message_id", "is", null)
     .execute();
 }
@@ -121,13 +126,7 @@ export async function setSubscribersActive(db: Db, realmId: number, userIds: num
   await db.updateTable("subscriptions").set({ is_user_active: active ? 1 : 0 }).where("realm_id", "=", realmId).where("user_id", "in", userIds).execute();
   const max = await maxMessageId(db);
   if (!active) {
-    await db
-      .updateTable("subscription_periods")
-      .set({ last_message_id: max })
-      .where("realm_id", "=", realmId)
-      .where("user_id", "in", userIds)
-      .where("last_message_id", "is", null)
-      .execute();
+    await closeOpenPeriods(db, realmId, userIds, null, max);
     return;
   }
   await db
