@@ -4,6 +4,7 @@ import type { Database, RealmRow, UserRow } from "../store/schema.ts";
 import { UnauthorizedError } from "./errors.ts";
 import { apiEmail } from "../present/emails.ts";
 import { getRealm } from "../store/realms.ts";
+import { getUserByApiKey } from "../store/users.ts";
 
 /** Splits an Authorization header into email and key, or null when it is not Basic. */
 export function parseBasicAuth(header: string | undefined): { email: string; key: string } | null {
@@ -24,7 +25,7 @@ export function parseBasicAuth(header: string | undefined): { email: string; key
 export async function authenticate(db: Kysely<Database>, header: string | undefined, host: string): Promise<{ user: UserRow; realm: RealmRow }> {
   const creds = parseBasicAuth(header);
   if (!creds) throw new UnauthorizedError();
-  const user = await db.selectFrom("users").selectAll().where("api_key", "=", creds.key).executeTakeFirst();
+  const user = await getUserByApiKey(db, creds.key);
   const email = creds.email.toLowerCase();
   if (!user || (user.delivery_email.toLowerCase() !== email && apiEmail(user, host).toLowerCase() !== email)) {
     throw new UnauthorizedError("Invalid API key");

@@ -5,20 +5,24 @@
  */
 import { sql } from "kysely";
 import type { Db } from "../store/db.ts";
+import { prepared } from "../store/prepared.ts";
 import { addMembers, addSubgroups, directMemberIds, directSubgroupIds, getGroup, withSubgroupsOf } from "../store/user-groups.ts";
 import { JsonableError } from "../http/errors.ts";
 
 export type AnonymousGroupValue = { direct_members: number[]; direct_subgroups: number[] };
 export type GroupSettingValue = number | AnonymousGroupValue;
 
+const userInGroupQuery = prepared(
+  (_db, p: { groupId: number; userId: number }) => sql<{ found: number }>`
+    ${withSubgroupsOf(sql`select cast(${p.groupId} as integer)`)}
+    select 1 as found from user_group_members m join users u on u.id = m.user_id
+    where m.user_id = ${p.userId} and u.is_active = 1 and m.group_id in (select id from sub)
+    limit 1`,
+);
+
 /** Whether a user is an active member of a group, directly or through nested subgroups. */
 export async function isUserInGroup(db: Db, groupId: number, userId: number): Promise<boolean> {
-  const row = await sql<{ found: number }>`
-    ${withSubgroupsOf(sql`select cast(${groupId} as integer)`)}
-    select 1 as found from user_group_members m join users u on u.id = m.user_id
-    where m.user_id = ${userId} and u.is_active = 1 and m.group_id in (select id from sub)
-    limit 1`.execute(db);
-  return row.rows.length > 0;
+  return (await userInGroupQuery(db, { groupId, userId })).length > 0;
 }
 
 /** Active members of a group, directly or through nested subgroups, ascending. */

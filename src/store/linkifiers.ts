@@ -1,14 +1,17 @@
 /** The realm's linkifiers, kept in the order clients apply them. */
 import type { Selectable } from "kysely";
 import type { Db } from "./db.ts";
+import { prepared } from "./prepared.ts";
 import type { LinkifierTable } from "./schema.ts";
 
 /** A stored linkifier. */
 export type LinkifierRow = Selectable<LinkifierTable>;
 
+const linkifiersQuery = prepared((db, p: { realmId: number }) => db.selectFrom("linkifiers").selectAll().where("realm_id", "=", p.realmId).orderBy("order").orderBy("id"));
+
 /** The realm's linkifiers in processing order (ties by id); the message renderer uses these. */
 export function listLinkifiers(db: Db, realmId: number): Promise<LinkifierRow[]> {
-  return db.selectFrom("linkifiers").selectAll().where("realm_id", "=", realmId).orderBy("order").orderBy("id").execute();
+  return linkifiersQuery(db, { realmId });
 }
 
 /** A linkifier by id, if any. */

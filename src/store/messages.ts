@@ -4,6 +4,7 @@
  */
 import { sql } from "kysely";
 import type { Db } from "./db.ts";
+import { prepared } from "./prepared.ts";
 import { RECIPIENT_TYPE, type MessageRow, type NewMessage } from "./schema.ts";
 
 /** A direct conversation: its group and recipient ids. */
@@ -14,10 +15,13 @@ export function directMemberKey(userIds: Iterable<number>): string {
   return [...new Set(userIds)].sort((a, b) => a - b).join(",");
 }
 
+const streamRecipientQuery = prepared((db, p: { realmId: number; streamId: number }) =>
+  db.selectFrom("recipients").select("id").where("realm_id", "=", p.realmId).where("type", "=", RECIPIENT_TYPE.stream).where("type_id", "=", p.streamId),
+);
+
 /** The recipient row id of a channel, made on first use. */
 export async function streamRecipientId(db: Db, realmId: number, streamId: number): Promise<number> {
-  const find = () =>
-    db.selectFrom("recipients").select("id").where("realm_id", "=", realmId).where("type", "=", RECIPIENT_TYPE.stream).where("type_id", "=", streamId).executeTakeFirst();
+  const find = async () => (await streamRecipientQuery(db, { realmId, streamId }))[0];
   const found = await find();
   if (found) return found.id;
   await db
@@ -81,13 +85,37 @@ export async function directRecipientMembers(db: Db, recipientIds: number[]): Pr
 }
 
 /** Inserts a message and returns its row. */
-export function insertMessage(db: Db, row: NewMessage): Promise<MessageRow> {
-  return db.insertInto("messages").values(row).returningAll().executeTakeFirstOrThrow();
+export async function insertMessage(db: Db, row: NewMessage): Promise<MessageRow> {
+  const [inserted] = await insertMessageQuery(db, row);
+  return inserted;
 }
+
+/** The columns a new message sets, in the order insertMessageQuery binds them. */
+const NEW_MESSAGE_COLUMNS = [
+  "realm_id", "sender_id", "recipient_id", "stream_id", "topic", "content", "rendered_content", "date_sent", "sending_client",
+  "last_edit_time", "last_moved_time", "edit_history", "is_me_message", "has_link", "has_image", "has_attachment", "stream_wildcard_mention",
+] as const satisfies ReadonlyArray<keyof NewMessage>;
+
+const insertMessageQuery = prepared((db, p: NewMessage) =>
+  db
+    .insertInto("messages")
+    .values(Object.fromEntries(NEW_MESSAGE_COLUMNS.map((c) => [c, p[c]])) as NewMessage)
+    .returningAll(),
+);
+
+const insertFlagRowQuery = prepared((db, p: { userId: number; messageId: number; flags: number }) =>
+  db.insertInto("user_message_flags").values({ user_id: p.userId, message_id: p.messageId, flags: p.flags }),
+);
 
 /** Writes send-time flag rows (only users whose flags differ from the default). */
 export async function insertFlagRows(db: Db, messageId: number, flagsByUser: ReadonlyMap<number, number>): Promise<void> {
   if (flagsByUser.size === 0) return;
+  if (flagsByUser.size === 1) {
+    // The common case (the sender's row alone) runs precompiled.
+    const [[userId, flags]] = flagsByUser;
+    await insertFlagRowQuery(db, { userId, messageId, flags });
+    return;
+  }
   await db
     .insertInto("user_message_flags")
     .values([...flagsByUser].map(([user_id, flags]) => ({ user_id, message_id: messageId, flags })))
@@ -111,20 +139,22 @@ export async function maxMessageId(db: Db): Promise<number> {
   return Number(row?.max_id ?? 0);
 }
 
+const earlierTopicMessageQuery = prepared((db, p: { realmId: number; streamId: number; loweredTopic: string; beforeId: number }) =>
+  db
+    .selectFrom("messages")
+    .select("id")
+    .where("realm_id", "=", p.realmId)
+    .where("stream_id", "=", p.streamId)
+    .where(sql<string>`lower(topic)`, "=", p.loweredTopic)
+    .where("id", "<", p.beforeId)
+    .orderBy("id", "desc")
+    .limit(1),
+);
+
 /** Whether a channel topic (case-insensitive) holds a message older than `beforeId`; the newest
  * such one is looked for, whose index and table pages a busy topic keeps in cache. */
 export async function topicHasEarlierMessages(db: Db, realmId: number, streamId: number, topic: string, beforeId: number): Promise<boolean> {
-  const row = await db
-    .selectFrom("messages")
-    .select("id")
-    .where("realm_id", "=", realmId)
-    .where("stream_id", "=", streamId)
-    .where(sql<string>`lower(topic)`, "=", topic.toLowerCase())
-    .where("id", "<", beforeId)
-    .orderBy("id", "desc")
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
+  return (await earlierTopicMessageQuery(db, { realmId, streamId, loweredTopic: topic.toLowerCase(), beforeId })).length > 0;
 }
 
 /** Distinct senders of a channel topic (case-insensitive), for topic wildcard mentions. */

@@ -1,10 +1,13 @@
 /** Queries on realms (organizations). */
 import type { Db } from "./db.ts";
+import { prepared } from "./prepared.ts";
 import type { RealmRow } from "./schema.ts";
 
+const realmQuery = prepared((db, p: { realmId: number }) => db.selectFrom("realms").selectAll().where("id", "=", p.realmId));
+
 /** A realm by id. */
-export function getRealm(db: Db, realmId: number): Promise<RealmRow | undefined> {
-  return db.selectFrom("realms").selectAll().where("id", "=", realmId).executeTakeFirst();
+export async function getRealm(db: Db, realmId: number): Promise<RealmRow | undefined> {
+  return (await realmQuery(db, { realmId }))[0];
 }
 
 /** The server's default realm: the first one created. */

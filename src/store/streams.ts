@@ -1,11 +1,16 @@
 /** Queries on streams (channels). Names compare case-insensitively, as Zulip's do. */
 import { sql, type Updateable } from "kysely";
 import type { Db } from "./db.ts";
+import { prepared } from "./prepared.ts";
 import type { NewStream, StreamRow, StreamTable } from "./schema.ts";
 
+const streamByIdQuery = prepared((db, p: { realmId: number; streamId: number }) =>
+  db.selectFrom("streams").selectAll().where("realm_id", "=", p.realmId).where("id", "=", p.streamId),
+);
+
 /** A stream by id within a realm, archived or not. */
-export function getStreamById(db: Db, realmId: number, streamId: number): Promise<StreamRow | undefined> {
-  return db.selectFrom("streams").selectAll().where("realm_id", "=", realmId).where("id", "=", streamId).executeTakeFirst();
+export async function getStreamById(db: Db, realmId: number, streamId: number): Promise<StreamRow | undefined> {
+  return (await streamByIdQuery(db, { realmId, streamId }))[0];
 }
 
 /** A stream by name (case-insensitive, surrounding spaces ignored), archived or not. */

@@ -7,6 +7,7 @@ import type { Flag, SubscriptionRow, SubscriptionTable, UserRow } from "./schema
 import { sql, type Updateable } from "kysely";
 import { maxMessageId } from "./messages.ts";
 import { idListAgg, parseIdList } from "./dialect/id-list.ts";
+import { prepared } from "./prepared.ts";
 
 /** The fields of an active user that channel permission checks need. */
 export type RealmMember = Pick<UserRow, "id" | "role" | "is_bot" | "bot_owner_id">;
@@ -29,15 +30,13 @@ export async function activeUsersByEmails(db: Db, realmId: number, emails: strin
   return db.selectFrom("users").selectAll().where("realm_id", "=", realmId).where("is_active", "=", 1).where(sql<string>`lower(delivery_email)`, "in", lowered).execute();
 }
 
+const subscriptionQuery = prepared((db, p: { realmId: number; userId: number; streamId: number }) =>
+  db.selectFrom("subscriptions").selectAll().where("realm_id", "=", p.realmId).where("user_id", "=", p.userId).where("stream_id", "=", p.streamId),
+);
+
 /** One user's subscription row to a stream (active or not). */
-export function getSubscription(db: Db, realmId: number, userId: number, streamId: number): Promise<SubscriptionRow | undefined> {
-  return db
-    .selectFrom("subscriptions")
-    .selectAll()
-    .where("realm_id", "=", realmId)
-    .where("user_id", "=", userId)
-    .where("stream_id", "=", streamId)
-    .executeTakeFirst();
+export async function getSubscription(db: Db, realmId: number, userId: number, streamId: number): Promise<SubscriptionRow | undefined> {
+  return (await subscriptionQuery(db, { realmId, userId, streamId }))[0];
 }
 
 /** Every subscription row (active or not) of a user. */
@@ -74,9 +73,20 @@ export async function subscriberIdsByStream(db: Db, realmId: number, streamIds: 
   return out;
 }
 
-/** Active subscribers of one stream. */
+const subscriberIdsQuery = prepared((db, p: { realmId: number; streamId: number }) =>
+  db
+    .selectFrom("subscriptions")
+    .select(idListAgg(db, "user_id").as("user_ids"))
+    .where("realm_id", "=", p.realmId)
+    .where("stream_id", "=", p.streamId)
+    .where("active", "=", 1)
+    .where("is_user_active", "=", 1),
+);
+
+/** Active subscribers (active users only) of one stream, ascending ids. */
 export async function subscriberIds(db: Db, realmId: number, streamId: number): Promise<number[]> {
-  return (await subscriberIdsByStream(db, realmId, [streamId])).get(streamId) ?? [];
+  const [row] = await subscriberIdsQuery(db, { realmId, streamId });
+  return parseIdList(row?.user_ids ?? null);
 }
 
 /** Ids of the streams a user is actively subscribed to. */

@@ -1,6 +1,7 @@
 /** Per-user topic visibility policies (Zulip's UserTopic); topics compare case-insensitively. */
 import { sql } from "kysely";
 import type { Db } from "./db.ts";
+import { prepared } from "./prepared.ts";
 import type { UserTopicTable } from "./schema.ts";
 import type { Selectable } from "kysely";
 
@@ -9,16 +10,19 @@ export const VISIBILITY_POLICY = { inherit: 0, muted: 1, unmuted: 2, followed: 3
 
 export type UserTopicRow = Selectable<UserTopicTable>;
 
-/** A user's row for one topic of a channel, if any. */
-export function getUserTopic(db: Db, realmId: number, userId: number, streamId: number, topic: string): Promise<UserTopicRow | undefined> {
-  return db
+const userTopicQuery = prepared((db, p: { realmId: number; userId: number; streamId: number; loweredTopic: string }) =>
+  db
     .selectFrom("user_topics")
     .selectAll()
-    .where("realm_id", "=", realmId)
-    .where("user_id", "=", userId)
-    .where("stream_id", "=", streamId)
-    .where(sql<string>`lower(topic)`, "=", topic.toLowerCase())
-    .executeTakeFirst();
+    .where("realm_id", "=", p.realmId)
+    .where("user_id", "=", p.userId)
+    .where("stream_id", "=", p.streamId)
+    .where(sql<string>`lower(topic)`, "=", p.loweredTopic),
+);
+
+/** A user's row for one topic of a channel, if any. */
+export async function getUserTopic(db: Db, realmId: number, userId: number, streamId: number, topic: string): Promise<UserTopicRow | undefined> {
+  return (await userTopicQuery(db, { realmId, userId, streamId, loweredTopic: topic.toLowerCase() }))[0];
 }
 
 /** Every topic row of a user. */

@@ -3,6 +3,7 @@ import { sql } from "kysely";
 import { ROLE } from "../permissions/roles.ts";
 import type { Db } from "./db.ts";
 import type { ServiceRow, UserRow, UserUpdate } from "./schema.ts";
+import { prepared } from "./prepared.ts";
 import { setSubscribersActive } from "./subscriptions.ts";
 
 /** A user or bot by id, active or not. */
@@ -59,6 +60,13 @@ export async function countActiveUsers(db: Db, realmId: number): Promise<number>
     .where("is_active", "=", 1)
     .executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+const userByApiKeyQuery = prepared((db, p: { apiKey: string }) => db.selectFrom("users").selectAll().where("api_key", "=", p.apiKey));
+
+/** The user holding an API key (any realm, active or not): authentication's first step. */
+export async function getUserByApiKey(db: Db, apiKey: string): Promise<UserRow | undefined> {
+  return (await userByApiKeyQuery(db, { apiKey }))[0];
 }
 
 /** Deactivates or reactivates users, with what their subscriptions keep of it. */

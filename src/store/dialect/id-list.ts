@@ -16,5 +16,8 @@ export function idListAgg(db: Db, column: string): RawBuilder<string | null> {
 /** The ids of an `idListAgg` text, ascending. */
 export function parseIdList(text: string | null): number[] {
   if (text === null || text === "") return [];
-  return text.split(",").map(Number).sort((a, b) => a - b);
+  const ids = text.split(",").map(Number);
+  // Read off an index in id order, the list is usually sorted already; the order is not promised.
+  for (let i = 1; i < ids.length; i++) if (ids[i - 1] > ids[i]) return ids.sort((a, b) => a - b);
+  return ids;
 }

@@ -9,6 +9,7 @@
  */
 import { sql, type QueryExecutorProvider } from "kysely";
 import type { Db, Engine } from "../db.ts";
+import { prepared } from "../prepared.ts";
 import { searchTokens } from "../../narrow/search.ts";
 
 const ENTITIES: Readonly<Record<string, string>> = { amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'", "#x27": "'", nbsp: " " };
@@ -50,8 +51,13 @@ function tsvectorLiteral(topic: readonly string[], content: readonly string[]): 
   return [...positions].map(([token, list]) => `'${token}':${list.join(",")}`).join(" ");
 }
 
+/** A message's index entry: its topic's and its text's search tokens. */
+function indexEntry(m: IndexedMessage): { id: number; topic: string[]; content: string[] } {
+  return { id: m.id, topic: searchTokens(m.topic), content: searchTokens(searchText(m.renderedContent)) };
+}
+
 async function indexBatch(db: QueryExecutorProvider, engine: Engine, messages: readonly IndexedMessage[], replace: boolean): Promise<void> {
-  const entries = messages.map((m) => ({ id: m.id, topic: searchTokens(m.topic), content: searchTokens(searchText(m.renderedContent)) }));
+  const entries = messages.map(indexEntry);
   if (engine === "sqlite") {
     if (replace) await sql`delete from message_search where rowid in (${sql.join(entries.map((e) => e.id))})`.execute(db);
     const rows = entries.map((e) => sql`(${e.id}, ${e.topic.join(" ")}, ${e.content.join(" ")})`);
@@ -74,9 +80,15 @@ export function indexMessage(db: Db, engine: Engine, message: IndexedMessage): P
   return indexMessages(db, engine, [message]);
 }
 
+const indexOneQuery = prepared(
+  (_db, p: { id: number; topic: string; content: string }) => sql`insert into message_search (rowid, topic, content) values (${p.id}, ${p.topic}, ${p.content})`,
+);
+
 /** Indexes a message just inserted: nothing of it can be in the index yet. */
-export function indexNewMessage(db: Db, engine: Engine, message: IndexedMessage): Promise<void> {
-  return indexBatch(db, engine, [message], false);
+export async function indexNewMessage(db: Db, engine: Engine, message: IndexedMessage): Promise<void> {
+  if (engine !== "sqlite") return indexBatch(db, engine, [message], false);
+  const entry = indexEntry(message);
+  await indexOneQuery(db, { id: entry.id, topic: entry.topic.join(" "), content: entry.content.join(" ") });
 }
 
 /** Removes messages from the index (PostgreSQL's column goes with the row itself). */
