@@ -7,7 +7,7 @@
  * sees the error; the others still commit. Nobody's promise settles before the batch's COMMIT
  * has succeeded, so no caller reports (or publishes events for) a write that was not kept.
  */
-import { sql, type Kysely, type Transaction } from "kysely";
+import { CompiledQuery, type Kysely, type Transaction } from "kysely";
 import type { Database } from "./schema.ts";
 
 type Job = {
@@ -23,6 +23,11 @@ export const DEFAULT_GROUP_COMMIT_MAX = 64;
 
 export type GroupCommitter = <T>(fn: (tx: Transaction<Database>) => Promise<T>) => Promise<T>;
 
+// Compiled once: these run twice per transaction.
+const SAVEPOINT = CompiledQuery.raw("savepoint job");
+const RELEASE = CompiledQuery.raw("release savepoint job");
+const ROLLBACK_TO = CompiledQuery.raw("rollback to savepoint job");
+
 /** A committer over `db` that puts at most `maxBatch` transactions in one commit. */
 export function groupCommitter(db: Kysely<Database>, maxBatch: number): GroupCommitter {
   const waiting: Job[] = [];
@@ -33,14 +38,14 @@ export function groupCommitter(db: Kysely<Database>, maxBatch: number): GroupCom
     const outcomes: Outcome[] = [];
     try {
       for (const job of batch) {
-        await sql`savepoint job`.execute(tx);
+        await tx.executeQuery(SAVEPOINT);
         try {
           outcomes.push({ job, ok: true, value: await job.fn(tx) });
-          await sql`release savepoint job`.execute(tx);
+          await tx.executeQuery(RELEASE);
         } catch (error) {
           // Undo this job's writes only; the batch goes on.
-          await sql`rollback to savepoint job`.execute(tx);
-          await sql`release savepoint job`.execute(tx);
+          await tx.executeQuery(ROLLBACK_TO);
+          await tx.executeQuery(RELEASE);
           outcomes.push({ job, ok: false, error });
         }
       }
