@@ -48,7 +48,16 @@ export async function freshStore(kind: StoreKind): Promise<FreshStore> {
     dataDir,
     databaseUrl: url.toString(),
     drop: async () => {
-      await pgAdmin((c) => c.query(`drop database if exists ${name} with (force)`));
+      await pgAdmin(async (c) => {
+        // pg's Pool.end() resolves before its connections have closed; forcing the drop while
+        // they close would kill them and raise an uncaught error in the closing process.
+        for (let tries = 0; tries < 100; tries++) {
+          const open = await c.query<{ n: number }>("select count(*)::int as n from pg_stat_activity where datname = $1", [name]);
+          if (open.rows[0].n === 0) break;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        await c.query(`drop database if exists ${name} with (force)`);
+      });
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
