@@ -140,7 +140,6 @@ function editHistoryPolicy(realm: RealmRow): string {
   return settings.allow_edit_history ? settings.message_edit_history_visibility_policy : "none";
 }
 
-/** Batch-loads what presentMessage needs for these rows: senders, channel names, DM participants, reactions, submessages, linkifiers. */
 /**
  * The lookups of a channel message just sent: its sender and channel are known, and nothing
  * (reactions, submessages) can refer to it yet, so nothing needs reading.
@@ -160,6 +159,7 @@ export function newChannelMessageLookups(realm: RealmRow, host: string, sender: 
   };
 }
 
+/** Batch-loads what presentMessage needs for these rows: senders, channel names, DM participants, reactions, submessages, linkifiers. */
 export async function loadMessageLookups(db: Db, realm: RealmRow, rows: readonly MessageRow[], host: string): Promise<MessageLookups> {
   const ids = rows.map((r) => r.id);
   const streamIds = [...new Set(rows.flatMap((r) => (r.stream_id === null ? [] : [r.stream_id])))];

@@ -29,7 +29,6 @@ export type Store = {
   close(): Promise<void>;
 };
 
-
 // PostgreSQL returns int8 (COUNT, SUM, bigint columns) as strings; our ids and times fit a double.
 pg.types.setTypeParser(20, (v) => Number(v));
 

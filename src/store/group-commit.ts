@@ -40,8 +40,9 @@ export function groupCommitter(db: Kysely<Database>, maxBatch: number): GroupCom
       for (const job of batch) {
         await tx.executeQuery(SAVEPOINT);
         try {
-          outcomes.push({ job, ok: true, value: await job.fn(tx) });
+          const value = await job.fn(tx);
           await tx.executeQuery(RELEASE);
+          outcomes.push({ job, ok: true, value });
         } catch (error) {
           // Undo this job's writes only; the batch goes on.
           await tx.executeQuery(ROLLBACK_TO);
