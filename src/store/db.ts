@@ -8,6 +8,7 @@ import type { Database } from "./schema.ts";
 import { migrations } from "./migrations/index.ts";
 import { DEFAULT_GROUP_COMMIT_MAX, groupCommitter, type GroupCommitter } from "./group-commit.ts";
 import { withStatementCache } from "./sqlite-statements.ts";
+import { SqliteLiteralLimits } from "./dialect/sqlite-literal-limits.ts";
 
 /** The database or a transaction on it: every store function takes either. */
 export type Db = Kysely<Database> | Transaction<Database>;
@@ -73,7 +74,7 @@ function sqliteKysely(file: string, queryOnly: boolean, cacheMb: number): Kysely
   conn.pragma(`cache_size = -${cacheMb * 1024}`);
   conn.pragma("temp_store = MEMORY");
   if (queryOnly) conn.pragma("query_only = ON");
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(conn) }) });
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(conn) }), plugins: [new SqliteLiteralLimits()] });
 }
 
 /** Brings the schema up to date; throws with the failing migration's name. */

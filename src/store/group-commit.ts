@@ -6,6 +6,10 @@
  * its own savepoint. A transaction that throws is rolled back to its savepoint and only its caller
  * sees the error; the others still commit. Nobody's promise settles before the batch's COMMIT
  * has succeeded, so no caller reports (or publishes events for) a write that was not kept.
+ *
+ * Writes to the FTS5 search index wait for the end of the batch (`atBatchEnd`): FTS5 flushes its
+ * pending terms to a new index segment at every savepoint, so indexing inside each savepoint cost
+ * a segment (and its merging) per message; at the end of the batch one segment takes them all.
  */
 import { CompiledQuery, type Kysely, type Transaction } from "kysely";
 import type { Database } from "./schema.ts";
@@ -15,6 +19,24 @@ type Job = {
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 };
+
+type Write = () => Promise<void>;
+
+/** The writes deferred by the job running in each open batch transaction. */
+const deferredByBatch = new WeakMap<object, Write[]>();
+
+/**
+ * Runs `write` (a write on `db`) at the end of the group-commit batch that `db` is the
+ * transaction of, just before its COMMIT, in the order of the calls, and only if the calling job
+ * succeeded; outside a batch (on PostgreSQL, in migrations) it runs now. A deferred write that
+ * fails fails the whole batch, so it must be one only a broken database refuses; the rest of the
+ * job does not see its effects.
+ */
+export async function atBatchEnd(db: object, write: Write): Promise<void> {
+  const deferred = deferredByBatch.get(db);
+  if (deferred) deferred.push(write);
+  else await write();
+}
 
 type Outcome = { job: Job; ok: true; value: unknown } | { job: Job; ok: false; error: unknown };
 
@@ -36,23 +58,30 @@ export function groupCommitter(db: Kysely<Database>, maxBatch: number): GroupCom
   async function runBatch(batch: Job[]): Promise<void> {
     const tx = await db.startTransaction().execute();
     const outcomes: Outcome[] = [];
+    const kept: Write[] = [];
     try {
       for (const job of batch) {
+        const deferred: Write[] = [];
+        deferredByBatch.set(tx, deferred);
         await tx.executeQuery(SAVEPOINT);
         try {
           const value = await job.fn(tx);
           await tx.executeQuery(RELEASE);
+          kept.push(...deferred);
           outcomes.push({ job, ok: true, value });
         } catch (error) {
-          // Undo this job's writes only; the batch goes on.
+          // Undo this job's writes only (its deferred ones are dropped); the batch goes on.
           await tx.executeQuery(ROLLBACK_TO);
           await tx.executeQuery(RELEASE);
           outcomes.push({ job, ok: false, error });
         }
       }
+      deferredByBatch.delete(tx);
+      for (const write of kept) await write();
       await tx.commit().execute();
     } catch (error) {
-      // The batch itself failed (commit, or undoing a job): nothing of it was kept.
+      // The batch itself failed (a deferred write, commit, or undoing a job): nothing was kept.
+      deferredByBatch.delete(tx);
       await tx.rollback().execute().catch(() => undefined);
       for (const job of batch) job.reject(error);
       return;

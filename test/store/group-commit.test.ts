@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { migrate, openStore, type Store } from "../../src/store/db.ts";
+import { atBatchEnd } from "../../src/store/group-commit.ts";
 import { freshStore, STORES, type FreshStore } from "../helpers/stores.ts";
 
 async function realmNames(store: Store): Promise<string[]> {
@@ -77,7 +78,32 @@ for (const kind of STORES) {
       assert.equal((await realmNames(store)).filter((n) => n === "u1" || n === "u2").length, 2);
     });
 
+    test("writes deferred to the batch's end are kept in call order, and only for the jobs that succeeded", async () => {
+        const names = Array.from({ length: 10 }, (_, i) => `d${i}`);
+        const results = await Promise.allSettled(names.map((n, i) => store.transact(async (tx) => {
+          await atBatchEnd(tx, async () => void (await tx.insertInto("realms").values(realmRow(`${n}-late`)).execute()));
+          // A later deferred write of the same job sees the earlier one (same order as called).
+          await atBatchEnd(tx, async () => void (await tx.updateTable("realms").set({ name: `${n} renamed` }).where("string_id", "=", `${n}-late`).execute()));
+          if (i % 4 === 1) throw new Error(`refused ${n}`);
+          return n;
+        })));
+        assert.deepEqual(results.map((r) => r.status), names.map((_, i) => (i % 4 === 1 ? "rejected" : "fulfilled")));
+        const rows = await store.db.selectFrom("realms").select(["string_id", "name"]).where("string_id", "like", "d%-late").orderBy("string_id").execute();
+        assert.deepEqual(rows, names.filter((_, i) => i % 4 !== 1).map((n) => ({ string_id: `${n}-late`, name: `${n} renamed` })));
+      });
+
     if (kind === "sqlite") {
+      test("a deferred write that fails fails its whole batch, and nothing of the batch is kept", async () => {
+        const results = await Promise.allSettled(["f1", "f2", "f3"].map((n) => store.transact(async (tx) => {
+          await tx.insertInto("realms").values(realmRow(n)).execute();
+          // Every job of the batch inserts the same row late: the second such insert breaks the unique key.
+          await atBatchEnd(tx, async () => void (await tx.insertInto("realms").values(realmRow("f-late")).execute()));
+          return n;
+        })));
+        assert.deepEqual(results.map((r) => r.status), ["rejected", "rejected", "rejected"]);
+        assert.deepEqual((await realmNames(store)).filter((n) => n.startsWith("f")), []);
+      });
+
       test("transactions queued together share commits, at most groupCommitMax to one", async () => {
         // Each transaction asks the reader (another connection) whether the one queued just
         // before it is visible yet: only across a commit, so every eighth says yes.

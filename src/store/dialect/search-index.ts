@@ -6,9 +6,11 @@
  * token holds no ASCII separator and is already lower-cased). PostgreSQL: `messages.search_tsv`,
  * a tsvector written literally (no text-search parser involved), the content's positions after
  * a one-position gap so that, as with FTS5's columns, no phrase spans topic and content.
+ * On SQLite every index write waits for the end of its group-commit batch (group-commit.ts).
  */
 import { sql, type QueryExecutorProvider } from "kysely";
 import type { Db, Engine } from "../db.ts";
+import { atBatchEnd } from "../group-commit.ts";
 import { prepared } from "../prepared.ts";
 import { searchTokens } from "../../narrow/search.ts";
 
@@ -59,10 +61,11 @@ function indexEntry(m: IndexedMessage): { id: number; topic: string[]; content: 
 async function indexBatch(db: QueryExecutorProvider, engine: Engine, messages: readonly IndexedMessage[], replace: boolean): Promise<void> {
   const entries = messages.map(indexEntry);
   if (engine === "sqlite") {
-    if (replace) await sql`delete from message_search where rowid in (${sql.join(entries.map((e) => e.id))})`.execute(db);
     const rows = entries.map((e) => sql`(${e.id}, ${e.topic.join(" ")}, ${e.content.join(" ")})`);
-    await sql`insert into message_search (rowid, topic, content) values ${sql.join(rows)}`.execute(db);
-    return;
+    return atBatchEnd(db, async () => {
+      if (replace) await sql`delete from message_search where rowid in (${sql.join(entries.map((e) => e.id))})`.execute(db);
+      await sql`insert into message_search (rowid, topic, content) values ${sql.join(rows)}`.execute(db);
+    });
   }
   const rows = entries.map((e) => sql`(${e.id}::integer, ${tsvectorLiteral(e.topic, e.content)}::tsvector)`);
   await sql`update messages as m set search_tsv = v.tsv from (values ${sql.join(rows)}) as v(id, tsv) where m.id = v.id`.execute(db);
@@ -88,11 +91,13 @@ const indexOneQuery = prepared(
 export async function indexNewMessage(db: Db, engine: Engine, message: IndexedMessage): Promise<void> {
   if (engine !== "sqlite") return indexBatch(db, engine, [message], false);
   const entry = indexEntry(message);
-  await indexOneQuery(db, { id: entry.id, topic: entry.topic.join(" "), content: entry.content.join(" ") });
+  const params = { id: entry.id, topic: entry.topic.join(" "), content: entry.content.join(" ") };
+  await atBatchEnd(db, async () => void (await indexOneQuery(db, params)));
 }
 
 /** Removes messages from the index (PostgreSQL's column goes with the row itself). */
 export async function unindexMessages(db: Db, engine: Engine, messageIds: number[]): Promise<void> {
   if (engine !== "sqlite" || messageIds.length === 0) return;
-  await sql`delete from message_search where rowid in (${sql.join(messageIds)})`.execute(db);
+  const ids = [...messageIds];
+  await atBatchEnd(db, async () => void (await sql`delete from message_search where rowid in (${sql.join(ids)})`.execute(db)));
 }
