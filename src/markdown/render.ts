@@ -80,8 +80,43 @@ function cleanInput(content: string): string {
   return content.replace(/\r\n?/g, "\n").replace(/[\uE000\uE001]/g, "\uFFFD");
 }
 
+/**
+ * One line of prose that no Markdown rule or Zulip syntax acts on: letters, digits, spaces and
+ * `,?!'`, a period only before a space or at the end (so no bare domain such as `example.com`),
+ * not starting with a digit (an ordered list) or a space, not ending with a space. Linkifiers may
+ * match any text, so only without them. Such content is one paragraph of its escaped text; most
+ * chat lines are like it, and markdown-it took 37-43 us for such a line against under 1 us here.
+ * test/unit/markdown-prose.test.ts checks it against the full renderer.
+ */
+const PLAIN_PROSE = /^[\p{L}'](?:[\p{L}\p{N} ,?!']|\.(?= |$))*(?<! )$/u;
+
+function isPlainProse(content: string, ctx: RenderContext): boolean {
+  return (ctx.linkifiers ?? []).length === 0 && PLAIN_PROSE.test(content);
+}
+
 /** Renders a message's Markdown to Zulip's HTML and reports mentions and link facts. */
 export function renderMessage(content: string, ctx: RenderContext): RenderResult {
+  if (isPlainProse(content, ctx)) return proseResult(`<p>${escapeText(content)}</p>`);
+  return renderMarkdown(content, ctx);
+}
+
+function proseResult(html: string): RenderResult {
+  return {
+    html,
+    mentionedUserIds: [],
+    mentionedGroupIds: [],
+    forbiddenGroupMentions: [],
+    wildcard: { channel: false, topic: false },
+    isMeMessage: false,
+    hasLink: false,
+    hasImage: false,
+    hasAttachment: false,
+    linkedUploadPaths: [],
+  };
+}
+
+/** renderMessage without the plain-prose shortcut: every message through markdown-it. */
+export function renderMarkdown(content: string, ctx: RenderContext): RenderResult {
   const env = newEnv(ctx);
   const html = MD.render(processFences(env, cleanInput(content)), env).replace(/\n$/, "");
   return {
