@@ -8,6 +8,7 @@ import type { Db } from "../store/db.ts";
 import { prepared } from "../store/prepared.ts";
 import { addMembers, addSubgroups, directMemberIds, directSubgroupIds, getGroup, withSubgroupsOf } from "../store/user-groups.ts";
 import { JsonableError } from "../http/errors.ts";
+import { cachedRead } from "../store/read-cache.ts";
 
 export type AnonymousGroupValue = { direct_members: number[]; direct_subgroups: number[] };
 export type GroupSettingValue = number | AnonymousGroupValue;
@@ -21,9 +22,13 @@ const userInGroupQuery = prepared(
 );
 
 /** Whether a user is an active member of a group, directly or through nested subgroups. */
-export async function isUserInGroup(db: Db, groupId: number, userId: number): Promise<boolean> {
-  return (await userInGroupQuery(db, { groupId, userId })).length > 0;
-}
+export const isUserInGroup = cachedRead(
+  "user in group",
+  ["users", "user_group_members", "user_group_subgroups"],
+  (groupId: number, userId: number) => `${groupId}/${userId}`,
+  (found: boolean) => found,
+  async (db, groupId, userId) => (await userInGroupQuery(db, { groupId, userId })).length > 0,
+);
 
 /** Active members of a group, directly or through nested subgroups, ascending. */
 export async function effectiveMemberIds(db: Db, groupId: number): Promise<number[]> {

@@ -9,6 +9,8 @@ import { migrations } from "./migrations/index.ts";
 import { DEFAULT_GROUP_COMMIT_MAX, groupCommitter, type GroupCommitter } from "./group-commit.ts";
 import { withStatementCache } from "./sqlite-statements.ts";
 import { SqliteLiteralLimits } from "./dialect/sqlite-literal-limits.ts";
+import { attachReadCache, shareReadCache } from "./read-cache.ts";
+import { TableVersions } from "./table-versions.ts";
 
 /** The database or a transaction on it: every store function takes either. */
 export type Db = Kysely<Database> | Transaction<Database>;
@@ -44,8 +46,13 @@ export function openStore(opts: { databaseUrl: string | null; dataDir: string; g
   fs.mkdirSync(opts.dataDir, { recursive: true });
   const file = path.join(opts.dataDir, "parley.db");
   const cacheMb = opts.sqliteCacheMb ?? DEFAULT_SQLITE_CACHE_MB;
-  const db = sqliteKysely(file, false, cacheMb);
-  const reader = sqliteKysely(file, true, cacheMb);
+  const writer = sqliteConnection(file, false, cacheMb);
+  const dataVersion = writer.prepare("pragma data_version").pluck();
+  const versions = new TableVersions(() => dataVersion.get() as number);
+  const db = sqliteKysely(writer, versions);
+  const reader = sqliteKysely(sqliteConnection(file, true, cacheMb));
+  attachReadCache(db, versions);
+  shareReadCache(reader, db);
   const transact = groupCommitter(db, Math.max(1, opts.groupCommitMax ?? DEFAULT_GROUP_COMMIT_MAX));
   return {
     db,
@@ -62,8 +69,8 @@ export function openStore(opts: { databaseUrl: string | null; dataDir: string; g
 /** Page cache of each SQLite connection (the writer and the reader), in MiB. */
 export const DEFAULT_SQLITE_CACHE_MB = 64;
 
-/** One SQLite connection (WAL) behind Kysely; `queryOnly` refuses every write on it. */
-function sqliteKysely(file: string, queryOnly: boolean, cacheMb: number): Kysely<Database> {
+/** One SQLite connection (WAL); `queryOnly` refuses every write on it. */
+function sqliteConnection(file: string, queryOnly: boolean, cacheMb: number): SqliteDatabase.Database {
   const conn = new SqliteDatabase(file);
   conn.pragma("journal_mode = WAL");
   conn.pragma("synchronous = NORMAL");
@@ -74,7 +81,12 @@ function sqliteKysely(file: string, queryOnly: boolean, cacheMb: number): Kysely
   conn.pragma(`cache_size = -${cacheMb * 1024}`);
   conn.pragma("temp_store = MEMORY");
   if (queryOnly) conn.pragma("query_only = ON");
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(conn) }), plugins: [new SqliteLiteralLimits()] });
+  return conn;
+}
+
+/** Kysely over a connection; the writer's statements are reported to `versions` (read-cache.ts). */
+function sqliteKysely(conn: SqliteDatabase.Database, versions?: TableVersions): Kysely<Database> {
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(conn, versions) }), plugins: [new SqliteLiteralLimits()] });
 }
 
 /** Brings the schema up to date; throws with the failing migration's name. */

@@ -13,6 +13,7 @@
  */
 import { CompiledQuery, type Kysely, type Transaction } from "kysely";
 import type { Database } from "./schema.ts";
+import { shareReadCache } from "./read-cache.ts";
 
 type Job = {
   fn: (tx: Transaction<Database>) => Promise<unknown>;
@@ -57,6 +58,7 @@ export function groupCommitter(db: Kysely<Database>, maxBatch: number): GroupCom
 
   async function runBatch(batch: Job[]): Promise<void> {
     const tx = await db.startTransaction().execute();
+    shareReadCache(tx, db);
     const outcomes: Outcome[] = [];
     const kept: Write[] = [];
     try {

@@ -3,6 +3,7 @@ import type { Selectable } from "kysely";
 import type { Db } from "./db.ts";
 import { prepared } from "./prepared.ts";
 import type { LinkifierTable } from "./schema.ts";
+import { cachedRead } from "./read-cache.ts";
 
 /** A stored linkifier. */
 export type LinkifierRow = Selectable<LinkifierTable>;
@@ -10,9 +11,13 @@ export type LinkifierRow = Selectable<LinkifierTable>;
 const linkifiersQuery = prepared((db, p: { realmId: number }) => db.selectFrom("linkifiers").selectAll().where("realm_id", "=", p.realmId).orderBy("order").orderBy("id"));
 
 /** The realm's linkifiers in processing order (ties by id); the message renderer uses these. */
-export function listLinkifiers(db: Db, realmId: number): Promise<LinkifierRow[]> {
-  return linkifiersQuery(db, { realmId });
-}
+export const listLinkifiers = cachedRead(
+  "linkifiers",
+  ["linkifiers"],
+  (realmId: number) => String(realmId),
+  (rows: LinkifierRow[]) => rows.map((row) => ({ ...row })),
+  (db, realmId) => linkifiersQuery(db, { realmId }),
+);
 
 /** A linkifier by id, if any. */
 export function getLinkifier(db: Db, realmId: number, id: number): Promise<LinkifierRow | undefined> {

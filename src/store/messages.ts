@@ -6,6 +6,7 @@ import { sql } from "kysely";
 import type { Db } from "./db.ts";
 import { prepared } from "./prepared.ts";
 import { RECIPIENT_TYPE, type MessageRow, type NewMessage } from "./schema.ts";
+import { cachedRead } from "./read-cache.ts";
 
 /** A direct conversation: its group and recipient ids. */
 export type DirectConversation = { groupId: number; recipientId: number; memberIds: number[] };
@@ -19,9 +20,17 @@ const streamRecipientQuery = prepared((db, p: { realmId: number; streamId: numbe
   db.selectFrom("recipients").select("id").where("realm_id", "=", p.realmId).where("type", "=", RECIPIENT_TYPE.stream).where("type_id", "=", p.streamId),
 );
 
+const findStreamRecipient = cachedRead(
+  "stream recipient",
+  ["recipients"],
+  (realmId: number, streamId: number) => `${realmId}/${streamId}`,
+  (row: { id: number } | undefined) => row && { ...row },
+  async (db, realmId, streamId) => (await streamRecipientQuery(db, { realmId, streamId }))[0],
+);
+
 /** The recipient row id of a channel, made on first use. */
 export async function streamRecipientId(db: Db, realmId: number, streamId: number): Promise<number> {
-  const find = async () => (await streamRecipientQuery(db, { realmId, streamId }))[0];
+  const find = () => findStreamRecipient(db, realmId, streamId);
   const found = await find();
   if (found) return found.id;
   await db

@@ -2,13 +2,18 @@
 import type { Db } from "./db.ts";
 import { prepared } from "./prepared.ts";
 import type { RealmRow } from "./schema.ts";
+import { cachedRead } from "./read-cache.ts";
 
 const realmQuery = prepared((db, p: { realmId: number }) => db.selectFrom("realms").selectAll().where("id", "=", p.realmId));
 
 /** A realm by id. */
-export async function getRealm(db: Db, realmId: number): Promise<RealmRow | undefined> {
-  return (await realmQuery(db, { realmId }))[0];
-}
+export const getRealm = cachedRead(
+  "realm",
+  ["realms"],
+  (realmId: number) => String(realmId),
+  (row: RealmRow | undefined) => row && { ...row },
+  async (db, realmId) => (await realmQuery(db, { realmId }))[0],
+);
 
 /** The server's default realm: the first one created. */
 export function getDefaultRealm(db: Db): Promise<RealmRow | undefined> {

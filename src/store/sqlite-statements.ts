@@ -6,14 +6,18 @@
  */
 import type SqliteDatabase from "better-sqlite3";
 import type { SqliteDatabase as KyselySqliteDatabase } from "kysely";
+import type { TableVersions } from "./table-versions.ts";
 
 /** How many distinct statements stay compiled (shapes with `in (?, ?, ...)` lists vary by length). */
 const MAX_STATEMENTS = 1000;
 
-export function withStatementCache(file: SqliteDatabase.Database): KyselySqliteDatabase {
+/** `versions`, when given, hears of every statement before it runs (the writer's). */
+export function withStatementCache(file: SqliteDatabase.Database, versions?: TableVersions): KyselySqliteDatabase {
   const cache = new Map<string, SqliteDatabase.Statement>();
   return {
     prepare(sql: string) {
+      // Kysely's driver runs the statement synchronously right after preparing it.
+      versions?.beforeStatement(sql, file.inTransaction);
       let stmt = cache.get(sql);
       if (stmt) {
         // Re-insert to mark it most recently used.

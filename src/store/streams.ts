@@ -3,15 +3,20 @@ import { sql, type Updateable } from "kysely";
 import type { Db } from "./db.ts";
 import { prepared } from "./prepared.ts";
 import type { NewStream, StreamRow, StreamTable } from "./schema.ts";
+import { cachedRead } from "./read-cache.ts";
 
 const streamByIdQuery = prepared((db, p: { realmId: number; streamId: number }) =>
   db.selectFrom("streams").selectAll().where("realm_id", "=", p.realmId).where("id", "=", p.streamId),
 );
 
 /** A stream by id within a realm, archived or not. */
-export async function getStreamById(db: Db, realmId: number, streamId: number): Promise<StreamRow | undefined> {
-  return (await streamByIdQuery(db, { realmId, streamId }))[0];
-}
+export const getStreamById = cachedRead(
+  "stream",
+  ["streams"],
+  (realmId: number, streamId: number) => `${realmId}/${streamId}`,
+  (row: StreamRow | undefined) => row && { ...row },
+  async (db, realmId, streamId) => (await streamByIdQuery(db, { realmId, streamId }))[0],
+);
 
 /** A stream by name (case-insensitive, surrounding spaces ignored), archived or not. */
 export function getStreamByName(db: Db, realmId: number, name: string): Promise<StreamRow | undefined> {

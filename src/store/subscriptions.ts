@@ -8,6 +8,7 @@ import { sql, type Updateable } from "kysely";
 import { maxMessageId } from "./messages.ts";
 import { idListAgg, parseIdList } from "./dialect/id-list.ts";
 import { prepared } from "./prepared.ts";
+import { cachedRead } from "./read-cache.ts";
 
 /** The fields of an active user that channel permission checks need. */
 export type RealmMember = Pick<UserRow, "id" | "role" | "is_bot" | "bot_owner_id">;
@@ -35,9 +36,13 @@ const subscriptionQuery = prepared((db, p: { realmId: number; userId: number; st
 );
 
 /** One user's subscription row to a stream (active or not). */
-export async function getSubscription(db: Db, realmId: number, userId: number, streamId: number): Promise<SubscriptionRow | undefined> {
-  return (await subscriptionQuery(db, { realmId, userId, streamId }))[0];
-}
+export const getSubscription = cachedRead(
+  "subscription",
+  ["subscriptions"],
+  (realmId: number, userId: number, streamId: number) => `${realmId}/${userId}/${streamId}`,
+  (row: SubscriptionRow | undefined) => row && { ...row },
+  async (db, realmId, userId, streamId) => (await subscriptionQuery(db, { realmId, userId, streamId }))[0],
+);
 
 /** Every subscription row (active or not) of a user. */
 export function userSubscriptionRows(db: Db, realmId: number, userId: number): Promise<SubscriptionRow[]> {
@@ -84,10 +89,16 @@ const subscriberIdsQuery = prepared((db, p: { realmId: number; streamId: number 
 );
 
 /** Active subscribers (active users only) of one stream, ascending ids. */
-export async function subscriberIds(db: Db, realmId: number, streamId: number): Promise<number[]> {
-  const [row] = await subscriberIdsQuery(db, { realmId, streamId });
-  return parseIdList(row?.user_ids ?? null);
-}
+export const subscriberIds = cachedRead(
+  "subscriber ids",
+  ["subscriptions"],
+  (realmId: number, streamId: number) => `${realmId}/${streamId}`,
+  (ids: number[]) => ids.slice(),
+  async (db, realmId, streamId) => {
+    const [row] = await subscriberIdsQuery(db, { realmId, streamId });
+    return parseIdList(row?.user_ids ?? null);
+  },
+);
 
 /** Ids of the streams a user is actively subscribed to. */
 export async function subscribedStreamIds(db: Db, realmId: number, userId: number): Promise<Set<number>> {

@@ -4,6 +4,7 @@ import type { Db } from "./db.ts";
 import { prepared } from "./prepared.ts";
 import type { UserTopicTable } from "./schema.ts";
 import type { Selectable } from "kysely";
+import { cachedRead } from "./read-cache.ts";
 
 /** Zulip's visibility_policy values. */
 export const VISIBILITY_POLICY = { inherit: 0, muted: 1, unmuted: 2, followed: 3 } as const;
@@ -21,9 +22,13 @@ const userTopicQuery = prepared((db, p: { realmId: number; userId: number; strea
 );
 
 /** A user's row for one topic of a channel, if any. */
-export async function getUserTopic(db: Db, realmId: number, userId: number, streamId: number, topic: string): Promise<UserTopicRow | undefined> {
-  return (await userTopicQuery(db, { realmId, userId, streamId, loweredTopic: topic.toLowerCase() }))[0];
-}
+export const getUserTopic = cachedRead(
+  "user topic",
+  ["user_topics"],
+  (realmId: number, userId: number, streamId: number, topic: string) => `${realmId}/${userId}/${streamId}/${topic.toLowerCase()}`,
+  (row: UserTopicRow | undefined) => row && { ...row },
+  async (db, realmId, userId, streamId, topic) => (await userTopicQuery(db, { realmId, userId, streamId, loweredTopic: topic.toLowerCase() }))[0],
+);
 
 /** Every topic row of a user. */
 export function userTopicRows(db: Db, realmId: number, userId: number): Promise<UserTopicRow[]> {

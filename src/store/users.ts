@@ -5,6 +5,7 @@ import type { Db } from "./db.ts";
 import type { ServiceRow, UserRow, UserUpdate } from "./schema.ts";
 import { prepared } from "./prepared.ts";
 import { setSubscribersActive } from "./subscriptions.ts";
+import { cachedRead } from "./read-cache.ts";
 
 /** A user or bot by id, active or not. */
 export function getUser(db: Db, realmId: number, userId: number): Promise<UserRow | undefined> {
@@ -65,9 +66,13 @@ export async function countActiveUsers(db: Db, realmId: number): Promise<number>
 const userByApiKeyQuery = prepared((db, p: { apiKey: string }) => db.selectFrom("users").selectAll().where("api_key", "=", p.apiKey));
 
 /** The user holding an API key (any realm, active or not): authentication's first step. */
-export async function getUserByApiKey(db: Db, apiKey: string): Promise<UserRow | undefined> {
-  return (await userByApiKeyQuery(db, { apiKey }))[0];
-}
+export const getUserByApiKey = cachedRead(
+  "user by api key",
+  ["users"],
+  (apiKey: string) => apiKey,
+  (row: UserRow | undefined) => row && { ...row },
+  async (db, apiKey) => (await userByApiKeyQuery(db, { apiKey }))[0],
+);
 
 /** Deactivates or reactivates users, with what their subscriptions keep of it. */
 export async function setUsersActive(db: Db, realmId: number, userIds: number[], active: boolean): Promise<void> {

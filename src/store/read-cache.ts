@@ -1,0 +1,58 @@
+/**
+ * Small reads that every request repeats (the caller's user by API key, the realm, a channel, its
+ * subscribers, a group membership), kept in memory while the tables they read are unwritten.
+ * Only on SQLite, where every write of this process goes through one connection that reports it
+ * (table-versions.ts) and other processes' commits are noticed; PostgreSQL reads go to the
+ * database every time. A value is kept only when read with no write to its tables pending, so
+ * it is always a committed state; each caller gets its own copy.
+ */
+import type { Db } from "./db.ts";
+import type { Stamp, TableVersions } from "./table-versions.ts";
+
+type Entry = { stamp: Stamp; value: unknown };
+
+/** Entries per store; past it the cache starts over (a realm's hot set is far smaller). */
+const MAX_ENTRIES = 20_000;
+
+type Cache = { versions: TableVersions; entries: Map<string, Entry> };
+
+const cacheOf = new WeakMap<object, Cache>();
+
+/** Gives reads through `db` a cache kept by `versions`' write counters. */
+export function attachReadCache(db: Db, versions: TableVersions): void {
+  cacheOf.set(db, { versions, entries: new Map() });
+}
+
+/** Lets reads through `other` (the same database's reader, or a transaction) use `db`'s cache, if any. */
+export function shareReadCache(other: Db, db: Db): void {
+  const cache = cacheOf.get(db);
+  if (cache) cacheOf.set(other, cache);
+}
+
+/**
+ * Wraps `read(db, ...args)`, which reads only `tables`, with the cache. `key` names the
+ * arguments uniquely; `copy` gives each caller a value it may change.
+ */
+export function cachedRead<A extends unknown[], R>(
+  name: string,
+  tables: readonly string[],
+  key: (...args: A) => string,
+  copy: (value: R) => R,
+  read: (db: Db, ...args: A) => Promise<R>,
+): (db: Db, ...args: A) => Promise<R> {
+  return async (db, ...args) => {
+    const cache = cacheOf.get(db);
+    if (!cache) return read(db, ...args);
+    const id = `${name}\u0000${key(...args)}`;
+    const stamp = cache.versions.stamp(tables);
+    const hit = cache.entries.get(id);
+    if (hit && hit.stamp.generation === stamp.generation && hit.stamp.sum === stamp.sum) return copy(hit.value as R);
+    const settled = cache.versions.settled(tables);
+    const value = await read(db, ...args);
+    if (settled) {
+      if (cache.entries.size >= MAX_ENTRIES) cache.entries.clear();
+      cache.entries.set(id, { stamp, value });
+    }
+    return copy(value);
+  };
+}

@@ -1,0 +1,106 @@
+/**
+ * Per-table write counters of one SQLite database, for caches of reads (read-cache.ts). The
+ * writer connection reports each statement's SQL before running it (sqlite-statements.ts): a
+ * statement that writes a table bumps that table's counter before it runs and again once its
+ * transaction ends (COMMIT, ROLLBACK, ROLLBACK TO, or the statement itself outside a
+ * transaction), so a value read on another connection in between never outlives the write. A
+ * statement whose target is unknown (DDL, anything unrecognised) bumps everything, and so does
+ * a commit by another process (`PRAGMA data_version` of the writer changes).
+ */
+
+/** What a statement does to the version counters, decided once per SQL text. */
+type StatementEffect =
+  | { kind: "none" }
+  | { kind: "write"; table: string }
+  | { kind: "write-any" }
+  | { kind: "end"; whole: boolean };
+
+const WRITE_TARGET = /^\s*(?:(?:insert|replace)(?:\s+or\s+\w+)?\s+into|update(?:\s+or\s+\w+)?|delete\s+from)\s+"?(\w+)"?/i;
+const READ_OR_CONTROL = /^\s*(?:select|pragma|explain|savepoint|release|begin)\b/i;
+const TRANSACTION_END = /^\s*(?:commit|end|rollback)\b(\s+(?:transaction\s+)?to\b)?/i;
+
+function effectOf(sql: string): StatementEffect {
+  const target = WRITE_TARGET.exec(sql);
+  if (target) return { kind: "write", table: target[1].toLowerCase() };
+  const end = TRANSACTION_END.exec(sql);
+  if (end) return { kind: "end", whole: end[1] === undefined };
+  // A `with` query may end in a write; only a plain read is left alone.
+  if (READ_OR_CONTROL.test(sql) || (/^\s*with\b/i.test(sql) && !/\b(?:insert|update|delete|replace)\b/i.test(sql))) return { kind: "none" };
+  return { kind: "write-any" };
+}
+
+/** A point in the write history of some tables: equal stamps mean no write in between. */
+export type Stamp = { generation: number; sum: number };
+
+export class TableVersions {
+  readonly #counters = new Map<string, number>();
+  /** Bumped by writes to unknown tables and by other processes' commits. */
+  #generation = 0;
+  /** Tables written in the open transaction, bumped again when it ends. */
+  readonly #pending = new Set<string>();
+  #pendingAny = false;
+  readonly #effects = new Map<string, StatementEffect>();
+  #externalVersion: number;
+
+  /** `externalVersion` reads the writer's PRAGMA data_version (changed by other connections' commits). */
+  constructor(private readonly readExternalVersion: () => number) {
+    this.#externalVersion = readExternalVersion();
+  }
+
+  /** Called by the writer with each statement just before it runs; `inTransaction` as it stands then. */
+  beforeStatement(sql: string, inTransaction: boolean): void {
+    let effect = this.#effects.get(sql);
+    if (!effect) {
+      effect = effectOf(sql);
+      // Statements with `in (?, ?, ...)` lists vary; their effects are cheap to decide again.
+      if (this.#effects.size < 2000) this.#effects.set(sql, effect);
+    }
+    switch (effect.kind) {
+      case "none":
+        return;
+      case "write":
+        this.#bump(effect.table);
+        this.#pending.add(effect.table);
+        break;
+      case "write-any":
+        this.#generation++;
+        this.#pendingAny = true;
+        break;
+      case "end":
+        // The statement runs synchronously right after this call; settle once it has.
+        queueMicrotask(() => this.#settle(effect.whole));
+        return;
+    }
+    if (!inTransaction) queueMicrotask(() => this.#settle(true));
+  }
+
+  /** The stamp of `tables` now, after noticing other processes' commits. */
+  stamp(tables: readonly string[]): Stamp {
+    const external = this.readExternalVersion();
+    if (external !== this.#externalVersion) {
+      this.#externalVersion = external;
+      this.#generation++;
+    }
+    let sum = 0;
+    for (const table of tables) sum += this.#counters.get(table) ?? 0;
+    return { generation: this.#generation, sum };
+  }
+
+  /** Whether a read of `tables` now sees only committed data (no write to them is pending). */
+  settled(tables: readonly string[]): boolean {
+    return !this.#pendingAny && tables.every((t) => !this.#pending.has(t));
+  }
+
+  #bump(table: string): void {
+    this.#counters.set(table, (this.#counters.get(table) ?? 0) + 1);
+  }
+
+  #settle(transactionOver: boolean): void {
+    for (const table of this.#pending) this.#bump(table);
+    if (this.#pendingAny) this.#generation++;
+    if (transactionOver) {
+      this.#pending.clear();
+      this.#pendingAny = false;
+    }
+  }
+}
