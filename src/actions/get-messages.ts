@@ -45,7 +45,7 @@ export function parseAnchor(anchor: string | undefined, useFirstUnread: boolean)
 export type ShowOptions = MessagePresentOptions & { narrow: BuiltNarrow | null };
 
 /** Messages with the caller's flags (and match fields for a search), in the order given. */
-export async function showMessages(ctx: AuthedCtx, rows: readonly MessageRow[], opts: ShowOptions): Promise<Array<ApiMessage & { flags: string[] } & Partial<SearchFields>>> {
+export async function showMessages(ctx: AuthedCtx, rows: readonly MessageRow[], opts: ShowOptions): Promise<Array<ApiMessage & { flags: readonly string[] } & Partial<SearchFields>>> {
   const [lookups, flags] = await Promise.all([
     loadMessageLookups(ctx.db, ctx.realm, rows, emailDomain(ctx.config.externalUrl)),
     flagsFor(ctx.db, ctx.actor.id, [...rows]),

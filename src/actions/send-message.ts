@@ -120,7 +120,7 @@ async function messageDelivery(ctx: AuthedCtx, tx: Db, message: MessageRow, targ
   const host = emailDomain(ctx.config.externalUrl);
   const lookups = target.stream === null ? await loadMessageLookups(tx, ctx.realm, [message], host) : newChannelMessageLookups(ctx.realm, host, ctx.actor, target.stream, linkifiers);
   const presented = presentMessage(message, ctx.actor, TEMPLATE_PRESENT_OPTIONS, lookups);
-  const userFlags: Record<string, string[]> = {};
+  const userFlags: Record<string, readonly string[]> = {};
   for (const id of target.receiverIds) {
     userFlags[String(id)] = flagNames(effectiveFlagBits(id, message, { received: true, stored: flags.get(id) }));
   }

@@ -42,10 +42,20 @@ export function effectiveFlagBits(userId: number, message: FlagMessage, inputs: 
   return message.stream_wildcard_mention === 1 ? bits | MESSAGE_FLAG.stream_wildcard_mentioned : bits;
 }
 
-/** Zulip's flag list for bits, with the deprecated `wildcard_mentioned` (FL 224) appended. */
-export function flagNames(bits: number): string[] {
-  const names: string[] = FLAG_NAMES.filter((name) => (bits & MESSAGE_FLAG[name]) !== 0);
-  if ((bits & (MESSAGE_FLAG.stream_wildcard_mentioned | MESSAGE_FLAG.topic_wildcard_mentioned)) !== 0) names.push("wildcard_mentioned");
+const namesByBits = new Map<number, readonly string[]>();
+
+/**
+ * Zulip's flag list for bits, with the deprecated `wildcard_mentioned` (FL 224) appended. One
+ * frozen list per combination, shared: a message event lists one per recipient.
+ */
+export function flagNames(bits: number): readonly string[] {
+  let names = namesByBits.get(bits);
+  if (!names) {
+    const list: string[] = FLAG_NAMES.filter((name) => (bits & MESSAGE_FLAG[name]) !== 0);
+    if ((bits & (MESSAGE_FLAG.stream_wildcard_mentioned | MESSAGE_FLAG.topic_wildcard_mentioned)) !== 0) list.push("wildcard_mentioned");
+    names = Object.freeze(list);
+    namesByBits.set(bits, names);
+  }
   return names;
 }
 
@@ -105,7 +115,7 @@ export async function flagBitsFor(db: Db, userId: number, messages: FlagMessage[
 }
 
 /** Zulip's `flags` list of one user for each message (by message id). */
-export async function flagsFor(db: Db, userId: number, messages: FlagMessage[]): Promise<Map<number, string[]>> {
+export async function flagsFor(db: Db, userId: number, messages: FlagMessage[]): Promise<Map<number, readonly string[]>> {
   const bits = await flagBitsFor(db, userId, messages);
   return new Map([...bits].map(([id, b]) => [id, flagNames(b)]));
 }

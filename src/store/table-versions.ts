@@ -41,6 +41,7 @@ export class TableVersions {
   #pendingAny = false;
   readonly #effects = new Map<string, StatementEffect>();
   #externalVersion: number;
+  #externalChecked = false;
 
   /** `externalVersion` reads the writer's PRAGMA data_version (changed by other connections' commits). */
   constructor(private readonly readExternalVersion: () => number) {
@@ -74,12 +75,20 @@ export class TableVersions {
     if (!inTransaction) queueMicrotask(() => this.#settle(true));
   }
 
-  /** The stamp of `tables` now, after noticing other processes' commits. */
+  /**
+   * The stamp of `tables` now. Other processes' commits are looked for once per turn of the event
+   * loop (reading data_version cost more than the rest of a cached read): a commit elsewhere is
+   * seen by the reads that start after the current turn, as if it had happened then.
+   */
   stamp(tables: readonly string[]): Stamp {
-    const external = this.readExternalVersion();
-    if (external !== this.#externalVersion) {
-      this.#externalVersion = external;
-      this.#generation++;
+    if (!this.#externalChecked) {
+      this.#externalChecked = true;
+      setImmediate(() => (this.#externalChecked = false));
+      const external = this.readExternalVersion();
+      if (external !== this.#externalVersion) {
+        this.#externalVersion = external;
+        this.#generation++;
+      }
     }
     let sum = 0;
     for (const table of tables) sum += this.#counters.get(table) ?? 0;

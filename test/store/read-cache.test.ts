@@ -128,6 +128,8 @@ for (const kind of STORES) {
         } finally {
           other.close();
         }
+        // Other processes' commits are looked for once per turn of the event loop.
+        await tick();
         assert.equal((await getRealm(store.reader, realmId))?.name, "From elsewhere");
       });
     }

@@ -8,14 +8,14 @@ import type { ApiMessage, MessagePresentOptions } from "../../present/messages.t
 import type { ApiEvent } from "../types.ts";
 
 /** What a client receives. `local_message_id` only on the queue that sent the message. */
-export type MessageEvent = { type: "message"; message: ApiMessage; flags: string[]; local_message_id?: string };
+export type MessageEvent = { type: "message"; message: ApiMessage; flags: readonly string[]; local_message_id?: string };
 
 /** Per-queue data that never reaches a client. Plain JSON, so it crosses the Redis bus. */
 export type MessageEventVariants = {
   /** The raw Markdown, for queues with apply_markdown=false. */
   raw_content: string;
   /** Flags by user id (as a string key); users not listed (all_public_streams queues) get []. */
-  user_flags: Record<string, string[]>;
+  user_flags: Record<string, readonly string[]>;
   /** Whether a client_gravatar queue gets avatar_url null (public address, gravatar avatar). */
   gravatar_computable: boolean;
   /** The realm's display name of the empty topic, for clients without empty_topic_name. */
