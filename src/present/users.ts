@@ -36,9 +36,24 @@ export function canSeeDeliveryEmail(viewer: Viewer, target: Pick<UserRow, "id" |
   return (VISIBLE_EMAILS_BY_ROLE[viewer.role] ?? []).includes(target.email_address_visibility);
 }
 
+const hashes = new Map<string, string>();
+/** Hashes kept; past it the memo starts over. */
+const MAX_HASHES = 50_000;
+
+/** Gravatar's key for an address (MD5 of the lower-cased address), remembered: every message shown hashes its sender's. */
+function emailHash(email: string): string {
+  let hash = hashes.get(email);
+  if (hash === undefined) {
+    hash = crypto.createHash("md5").update(email.toLowerCase()).digest("hex");
+    if (hashes.size >= MAX_HASHES) hashes.clear();
+    hashes.set(email, hash);
+  }
+  return hash;
+}
+
 /** Gravatar's URL for an address: md5 of the lower-cased address, identicon fallback, cache-busting version. */
 export function gravatarUrl(email: string, version: number, medium = false): string {
-  const hash = crypto.createHash("md5").update(email.toLowerCase()).digest("hex");
+  const hash = emailHash(email);
   return `https://secure.gravatar.com/avatar/${hash}?d=identicon${medium ? "&s=500" : ""}&version=${version}`;
 }
 

@@ -93,23 +93,26 @@ export async function directRecipientMembers(db: Db, recipientIds: number[]): Pr
   return out;
 }
 
-/** Inserts a message and returns its row. */
-export async function insertMessage(db: Db, row: NewMessage): Promise<MessageRow> {
+/** Inserts a message and returns its row: every column as given, and the new id. */
+export async function insertMessage(db: Db, row: Omit<MessageRow, "id">): Promise<MessageRow> {
   const [inserted] = await insertMessageQuery(db, row);
-  return inserted;
+  return { ...row, id: inserted.id };
 }
 
-/** The columns a new message sets, in the order insertMessageQuery binds them. */
-const NEW_MESSAGE_COLUMNS = [
-  "realm_id", "sender_id", "recipient_id", "stream_id", "topic", "content", "rendered_content", "date_sent", "sending_client",
-  "last_edit_time", "last_moved_time", "edit_history", "is_me_message", "has_link", "has_image", "has_attachment", "stream_wildcard_mention",
-] as const satisfies ReadonlyArray<keyof NewMessage>;
+type MessageColumn = Exclude<keyof MessageRow, "id">;
+
+/** The columns a new message sets: every one but the id (the Record type makes the list complete). */
+const NEW_MESSAGE_COLUMNS = Object.keys({
+  realm_id: true, sender_id: true, recipient_id: true, stream_id: true, topic: true, content: true, rendered_content: true,
+  date_sent: true, sending_client: true, last_edit_time: true, last_moved_time: true, edit_history: true, is_me_message: true,
+  has_link: true, has_image: true, has_attachment: true, stream_wildcard_mention: true,
+} satisfies Record<MessageColumn, true>) as MessageColumn[];
 
 const insertMessageQuery = prepared((db, p: NewMessage) =>
   db
     .insertInto("messages")
     .values(Object.fromEntries(NEW_MESSAGE_COLUMNS.map((c) => [c, p[c]])) as NewMessage)
-    .returningAll(),
+    .returning("id"),
 );
 
 const insertFlagRowQuery = prepared((db, p: { userId: number; messageId: number; flags: number }) =>
