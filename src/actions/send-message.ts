@@ -15,7 +15,7 @@ import { EMAIL_VISIBILITY, emailDomain } from "../present/emails.ts";
 import { loadMessageLookups, newChannelMessageLookups, presentMessage } from "../present/messages.ts";
 import type { Db } from "../store/db.ts";
 import { indexNewMessage } from "../store/dialect/search-index.ts";
-import { effectiveFlagBits, flagNames } from "../store/message-flags.ts";
+import { defaultFlagBits, effectiveFlagBits, flagNames } from "../store/message-flags.ts";
 import { directConversation, insertFlagRows, insertMessage, streamRecipientId, topicParticipantIds } from "../store/messages.ts";
 import { MESSAGE_FLAG, type MessageRow, type StreamRow } from "../store/schema.ts";
 import { updateStream } from "../store/streams.ts";
@@ -100,14 +100,21 @@ function readBy(senderId: number, readBySender: boolean, input: SendMessageInput
   return (id) => read.has(id) || (unread !== null && !unread.has(id));
 }
 
-/** Flag bits of each receiver at send time (the channel-wide wildcard is derived at read time). */
-function sendFlags(receivers: number[], isRead: (id: number) => boolean, mentioned: Set<number>, topicWildcard: Set<number>): Map<number, number> {
+/**
+ * Flag bits of the receivers whose flags at send time differ from the default (the sender's is
+ * read, everyone else's none); the channel-wide wildcard is derived at read time. Only the
+ * sender, mentioned users and those named by `readBy` can differ, unless `unreadOnlyFor` makes
+ * every other receiver's read.
+ */
+function storedSendFlags(senderId: number, receivers: ReadonlySet<number>, isRead: (id: number) => boolean, input: SendMessageInput, mentioned: Set<number>, topicWildcard: Set<number>): Map<number, number> {
+  const candidates = input.unreadOnlyFor === undefined ? new Set([senderId, ...(input.readBy ?? []), ...mentioned, ...topicWildcard]) : receivers;
   const out = new Map<number, number>();
-  for (const id of receivers) {
+  for (const id of candidates) {
+    if (!receivers.has(id)) continue;
     let bits = isRead(id) ? MESSAGE_FLAG.read : 0;
     if (mentioned.has(id)) bits |= MESSAGE_FLAG.mentioned;
     if (topicWildcard.has(id)) bits |= MESSAGE_FLAG.topic_wildcard_mentioned;
-    out.set(id, bits);
+    if (bits !== defaultFlagBits(id, { sender_id: senderId })) out.set(id, bits);
   }
   return out;
 }
@@ -121,8 +128,10 @@ async function messageDelivery(ctx: AuthedCtx, tx: Db, message: MessageRow, targ
   const lookups = target.stream === null ? await loadMessageLookups(tx, ctx.realm, [message], host) : newChannelMessageLookups(ctx.realm, host, ctx.actor, target.stream, linkifiers);
   const presented = presentMessage(message, ctx.actor, TEMPLATE_PRESENT_OPTIONS, lookups);
   const userFlags: Record<string, readonly string[]> = {};
+  const othersFlags = flagNames(effectiveFlagBits(-1, message, { received: true, stored: undefined }));
   for (const id of target.receiverIds) {
-    userFlags[String(id)] = flagNames(effectiveFlagBits(id, message, { received: true, stored: flags.get(id) }));
+    const stored = flags.get(id);
+    userFlags[id] = stored === undefined && id !== message.sender_id ? othersFlags : flagNames(effectiveFlagBits(id, message, { received: true, stored }));
   }
   const sender = ctx.actor;
   const template = messageEventTemplate(presented, {
@@ -171,8 +180,7 @@ export async function sendMessage(ctx: AuthedCtx, input: SendMessageInput): Prom
     const receivers = new Set(target.receiverIds);
     const mentioned = await mentionedIds(tx, rendered, receivers);
     const topicWildcard = new Set(participants.filter((id) => receivers.has(id)));
-    const flags = sendFlags(target.receiverIds, readBy(ctx.actor.id, readBySender, input), mentioned, topicWildcard);
-    const stored = new Map([...flags].filter(([id, bits]) => bits !== (id === ctx.actor.id ? MESSAGE_FLAG.read : 0)));
+    const stored = storedSendFlags(ctx.actor.id, receivers, readBy(ctx.actor.id, readBySender, input), input, mentioned, topicWildcard);
     await insertFlagRows(tx, message.id, stored);
     await indexNewMessage(tx, ctx.engine, { id: message.id, topic: message.topic, renderedContent: message.rendered_content });
     const delivery = await messageDelivery(ctx, tx, message, target, stored, input, renderContext.linkifiers ?? []);
