@@ -11,6 +11,7 @@ import { withStatementCache } from "./sqlite-statements.ts";
 import { SqliteLiteralLimits } from "./dialect/sqlite-literal-limits.ts";
 import { attachReadCache, shareReadCache } from "./read-cache.ts";
 import { TableVersions } from "./table-versions.ts";
+import { startCheckpointer } from "./sqlite-checkpointer.ts";
 
 /** The database or a transaction on it: every store function takes either. */
 export type Db = Kysely<Database> | Transaction<Database>;
@@ -47,6 +48,7 @@ export function openStore(opts: { databaseUrl: string | null; dataDir: string; g
   const file = path.join(opts.dataDir, "parley.db");
   const cacheMb = opts.sqliteCacheMb ?? DEFAULT_SQLITE_CACHE_MB;
   const writer = sqliteConnection(file, false, cacheMb);
+  const checkpointer = startCheckpointer(file, writer);
   const dataVersion = writer.prepare("pragma data_version").pluck();
   const versions = new TableVersions(() => dataVersion.get() as number);
   const db = sqliteKysely(writer, versions);
@@ -60,6 +62,7 @@ export function openStore(opts: { databaseUrl: string | null; dataDir: string; g
     engine: "sqlite",
     transact,
     close: async () => {
+      await checkpointer.stop();
       await reader.destroy();
       await db.destroy();
     },
