@@ -34,10 +34,16 @@ export function usersByIds(db: Db, realmId: number, ids: number[]): Promise<User
 }
 
 /** Ids of every active user and bot. */
-export async function activeUserIds(db: Db, realmId: number): Promise<number[]> {
-  const rows = await db.selectFrom("users").select("id").where("realm_id", "=", realmId).where("is_active", "=", 1).orderBy("id").execute();
-  return rows.map((r) => r.id);
-}
+export const activeUserIds = cachedRead(
+  "active user ids",
+  ["users"],
+  (realmId: number) => String(realmId),
+  (ids: number[]) => ids.slice(),
+  async (db, realmId) => {
+    const rows = await db.selectFrom("users").select("id").where("realm_id", "=", realmId).where("is_active", "=", 1).orderBy("id").execute();
+    return rows.map((r) => r.id);
+  },
+);
 
 /** Number of active human owners (the "last owner" rule counts these). */
 export async function countActiveHumanOwners(db: Db, realmId: number): Promise<number> {
