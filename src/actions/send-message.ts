@@ -128,10 +128,8 @@ async function messageDelivery(ctx: AuthedCtx, tx: Db, message: MessageRow, targ
   const lookups = target.stream === null ? await loadMessageLookups(tx, ctx.realm, [message], host) : newChannelMessageLookups(ctx.realm, host, ctx.actor, target.stream, linkifiers);
   const presented = presentMessage(message, ctx.actor, TEMPLATE_PRESENT_OPTIONS, lookups);
   const userFlags: Record<string, readonly string[]> = {};
-  const othersFlags = flagNames(effectiveFlagBits(-1, message, { received: true, stored: undefined }));
   for (const id of target.receiverIds) {
-    const stored = flags.get(id);
-    userFlags[id] = stored === undefined && id !== message.sender_id ? othersFlags : flagNames(effectiveFlagBits(id, message, { received: true, stored }));
+    userFlags[id] = flagNames(effectiveFlagBits(id, message, { received: true, stored: flags.get(id) }));
   }
   const sender = ctx.actor;
   const template = messageEventTemplate(presented, {

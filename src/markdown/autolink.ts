@@ -75,10 +75,10 @@ function matchSchemeUrl(text: string, ends: boolean[], start: number): number {
 
 function matchDomain(text: string, ends: boolean[], start: number): number {
   let hostEnd = start;
-  while (hostEnd < text.length && (LABEL_CHAR.test(text[hostEnd]) || text[hostEnd] === ".")) hostEnd++;
+  let dotted = false;
+  for (; hostEnd < text.length && (LABEL_CHAR.test(text[hostEnd]) || text[hostEnd] === "."); hostEnd++) dotted ||= text[hostEnd] === ".";
   // A domain needs a dot before its TLD: most words have none.
-  const firstDot = text.indexOf(".", start);
-  if (firstDot === -1 || firstDot >= hostEnd) return -1;
+  if (!dotted) return -1;
   const emptyLabel = text.slice(start, hostEnd).search(/^\.|\.\./);
   const firstBadEnd = emptyLabel === -1 ? hostEnd + 1 : start + emptyLabel + 1;
   const validHostEnd = (end: number): boolean => {

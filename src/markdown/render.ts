@@ -96,29 +96,18 @@ function isPlainProse(content: string, ctx: RenderContext): boolean {
 
 /** Renders a message's Markdown to Zulip's HTML and reports mentions and link facts. */
 export function renderMessage(content: string, ctx: RenderContext): RenderResult {
-  if (isPlainProse(content, ctx)) return proseResult(`<p>${escapeText(content)}</p>`);
+  if (isPlainProse(content, ctx)) return renderResult(content, `<p>${escapeText(content)}</p>`, newEnv(ctx));
   return renderMarkdown(content, ctx);
-}
-
-function proseResult(html: string): RenderResult {
-  return {
-    html,
-    mentionedUserIds: [],
-    mentionedGroupIds: [],
-    forbiddenGroupMentions: [],
-    wildcard: { channel: false, topic: false },
-    isMeMessage: false,
-    hasLink: false,
-    hasImage: false,
-    hasAttachment: false,
-    linkedUploadPaths: [],
-  };
 }
 
 /** renderMessage without the plain-prose shortcut: every message through markdown-it. */
 export function renderMarkdown(content: string, ctx: RenderContext): RenderResult {
   const env = newEnv(ctx);
-  const html = MD.render(processFences(env, cleanInput(content)), env).replace(/\n$/, "");
+  return renderResult(content, MD.render(processFences(env, cleanInput(content)), env).replace(/\n$/, ""), env);
+}
+
+/** The rendering's HTML with what rendering `content` recorded in `env`. */
+function renderResult(content: string, html: string, env: RenderEnv): RenderResult {
   return {
     html,
     mentionedUserIds: [...env.mentionedUserIds],

@@ -98,17 +98,27 @@ function isSettingName(name: string): name is SettingName {
   return Object.hasOwn(USER_SETTING_DEFAULTS, name);
 }
 
+type Overrides = Readonly<Partial<Record<SettingName, unknown>>>;
+
+/** Parsed settings columns by their text (users share few distinct ones); past the bound it starts over. */
+const overridesByText = new Map<string, Overrides>();
+const MAX_PARSED_SETTINGS = 10_000;
+
 /** The user's stored overrides of known settings (unknown keys in the column are ignored). */
-function storedOverrides(user: UserRow): Partial<Record<SettingName, unknown>> {
-  const parsed: unknown = JSON.parse(user.settings);
-  if (parsed === null || typeof parsed !== "object") return {};
-  return Object.fromEntries(Object.entries(parsed).filter(([key]) => isSettingName(key)));
+function storedOverrides(user: UserRow): Overrides {
+  let overrides = overridesByText.get(user.settings);
+  if (!overrides) {
+    const parsed: unknown = JSON.parse(user.settings);
+    overrides = Object.freeze(parsed === null || typeof parsed !== "object" ? {} : Object.fromEntries(Object.entries(parsed).filter(([key]) => isSettingName(key))));
+    if (overridesByText.size >= MAX_PARSED_SETTINGS) overridesByText.clear();
+    overridesByText.set(user.settings, overrides);
+  }
+  return overrides;
 }
 
 /** One stored personal setting of a user, or its default (for the send path: no whole object). */
-export function userSetting<K extends SettingName>(user: UserRow, name: K): unknown {
-  const parsed: unknown = JSON.parse(user.settings);
-  const stored = parsed !== null && typeof parsed === "object" ? (parsed as Record<string, unknown>)[name] : undefined;
+export function userSetting(user: UserRow, name: SettingName): unknown {
+  const stored = storedOverrides(user)[name];
   return stored === undefined ? USER_SETTING_DEFAULTS[name] : stored;
 }
 

@@ -62,16 +62,17 @@ export async function subscriptionRowsFor(db: Db, realmId: number, userIds: numb
 }
 
 /** Active subscribers (active users only) of each given stream, ascending ids. */
+/** The subscriptions of a realm that receive their channel's messages: active, of active users. */
+export function receivingSubscriptions(db: Db, realmId: number) {
+  return db.selectFrom("subscriptions").where("realm_id", "=", realmId).where("active", "=", 1).where("is_user_active", "=", 1);
+}
+
 export async function subscriberIdsByStream(db: Db, realmId: number, streamIds: number[]): Promise<Map<number, number[]>> {
   const out = new Map<number, number[]>(streamIds.map((id) => [id, []]));
   if (streamIds.length === 0) return out;
-  const rows = await db
-    .selectFrom("subscriptions")
+  const rows = await receivingSubscriptions(db, realmId)
     .select(["stream_id", idListAgg(db, "user_id").as("user_ids")])
-    .where("realm_id", "=", realmId)
     .where("stream_id", "in", streamIds)
-    .where("active", "=", 1)
-    .where("is_user_active", "=", 1)
     .groupBy("stream_id")
     .execute();
   for (const row of rows) out.set(row.stream_id, parseIdList(row.user_ids));
@@ -79,13 +80,7 @@ export async function subscriberIdsByStream(db: Db, realmId: number, streamIds: 
 }
 
 const subscriberIdsQuery = prepared((db, p: { realmId: number; streamId: number }) =>
-  db
-    .selectFrom("subscriptions")
-    .select(idListAgg(db, "user_id").as("user_ids"))
-    .where("realm_id", "=", p.realmId)
-    .where("stream_id", "=", p.streamId)
-    .where("active", "=", 1)
-    .where("is_user_active", "=", 1),
+  receivingSubscriptions(db, p.realmId).select(idListAgg(db, "user_id").as("user_ids")).where("stream_id", "=", p.streamId),
 );
 
 /** Active subscribers (active users only) of one stream, ascending ids. */
