@@ -3,10 +3,10 @@
  * the server starts (as test/helpers/fixtures.ts does), then channels and subscriptions
  * through the API of the running server, so subscription periods are opened exactly as in use.
  */
-import { doCreateRealm } from "../src/actions/bootstrap.ts";
-import { doCreateUser } from "../src/actions/create-user.ts";
+import { doCreateRealm } from "../src/actions/organization/bootstrap.ts";
+import { doCreateUser } from "../src/actions/users/create.ts";
 import { systemClock } from "../src/clock.ts";
-import { ROLE } from "../src/permissions/roles.ts";
+import { ROLE } from "../src/store/roles.ts";
 import { migrate, openStore } from "../src/store/db.ts";
 import type { FreshStore } from "../test/helpers/stores.ts";
 

@@ -1,7 +1,5 @@
 /** Server configuration, read once from environment variables (documented in README.md). */
 import path from "node:path";
-import { DEFAULT_SQLITE_CACHE_MB } from "./store/db.ts";
-import { DEFAULT_GROUP_COMMIT_MAX } from "./store/group-commit.ts";
 
 export type Config = {
   host: string;
@@ -33,6 +31,12 @@ export type Config = {
   /** Page cache of each SQLite connection, in MiB. */
   sqliteCacheMb: number;
 };
+
+/** At most this many concurrent write transactions share one SQLite commit, unless configured. */
+export const DEFAULT_GROUP_COMMIT_MAX = 64;
+
+/** Page cache of each SQLite connection (the writer and the reader), in MiB, unless configured. */
+export const DEFAULT_SQLITE_CACHE_MB = 64;
 
 function intEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name];

@@ -1,6 +1,6 @@
 /** Starting and stopping the server: store, migrations, first-start bootstrap, bus and HTTP. */
 import pino, { type Logger } from "pino";
-import { ensureInitialRealm } from "./actions/bootstrap.ts";
+import { ensureInitialRealm } from "./actions/organization/bootstrap.ts";
 import { ManualClock, systemClock, type Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import { LocalBus, type EventBus } from "./events/bus.ts";
@@ -10,7 +10,7 @@ import { migrate, openStore, type Store } from "./store/db.ts";
 import { QueueManager } from "./events/queue-manager.ts";
 import { busChannel, RedisBus } from "./events/redis-bus.ts";
 import { MemoryRateLimiter } from "./rate-limit.ts";
-import { startAttachmentSweep } from "./actions/attachment-sweep.ts";
+import { startAttachmentSweep } from "./actions/attachments/sweep.ts";
 
 export type RunningServer = { app: Awaited<ReturnType<typeof buildApp>>; store: Store; bus: EventBus; clock: Clock; url: string; close(): Promise<void> };
 

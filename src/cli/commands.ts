@@ -4,13 +4,13 @@ import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import {
   BOT_TYPE, CAN_CHANGE_USER_EMAILS, doCreateBot, doDeactivateUser, doRegenerateApiKey, doSetPassword, doSetUserFlagSetting,
-} from "../actions/cli-admin.ts";
-import { doCreateUser, type CreatedUser } from "../actions/create-user.ts";
-import { ROLE, ROLE_BY_NAME } from "../permissions/roles.ts";
+} from "../actions/users/credentials.ts";
+import { doCreateUser, type CreatedUser } from "../actions/users/create.ts";
+import { ROLE, ROLE_BY_NAME } from "../store/roles.ts";
 import type { Database, RealmRow, UserRow } from "../store/schema.ts";
 import { countActiveHumanOwners, getUserByDeliveryEmail } from "../store/users.ts";
 import { CliError, type OptionSpecs } from "./args.ts";
-import { emailDomain } from "../present/emails.ts";
+import { emailDomain } from "../store/emails.ts";
 
 /** What a command runs against: the store, the default realm, and its terminal. */
 export type AdminEnv = {

@@ -4,7 +4,7 @@
  * queue's options and returns what that queue receives: the event, a rewritten event, several
  * events, or null for nothing. Areas add entries here as their events need them.
  */
-import type { QueueOptions } from "../state/provider.ts";
+import type { QueueOptions } from "./queue-options.ts";
 import type { ApiEvent } from "./types.ts";
 import { messageEventForQueue } from "./kinds/messages.ts";
 import { streamEventForQueue } from "./kinds/streams.ts";

@@ -6,7 +6,7 @@
 import crypto from "node:crypto";
 import { nowSeconds, type Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
-import type { QueueOptions } from "../state/provider.ts";
+import type { QueueOptions } from "./queue-options.ts";
 import { adaptForQueue } from "./adapters.ts";
 import { expiredQueues, scheduleSweeps, sweepIntervalMs } from "./gc.ts";
 import { heartbeatDelayMs, heartbeatEvent, scheduleHeartbeat } from "./heartbeat.ts";

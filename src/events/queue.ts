@@ -2,7 +2,7 @@
  * One client's event queue: the events not yet acknowledged, with increasing ids, the options
  * the client registered with, and the times GC and heartbeats look at.
  */
-import type { QueueOptions } from "../state/provider.ts";
+import type { QueueOptions } from "./queue-options.ts";
 import { eventMatchesNarrow } from "./narrow.ts";
 import type { ApiEvent, QueuedEvent } from "./types.ts";
 

@@ -13,14 +13,14 @@ import type { EventBus } from "../events/bus.ts";
 import type { QueueManager } from "../events/queue-manager.ts";
 import type { RateLimiter } from "../rate-limit.ts";
 import type { Store } from "../store/db.ts";
-import { getDefaultRealm } from "../store/realms.ts";
+import { defaultRealm } from "../actions/users/authenticate.ts";
 import { authenticate } from "./auth.ts";
 import { Redirect, type Endpoint } from "./endpoint.ts";
-import { JsonableError } from "./errors.ts";
+import { JsonableError } from "../errors.ts";
 import { parseParams } from "./params.ts";
-import { emailDomain } from "../present/emails.ts";
+import { emailDomain } from "../store/emails.ts";
 import { fileFieldNames, receiveMultipartFile } from "../files/uploaded-file.ts";
-import { registerFileRoutes } from "../files/http.ts";
+import { registerRoutes as registerFileRoutes } from "./routes/files.ts";
 
 export type AppDeps = {
   store: Store;
@@ -35,12 +35,16 @@ export type AppDeps = {
 
 const ROUTES_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), "routes");
 
-/** Loads every `endpoints` list exported by the files in src/http/routes. */
+/**
+ * Loads every `endpoints` list exported by the files in src/http/routes. A route file that
+ * answers outside the JSON envelope exports `registerRoutes` instead; `buildApp` calls it.
+ */
 export async function loadRouteEndpoints(): Promise<Endpoint[]> {
   const files = fs.readdirSync(ROUTES_DIR).filter((f) => f.endsWith(".ts")).sort();
   const all: Endpoint[] = [];
   for (const file of files) {
-    const mod = (await import(pathToFileURL(path.join(ROUTES_DIR, file)).href)) as { endpoints?: Endpoint[] };
+    const mod = (await import(pathToFileURL(path.join(ROUTES_DIR, file)).href)) as { endpoints?: Endpoint[]; registerRoutes?: unknown };
+    if (mod.registerRoutes) continue;
     if (!mod.endpoints) throw new Error(`route file ${file} exports no endpoints`);
     all.push(...mod.endpoints);
   }
@@ -126,7 +130,7 @@ export async function buildApp(deps: AppDeps) {
           const { user, realm } = await authenticate(store.reader, req.headers.authorization, host);
           ctx = { ...base, realm, actor: user };
         } else {
-          const realm = await getDefaultRealm(store.reader);
+          const realm = await defaultRealm(store.reader);
           if (!realm) throw new JsonableError("No organization exists yet", { status: 503 });
           ctx = { ...base, realm, actor: null };
         }

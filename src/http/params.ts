@@ -4,7 +4,7 @@
  * merges the sources, resolves aliases, lists unknown keys and words errors as Zulip does.
  */
 import { z } from "zod";
-import { ConfusingVarError, JsonableError, MissingArgumentError } from "./errors.ts";
+import { ConfusingVarError, JsonableError, MissingArgumentError } from "../errors.ts";
 
 const JSON_INVALID = "json_invalid";
 

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { ManualClock } from "../clock.ts";
 import { defineEndpoint, type Endpoint } from "./endpoint.ts";
-import { JsonableError } from "./errors.ts";
+import { JsonableError } from "../errors.ts";
 import { int } from "./params.ts";
 
 /** POST /api/v1/__test/advance_clock {seconds}: fires every timer that comes due. */

@@ -8,11 +8,11 @@ import { isGuest } from "../permissions/check.ts";
 import { hasFlagSql, mentionedSql, unreadForSql } from "../store/message-flags.ts";
 import { findDirectConversation } from "../store/messages.ts";
 import { VISIBILITY_POLICY } from "../store/user-topics.ts";
-import { BadNarrowError } from "./errors.ts";
+import { BadNarrowError } from "../errors.ts";
 import { canAccessStreamHistory, sharedDirectRecipientIds, streamByOperand, streamIdsWhere, userByOperand, type NarrowScope } from "./lookups.ts";
 import { mutingSql } from "./muting.ts";
 import { operandText, type NarrowTerm, type Operand } from "./parse.ts";
-import { parseSearch, type SearchQuery } from "./search.ts";
+import { parseSearch, type SearchQuery } from "../store/search-words.ts";
 import { personalHistorySql, visibleSql } from "./visibility.ts";
 
 /** A built narrow: its conditions, its search (if any), and what visibility it allows. */

@@ -4,7 +4,7 @@
  */
 import { sql } from "kysely";
 import type { Db } from "../store/db.ts";
-import { apiEmail } from "../present/emails.ts";
+import { apiEmail } from "../store/emails.ts";
 import { RECIPIENT_TYPE, type StreamRow, type UserRow } from "../store/schema.ts";
 import { getStreamById, getStreamByName } from "../store/streams.ts";
 import { getUser, getUserByDeliveryEmail } from "../store/users.ts";

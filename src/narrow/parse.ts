@@ -3,7 +3,7 @@
  * the legacy list of `[operator, operand]` string pairs, with Zulip's validation and wording
  * (zerver/lib/narrow.py NarrowParameter). Operators are checked later, when the narrow is built.
  */
-import { JsonableError } from "../http/errors.ts";
+import { JsonableError } from "../errors.ts";
 
 /** An operand: a string, an id, or (for `dm`) a list of user ids. */
 export type Operand = string | number | number[];

@@ -4,16 +4,9 @@
  * update_narrow_terms_containing_with_operator). Only GET /messages applies it.
  */
 import type { MessageRow } from "../store/schema.ts";
-import { BadNarrowError } from "./errors.ts";
-import { JsonableError } from "../http/errors.ts";
+import { BadNarrowError } from "../errors.ts";
+import { InvalidOperatorCombinationError } from "../errors.ts";
 import type { NarrowTerm } from "./parse.ts";
-
-/** Zulip's InvalidOperatorCombinationError. */
-export class InvalidOperatorCombinationError extends JsonableError {
-  constructor(desc: string) {
-    super(`Invalid narrow operator combination: ${desc}`, { code: "BAD_NARROW", data: { desc } });
-  }
-}
 
 const CONVERSATION_OPERATORS: ReadonlySet<string> = new Set(["stream", "channel", "topic", "dm", "pm-with"]);
 

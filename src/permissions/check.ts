@@ -3,7 +3,7 @@ import type { Db } from "../store/db.ts";
 import type { RealmRow, UserRow } from "../store/schema.ts";
 import { isUserInGroup } from "./group-setting.ts";
 import { realmSettings, type RealmGroupSetting } from "./realm-settings.ts";
-import { ROLE } from "./roles.ts";
+import { ROLE } from "../store/roles.ts";
 
 /** Whether the user belongs to the group named by a realm permission setting. */
 export function hasRealmPermission(db: Db, realm: RealmRow, user: UserRow, setting: RealmGroupSetting): Promise<boolean> {

@@ -3,14 +3,25 @@
  * and the fetch-and-authorize functions every user-group action starts with (Zulip's
  * access_user_group_for_update and friends).
  */
-import { JsonableError, PermissionDeniedError } from "../http/errors.ts";
-import type { GroupPermissionSetting } from "../present/user-groups.ts";
+import { JsonableError, PermissionDeniedError } from "../errors.ts";
 import type { Db } from "../store/db.ts";
 import type { RealmRow, UserGroupRow, UserRow } from "../store/schema.ts";
 import { getGroup } from "../store/user-groups.ts";
 import { hasRealmPermission, isGuest } from "./check.ts";
 import { isUserInGroup } from "./group-setting.ts";
-import { SYSTEM_GROUP, type SystemGroupName } from "./roles.ts";
+import { SYSTEM_GROUP, type SystemGroupName } from "../store/roles.ts";
+
+/** The permission settings every user group carries, as API names. */
+export const GROUP_PERMISSION_SETTINGS = [
+  "can_add_members_group",
+  "can_join_group",
+  "can_leave_group",
+  "can_manage_group",
+  "can_mention_group",
+  "can_remove_members_group",
+] as const;
+
+export type GroupPermissionSetting = (typeof GROUP_PERMISSION_SETTINGS)[number];
 
 /** "creator": an anonymous group holding only the group's creator (Zulip's group_creator). */
 export type GroupSettingDefault = SystemGroupName | "creator";

@@ -7,7 +7,7 @@ import { sql } from "kysely";
 import type { Db } from "../store/db.ts";
 import { prepared } from "../store/prepared.ts";
 import { addMembers, addSubgroups, directMemberIds, directSubgroupIds, getGroup, withSubgroupsOf } from "../store/user-groups.ts";
-import { JsonableError } from "../http/errors.ts";
+import { JsonableError } from "../errors.ts";
 import { cachedRead } from "../store/read-cache.ts";
 
 export type AnonymousGroupValue = { direct_members: number[]; direct_subgroups: number[] };

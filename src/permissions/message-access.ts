@@ -8,8 +8,8 @@
  * user who did not receive the message (starred as "historical") counts like Zulip's historical
  * UserMessage row.
  */
-import type { AuthedCtx } from "../actions/context.ts";
-import { JsonableError } from "../http/errors.ts";
+import type { AuthedCaller } from "./caller.ts";
+import { InvalidMessageError } from "../errors.ts";
 import type { Db } from "../store/db.ts";
 import { directRecipientMembers, getMessage } from "../store/messages.ts";
 import { receivedIds } from "../store/message-flags.ts";
@@ -18,13 +18,6 @@ import { getStreamById } from "../store/streams.ts";
 import { getSubscription, subscriberIds } from "../store/subscriptions.ts";
 import { isGuest } from "./check.ts";
 import { hasContentAccess } from "./stream-access.ts";
-
-/** Zulip's one error for a message that is missing or that the caller may not see. */
-export class InvalidMessageError extends JsonableError {
-  constructor() {
-    super("Invalid message(s)");
-  }
-}
 
 /** A message the caller may see, its channel (null for direct messages), and whether they received it. */
 export type MessageAccess = { message: MessageRow; stream: StreamRow | null; received: boolean };
@@ -58,7 +51,7 @@ export async function canAccessChannelMessage(db: Db, user: UserRow, message: Me
  * Fetches a message the caller may see; `forModify` also refuses messages in archived channels.
  * Runs on `db` (the transaction of the caller, if any).
  */
-export async function accessMessage(ctx: AuthedCtx, db: Db, messageId: number, opts: { forModify?: boolean } = {}): Promise<MessageAccess> {
+export async function accessMessage(ctx: AuthedCaller, db: Db, messageId: number, opts: { forModify?: boolean } = {}): Promise<MessageAccess> {
   const message = await getMessage(db, ctx.realm.id, messageId);
   if (!message) throw new InvalidMessageError();
   if (message.stream_id === null) {
@@ -74,7 +67,7 @@ export async function accessMessage(ctx: AuthedCtx, db: Db, messageId: number, o
 }
 
 /** The message if the caller may see it, else null (for lookups such as the `with` operator). */
-export async function readableMessage(ctx: AuthedCtx, messageId: number): Promise<MessageRow | null> {
+export async function readableMessage(ctx: AuthedCaller, messageId: number): Promise<MessageRow | null> {
   try {
     return (await accessMessage(ctx, ctx.db, messageId)).message;
   } catch (error) {

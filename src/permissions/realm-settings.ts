@@ -3,7 +3,7 @@
  * values set explicitly; group settings are stored as group ids.
  */
 import type { RealmRow } from "../store/schema.ts";
-import { SYSTEM_GROUP, type SystemGroupName } from "./roles.ts";
+import { SYSTEM_GROUP, type SystemGroupName } from "../store/roles.ts";
 
 /** Realm permission settings that hold a group-setting value, with their default system group. */
 export const REALM_GROUP_SETTING_DEFAULTS = {

@@ -3,8 +3,8 @@
  * Missing and forbidden channels give the same error, so a refusal never reveals that a
  * private channel exists.
  */
-import type { ActionCtx, AuthedCtx } from "../actions/context.ts";
-import { JsonableError } from "../http/errors.ts";
+import type { AuthedCaller, Caller } from "./caller.ts";
+import { CannotAdministerChannelError, JsonableError } from "../errors.ts";
 import type { Db } from "../store/db.ts";
 import type { StreamRow, SubscriptionRow, UserRow } from "../store/schema.ts";
 import { getStreamById, getStreamByName } from "../store/streams.ts";
@@ -25,13 +25,6 @@ export type AccessOptions = {
 };
 
 const INVALID_ID = "Invalid channel ID";
-
-/** Zulip's refusal to a caller who can see a channel but not administer it. */
-export class CannotAdministerChannelError extends JsonableError {
-  constructor() {
-    super("You do not have permission to administer this channel.");
-  }
-}
 
 /** Whether a channel is public (neither private nor web-public counts as private). */
 export function isPublicStream(stream: StreamRow): boolean {
@@ -64,7 +57,7 @@ export async function canAdministerStream(db: Db, user: UserRow, stream: StreamR
   return isRealmAdmin(user) || inAdministerGroup(db, user, stream);
 }
 
-async function check(ctx: AuthedCtx, stream: StreamRow | undefined, error: string, opts: AccessOptions): Promise<StreamAccess> {
+async function check(ctx: AuthedCaller, stream: StreamRow | undefined, error: string, opts: AccessOptions): Promise<StreamAccess> {
   if (!stream || (stream.is_archived === 1 && !opts.allowArchived)) throw new JsonableError(error);
   const row = await getSubscription(ctx.db, ctx.realm.id, ctx.actor.id, stream.id);
   const sub = row && row.active === 1 ? row : null;
@@ -82,12 +75,12 @@ async function check(ctx: AuthedCtx, stream: StreamRow | undefined, error: strin
 }
 
 /** Fetches a channel by id and checks the caller may use it; one error for missing and forbidden. */
-export async function accessStreamById(ctx: AuthedCtx, streamId: number, opts: AccessOptions = {}): Promise<StreamAccess> {
+export async function accessStreamById(ctx: AuthedCaller, streamId: number, opts: AccessOptions = {}): Promise<StreamAccess> {
   return check(ctx, await getStreamById(ctx.db, ctx.realm.id, streamId), INVALID_ID, opts);
 }
 
 /** Fetches a channel by name and checks the caller may use it; one error for missing and forbidden. */
-export async function accessStreamByName(ctx: AuthedCtx, name: string, opts: AccessOptions = {}): Promise<StreamAccess> {
+export async function accessStreamByName(ctx: AuthedCaller, name: string, opts: AccessOptions = {}): Promise<StreamAccess> {
   return check(ctx, await getStreamByName(ctx.db, ctx.realm.id, name), `Invalid channel name '${name}'`, opts);
 }
 
@@ -106,7 +99,7 @@ async function groupMetadataUserIds(db: Db, stream: StreamRow, members: RealmMem
  * web-public: all active users; public: non-guests and subscribed guests; private:
  * subscribers, administrators and the channel's permission groups.
  */
-export async function metadataAccessUserIds(ctx: ActionCtx, stream: StreamRow, db: Db = ctx.db): Promise<Set<number>> {
+export async function metadataAccessUserIds(ctx: Caller, stream: StreamRow, db: Db = ctx.db): Promise<Set<number>> {
   const members = await activeRealmMembers(db, ctx.realm.id);
   if (stream.is_web_public === 1) return new Set(members.map((m) => m.id));
   const subscribers = await subscriberIds(db, ctx.realm.id, stream.id);

@@ -9,8 +9,9 @@ import type { Db } from "../store/db.ts";
 import { listLinkifiers } from "../store/linkifiers.ts";
 import { directRecipientMembers } from "../store/messages.ts";
 import type { MessageRow, RealmRow, ReactionRow, UserRow } from "../store/schema.ts";
-import { apiEmail, EMAIL_VISIBILITY } from "./emails.ts";
-import { avatarUrl, type Viewer } from "./users.ts";
+import { apiEmail, EMAIL_VISIBILITY } from "../store/emails.ts";
+import type { Viewer } from "../permissions/email-visibility.ts";
+import { avatarUrl } from "./users.ts";
 
 /** How one client asked to see messages. */
 export type MessagePresentOptions = {

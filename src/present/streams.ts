@@ -6,7 +6,7 @@
 import type { Db } from "../store/db.ts";
 import type { StreamRow, SubscriptionRow } from "../store/schema.ts";
 import { presentGroupSetting, type GroupSettingValue } from "../permissions/group-setting.ts";
-import { SYSTEM_GROUP } from "../permissions/roles.ts";
+import { SYSTEM_GROUP } from "../store/roles.ts";
 import { systemGroupsByName } from "../store/user-groups.ts";
 import { subscriberCounts } from "../store/stream-stats.ts";
 import { renderMessage } from "../markdown/render.ts";

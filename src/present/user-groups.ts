@@ -1,6 +1,7 @@
 /** User groups in their API shape, for the register snapshot, REST responses and events. */
 import type { GroupSettingValue } from "../permissions/group-setting.ts";
-import { SYSTEM_GROUP } from "../permissions/roles.ts";
+import type { GroupPermissionSetting } from "../permissions/group-access.ts";
+import { SYSTEM_GROUP } from "../store/roles.ts";
 import type { UserGroupRow } from "../store/schema.ts";
 
 /** A realm's groups (anonymous setting groups included) with active direct members and direct subgroups. */
@@ -11,18 +12,6 @@ export type GroupIndex = {
   /** Direct subgroups of each group, ascending. */
   subgroups: Map<number, number[]>;
 };
-
-/** The permission settings every user group carries, as API names. */
-export const GROUP_PERMISSION_SETTINGS = [
-  "can_add_members_group",
-  "can_join_group",
-  "can_leave_group",
-  "can_manage_group",
-  "can_mention_group",
-  "can_remove_members_group",
-] as const;
-
-export type GroupPermissionSetting = (typeof GROUP_PERMISSION_SETTINGS)[number];
 
 /** SPEC.md's user group object. */
 export type ApiUserGroup = {

@@ -1,18 +1,10 @@
 /** User, bot and custom-profile-field rows as the API shows them: responses, snapshot and events. */
 import crypto from "node:crypto";
-import { ROLE } from "../permissions/roles.ts";
+import { ROLE } from "../store/roles.ts";
 import type { CustomProfileFieldRow, ServiceRow, UserRow } from "../store/schema.ts";
 import type { ProfileValueRow } from "../store/custom-profile.ts";
-import { apiEmail, EMAIL_VISIBILITY } from "./emails.ts";
-
-/** The email_address_visibility values whose real addresses each role may see (Zulip's table). */
-const VISIBLE_EMAILS_BY_ROLE: Record<number, readonly number[]> = {
-  [ROLE.owner]: [EMAIL_VISIBILITY.everyone, EMAIL_VISIBILITY.members, EMAIL_VISIBILITY.moderators, EMAIL_VISIBILITY.admins],
-  [ROLE.administrator]: [EMAIL_VISIBILITY.everyone, EMAIL_VISIBILITY.members, EMAIL_VISIBILITY.moderators, EMAIL_VISIBILITY.admins],
-  [ROLE.moderator]: [EMAIL_VISIBILITY.everyone, EMAIL_VISIBILITY.members, EMAIL_VISIBILITY.moderators],
-  [ROLE.member]: [EMAIL_VISIBILITY.everyone, EMAIL_VISIBILITY.members],
-  [ROLE.guest]: [EMAIL_VISIBILITY.everyone],
-};
+import { apiEmail, EMAIL_VISIBILITY } from "../store/emails.ts";
+import { canSeeDeliveryEmail, type Viewer } from "../permissions/email-visibility.ts";
 
 /** Custom profile field types, as /register's custom_profile_field_types lists them. */
 export const CUSTOM_PROFILE_FIELD_TYPES = {
@@ -25,16 +17,6 @@ export const CUSTOM_PROFILE_FIELD_TYPES = {
   EXTERNAL_ACCOUNT: { id: 7, name: "External account" },
   PRONOUNS: { id: 8, name: "Pronouns" },
 } as const;
-
-/** Who is looking: a user, or null for an unauthenticated (public-access) visitor. */
-export type Viewer = Pick<UserRow, "id" | "role"> | null;
-
-/** Whether the viewer may see the target's real (delivery) email address. */
-export function canSeeDeliveryEmail(viewer: Viewer, target: Pick<UserRow, "id" | "email_address_visibility">): boolean {
-  if (viewer === null) return false;
-  if (viewer.id === target.id) return true;
-  return (VISIBLE_EMAILS_BY_ROLE[viewer.role] ?? []).includes(target.email_address_visibility);
-}
 
 const hashes = new Map<string, string>();
 /** Hashes kept; past it the memo starts over. */

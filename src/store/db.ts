@@ -6,7 +6,8 @@ import pg from "pg";
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Transaction } from "kysely";
 import type { Database } from "./schema.ts";
 import { migrations } from "./migrations/index.ts";
-import { DEFAULT_GROUP_COMMIT_MAX, groupCommitter, type GroupCommitter } from "./group-commit.ts";
+import { DEFAULT_GROUP_COMMIT_MAX, DEFAULT_SQLITE_CACHE_MB } from "../config.ts";
+import { groupCommitter, type GroupCommitter } from "./group-commit.ts";
 import { withStatementCache } from "./sqlite-statements.ts";
 import { SqliteLiteralLimits } from "./dialect/sqlite-literal-limits.ts";
 import { attachReadCache, shareReadCache } from "./read-cache.ts";
@@ -68,9 +69,6 @@ export function openStore(opts: { databaseUrl: string | null; dataDir: string; g
     },
   };
 }
-
-/** Page cache of each SQLite connection (the writer and the reader), in MiB. */
-export const DEFAULT_SQLITE_CACHE_MB = 64;
 
 /** One SQLite connection (WAL); `queryOnly` refuses every write on it. */
 function sqliteConnection(file: string, queryOnly: boolean, cacheMb: number): SqliteDatabase.Database {

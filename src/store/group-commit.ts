@@ -41,9 +41,6 @@ export async function atBatchEnd(db: object, write: Write): Promise<void> {
 
 type Outcome = { job: Job; ok: true; value: unknown } | { job: Job; ok: false; error: unknown };
 
-/** Transactions per SQLite commit unless configured otherwise (SQLITE_GROUP_COMMIT_MAX). */
-export const DEFAULT_GROUP_COMMIT_MAX = 64;
-
 export type GroupCommitter = <T>(fn: (tx: Transaction<Database>) => Promise<T>) => Promise<T>;
 
 // Compiled once: these run twice per transaction.

@@ -1,6 +1,6 @@
 /** Queries on users and bots (and bots' outgoing-webhook services), always within one realm. */
 import { sql } from "kysely";
-import { ROLE } from "../permissions/roles.ts";
+import { ROLE } from "./roles.ts";
 import type { Db } from "./db.ts";
 import type { ServiceRow, UserRow, UserUpdate } from "./schema.ts";
 import { prepared } from "./prepared.ts";

@@ -1,5 +1,5 @@
 /** Helpers shared by the users and bots suites: extra accounts, direct store set-up, reading users back. */
-import { doSetUserFlagSetting, CAN_CHANGE_USER_EMAILS } from "../../src/actions/cli-admin.ts";
+import { doSetUserFlagSetting, CAN_CHANGE_USER_EMAILS } from "../../src/actions/users/credentials.ts";
 import { createProfileField, type NewProfileField } from "../../src/store/custom-profile.ts";
 import { openStore } from "../../src/store/db.ts";
 import type { CustomProfileFieldRow } from "../../src/store/schema.ts";

@@ -2,10 +2,10 @@
  * The fixture organization every suite starts with, created through the real primitives before
  * the server starts: users named for their roles, each with a known password.
  */
-import { doCreateRealm } from "../../src/actions/bootstrap.ts";
-import { doCreateUser } from "../../src/actions/create-user.ts";
+import { doCreateRealm } from "../../src/actions/organization/bootstrap.ts";
+import { doCreateUser } from "../../src/actions/users/create.ts";
 import { systemClock } from "../../src/clock.ts";
-import { ROLE } from "../../src/permissions/roles.ts";
+import { ROLE } from "../../src/store/roles.ts";
 import { migrate, openStore } from "../../src/store/db.ts";
 import type { FreshStore } from "./stores.ts";
 

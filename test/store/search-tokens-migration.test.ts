@@ -9,7 +9,7 @@ import { Migrator, sql, type Kysely } from "kysely";
 import { migrations } from "../../src/store/migrations/index.ts";
 import { openStore, type Store } from "../../src/store/db.ts";
 import { restrictToSearch } from "../../src/store/dialect/search-query.ts";
-import { parseSearch } from "../../src/narrow/search.ts";
+import { parseSearch } from "../../src/store/search-words.ts";
 import { freshStore, STORES, type FreshStore } from "../helpers/stores.ts";
 
 /** The channel permission columns as of 0003 (not null, no default). */

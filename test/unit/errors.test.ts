@@ -4,7 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { ERROR_CODES } from "../../src/http/errors.ts";
+import { ERROR_CODES } from "../../src/errors.ts";
 
 // The shared documents live next to the repository, as test/helpers/openapi.ts expects.
 const here = path.dirname(fileURLToPath(import.meta.url));

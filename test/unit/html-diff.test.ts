@@ -1,7 +1,7 @@
 /** src/actions/html-diff.ts: word-level highlighting, and output that never breaks the markup. */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { highlightHtmlDifferences } from "../../src/actions/html-diff.ts";
+import { highlightHtmlDifferences } from "../../src/markdown/html-diff.ts";
 
 const ins = (text: string) => `<span class="highlight_text_inserted">${text}</span>`;
 const del = (text: string) => `<span class="highlight_text_deleted">${text}</span>`;

@@ -1,8 +1,8 @@
 /** src/actions/search-highlight.ts: highlight spans around exactly the matched words, HTML left intact. */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { escapeTopic, highlightHtml, searchFields, searchMatcher } from "../../src/actions/search-highlight.ts";
-import { parseSearch } from "../../src/narrow/search.ts";
+import { escapeTopic, highlightHtml, searchFields, searchMatcher } from "../../src/narrow/highlight.ts";
+import { parseSearch } from "../../src/store/search-words.ts";
 
 const H = (w: string) => `<span class="highlight">${w}</span>`;
 

@@ -1,9 +1,9 @@
 /** src/narrow/parse.ts and search.ts: narrow terms and search words, with Zulip's validation wording. */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { JsonableError } from "../../src/http/errors.ts";
+import { JsonableError } from "../../src/errors.ts";
 import { operandText, parseNarrow } from "../../src/narrow/parse.ts";
-import { parseSearch, searchWords } from "../../src/narrow/search.ts";
+import { parseSearch, searchWords } from "../../src/store/search-words.ts";
 
 function parseError(raw: unknown[]): string {
   try {

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { z } from "zod";
-import { JsonableError } from "../../src/http/errors.ts";
+import { JsonableError } from "../../src/errors.ts";
 import { bool, int, intList, issueToError, json, parseParams, str } from "../../src/http/params.ts";
 
 type Case = { title: string; kind: string; schema: z.ZodObject; input: Record<string, unknown>; msg: string; code?: string };

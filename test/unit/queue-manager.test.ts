@@ -7,7 +7,7 @@ import { unsupportedNarrowOperator } from "../../src/events/narrow.ts";
 import { QueueManager } from "../../src/events/queue-manager.ts";
 import type { EventQueue } from "../../src/events/queue.ts";
 import type { ApiEvent } from "../../src/events/types.ts";
-import type { ClientCapabilities, QueueOptions } from "../../src/state/provider.ts";
+import type { ClientCapabilities, QueueOptions } from "../../src/events/queue-options.ts";
 
 const REALM = 1;
 const config = loadConfig({ PORT: "9991" });

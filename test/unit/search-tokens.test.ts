@@ -1,7 +1,7 @@
 /** src/narrow/search.ts: the tokens both indexes hold and every query is cut into. */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { foldWord, searchTokens } from "../../src/narrow/search.ts";
+import { foldWord, searchTokens } from "../../src/store/search-words.ts";
 
 describe("search tokens", () => {
   test("runs of letters and digits, in order, punctuation and symbols cut", () => {

@@ -1,6 +1,6 @@
 /** `stream` events: channels created, archived (deleted) and changed. */
 import type { ApiStream } from "../../present/streams.ts";
-import type { ClientCapabilities } from "../../state/provider.ts";
+import type { ClientCapabilities } from "../queue-options.ts";
 import type { ApiEvent } from "../types.ts";
 
 export type StreamCreateEvent = { type: "stream"; op: "create"; streams: ApiStream[] };

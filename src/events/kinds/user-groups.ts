@@ -3,8 +3,9 @@
  * shapes them per queue for the include_deactivated_groups capability (FL 294).
  */
 import type { GroupSettingValue } from "../../permissions/group-setting.ts";
-import type { ApiUserGroup, GroupPermissionSetting } from "../../present/user-groups.ts";
-import type { ClientCapabilities } from "../../state/provider.ts";
+import type { GroupPermissionSetting } from "../../permissions/group-access.ts";
+import type { ApiUserGroup } from "../../present/user-groups.ts";
+import type { ClientCapabilities } from "../queue-options.ts";
 import type { ApiEvent } from "../types.ts";
 
 /**

@@ -1,6 +1,6 @@
 /** The caller's uploads: GET /attachments, DELETE /attachments/{attachment_id}. */
 import { z } from "zod";
-import { listAttachments, removeAttachment } from "../../actions/attachments.ts";
+import { listAttachments, removeAttachment } from "../../actions/attachments/own.ts";
 import { defineEndpoint } from "../endpoint.ts";
 import { pathInt } from "../params.ts";
 

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { defineEndpoint } from "../endpoint.ts";
 import { str } from "../params.ts";
-import { fetchApiKey } from "../../actions/fetch-api-key.ts";
+import { fetchApiKey } from "../../actions/users/fetch-api-key.ts";
 
 export const endpoints = [
   defineEndpoint({

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { defineEndpoint, Redirect } from "../endpoint.ts";
 import { str } from "../params.ts";
-import { avatarLocation } from "../../actions/users.ts";
+import { avatarLocation } from "../../actions/users/accounts.ts";
 
 export const endpoints = [
   defineEndpoint({

@@ -2,8 +2,8 @@
 import { z } from "zod";
 import { defineEndpoint } from "../endpoint.ts";
 import { int, json, pathInt, str } from "../params.ts";
-import { BOT_TYPES, createBot, getOwnBots, regenerateBotApiKey, updateBot } from "../../actions/bots.ts";
-import { deactivateBot } from "../../actions/users-deactivate.ts";
+import { BOT_TYPES, createBot, getOwnBots, regenerateBotApiKey, updateBot } from "../../actions/users/bots.ts";
+import { deactivateBot } from "../../actions/users/deactivate.ts";
 
 /** Zulip's check_url: an absolute http(s) URL. */
 function isHttpUrl(value: string): boolean {

@@ -1,7 +1,7 @@
 /** The event system: POST /register, GET /events (long-poll) and DELETE /events. */
 import { z } from "zod";
-import { deleteQueue, getEvents } from "../../actions/events.ts";
-import { registerEventQueue } from "../../actions/register.ts";
+import { deleteQueue, getEvents } from "../../actions/queues/events.ts";
+import { registerEventQueue } from "../../actions/queues/register.ts";
 import { defineEndpoint } from "../endpoint.ts";
 import { bool, int, json, str } from "../params.ts";
 

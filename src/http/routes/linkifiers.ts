@@ -1,6 +1,6 @@
 /** Linkifiers: list, add, update, delete (under Zulip's older /realm/filters paths) and reorder. */
 import { z } from "zod";
-import { addLinkifier, changeLinkifier, getLinkifiers, removeLinkifier, reorderRealmLinkifiers } from "../../actions/linkifiers.ts";
+import { addLinkifier, changeLinkifier, getLinkifiers, removeLinkifier, reorderRealmLinkifiers } from "../../actions/organization/linkifiers.ts";
 import { defineEndpoint } from "../endpoint.ts";
 import { intList, pathInt, str } from "../params.ts";
 

@@ -1,6 +1,6 @@
 /** Deleting a message. */
 import { z } from "zod";
-import { deleteMessage } from "../../actions/delete-message.ts";
+import { deleteMessage } from "../../actions/messages/delete.ts";
 import { defineEndpoint } from "../endpoint.ts";
 import { pathInt } from "../params.ts";
 

@@ -1,7 +1,7 @@
 /** Editing and moving a message, and its edit history. */
 import { z } from "zod";
-import { updateMessage } from "../../actions/edit-message.ts";
-import { getMessageHistory } from "../../actions/message-history.ts";
+import { updateMessage } from "../../actions/messages/edit.ts";
+import { getMessageHistory } from "../../actions/messages/history.ts";
 import { defineEndpoint } from "../endpoint.ts";
 import { bool, int, pathInt, str } from "../params.ts";
 

@@ -1,7 +1,7 @@
 /** Personal message flags: by message ids, by narrow, and the deprecated mark-as-read calls. */
 import { z } from "zod";
-import { updateMessageFlagsForNarrow } from "../../actions/flags-narrow.ts";
-import { markAllAsRead, markStreamAsRead, updateMessageFlags } from "../../actions/message-flags.ts";
+import { updateMessageFlagsForNarrow } from "../../actions/messages/flags-narrow.ts";
+import { markAllAsRead, markStreamAsRead, updateMessageFlags } from "../../actions/messages/flags.ts";
 import { defineEndpoint } from "../endpoint.ts";
 import { bool, int, intList, json, str } from "../params.ts";
 

@@ -2,9 +2,9 @@
 import { z } from "zod";
 import { defineEndpoint } from "../endpoint.ts";
 import { bool, int, intList, json, pathInt, str } from "../params.ts";
-import { getMessages } from "../../actions/get-messages.ts";
-import { getMessage } from "../../actions/get-message.ts";
-import { matchesNarrow } from "../../actions/matches-narrow.ts";
+import { getMessages } from "../../actions/messages/read.ts";
+import { getMessage } from "../../actions/messages/read-one.ts";
+import { matchesNarrow } from "../../actions/messages/matches-narrow.ts";
 
 /** A JSON-encoded narrow: a list whose terms the action validates (objects or legacy pairs). */
 const narrowList = () => json(z.array(z.unknown()));

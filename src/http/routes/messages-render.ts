@@ -1,6 +1,6 @@
 /** POST /messages/render: preview a message's rendering. */
 import { z } from "zod";
-import { renderContent } from "../../actions/render-message.ts";
+import { renderContent } from "../../actions/messages/render.ts";
 import { defineEndpoint } from "../endpoint.ts";
 import { str } from "../params.ts";
 

@@ -1,6 +1,6 @@
 /** Reporting a message to the organization's moderators. */
 import { z } from "zod";
-import { MAX_REPORT_DESCRIPTION_LENGTH, reportMessage } from "../../actions/report-message.ts";
+import { MAX_REPORT_DESCRIPTION_LENGTH, reportMessage } from "../../actions/messages/report.ts";
 import { defineEndpoint } from "../endpoint.ts";
 import { pathInt, str } from "../params.ts";
 

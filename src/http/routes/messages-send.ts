@@ -1,8 +1,8 @@
 /** POST /messages: send a channel or direct message. */
 import { z } from "zod";
-import { sendMessage } from "../../actions/send-message.ts";
+import { sendMessage } from "../../actions/messages/send.ts";
 import { defineEndpoint } from "../endpoint.ts";
-import { JsonableError } from "../errors.ts";
+import { JsonableError } from "../../errors.ts";
 import { bool, str } from "../params.ts";
 
 /** `type` values: `private` is the deprecated alias of `direct`, `channel` of `stream`. */

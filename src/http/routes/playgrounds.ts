@@ -1,6 +1,6 @@
 /** Code playgrounds: add and remove (the list reaches clients through /register). */
 import { z } from "zod";
-import { addPlayground, removePlayground } from "../../actions/playgrounds.ts";
+import { addPlayground, removePlayground } from "../../actions/organization/playgrounds.ts";
 import { defineEndpoint } from "../endpoint.ts";
 import { pathInt, str } from "../params.ts";
 

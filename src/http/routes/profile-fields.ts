@@ -8,7 +8,7 @@ import {
   reorderFields,
   updateField,
   updateOwnProfileData,
-} from "../../actions/profile-fields.ts";
+} from "../../actions/organization/profile-fields.ts";
 import { defineEndpoint } from "../endpoint.ts";
 import { bool, int, intList, json, pathInt, str } from "../params.ts";
 

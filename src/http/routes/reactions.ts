@@ -1,6 +1,6 @@
 /** Emoji reactions on a message. */
 import { z } from "zod";
-import { addReaction, removeReaction } from "../../actions/reactions.ts";
+import { addReaction, removeReaction } from "../../actions/messages/reactions.ts";
 import { defineEndpoint } from "../endpoint.ts";
 import { pathInt, str } from "../params.ts";
 

@@ -1,6 +1,6 @@
 /** Custom emoji: GET /realm/emoji, POST and DELETE /realm/emoji/{emoji_name}. */
 import { z } from "zod";
-import { addRealmEmoji, deactivateEmoji, realmEmojiDict } from "../../actions/realm-emoji.ts";
+import { addRealmEmoji, deactivateEmoji, listEmoji } from "../../actions/organization/realm-emoji.ts";
 import { uploadedFiles } from "../../files/uploaded-file.ts";
 import { defineEndpoint } from "../endpoint.ts";
 import { str } from "../params.ts";
@@ -11,7 +11,7 @@ export const endpoints = [
     path: "/realm/emoji",
     auth: "user",
     params: z.object({}),
-    handler: async (_params, ctx) => ({ emoji: await realmEmojiDict(ctx.db, ctx.realm.id) }),
+    handler: async (_params, ctx) => ({ emoji: await listEmoji(ctx) }),
   }),
   defineEndpoint({
     method: "POST",

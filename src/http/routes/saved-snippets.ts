@@ -1,6 +1,6 @@
 /** Saved snippets: GET/POST /saved_snippets, PATCH/DELETE /saved_snippets/{saved_snippet_id}. */
 import { z } from "zod";
-import { createSavedSnippet, editSavedSnippet, listOwnSavedSnippets, removeSavedSnippet } from "../../actions/saved-snippets.ts";
+import { createSavedSnippet, editSavedSnippet, listOwnSavedSnippets, removeSavedSnippet } from "../../actions/users/saved-snippets.ts";
 import { defineEndpoint } from "../endpoint.ts";
 import { pathInt, str } from "../params.ts";
 

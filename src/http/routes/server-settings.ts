@@ -1,7 +1,7 @@
 /** GET /server_settings: what a client learns about the server before logging in. */
 import { z } from "zod";
 import { defineEndpoint } from "../endpoint.ts";
-import { serverSettings } from "../../actions/server-settings.ts";
+import { serverSettings } from "../../actions/organization/server-settings.ts";
 
 export const endpoints = [
   defineEndpoint({

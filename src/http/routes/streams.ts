@@ -3,9 +3,9 @@ import { z } from "zod";
 import { defineEndpoint } from "../endpoint.ts";
 import { bool, pathInt, str } from "../params.ts";
 import { groupSettingChange, groupSettingParams, pickGroupSettings, retentionDays } from "../stream-params.ts";
-import { archiveStream, getStream, getStreamId, getStreams, getStreamTopics } from "../../actions/streams.ts";
-import { streamMembers } from "../../actions/subscriptions.ts";
-import { updateStreamSettings } from "../../actions/update-stream.ts";
+import { archiveStream, getStream, getStreamId, getStreams, getStreamTopics } from "../../actions/channels/streams.ts";
+import { streamMembers } from "../../actions/channels/subscriptions.ts";
+import { updateStreamSettings } from "../../actions/channels/update.ts";
 import { REALM_SCALAR_DEFAULTS } from "../../permissions/realm-settings.ts";
 
 const listParams = z.object({

@@ -1,6 +1,6 @@
 /** Submessages (widget data) attached to messages. */
 import { z } from "zod";
-import { addSubmessage } from "../../actions/submessages.ts";
+import { addSubmessage } from "../../actions/messages/submessages.ts";
 import { defineEndpoint } from "../endpoint.ts";
 import { int, str } from "../params.ts";
 

@@ -3,8 +3,8 @@ import { z } from "zod";
 import { defineEndpoint } from "../endpoint.ts";
 import { bool, json, pathInt } from "../params.ts";
 import { groupSettingParams, groupSettingValue, pickGroupSettings, principals, retentionDays } from "../stream-params.ts";
-import { subscribe } from "../../actions/subscribe.ts";
-import { listSubscriptions, subscriptionStatus, unsubscribe, updateSubscriptionProperties } from "../../actions/subscriptions.ts";
+import { subscribe } from "../../actions/channels/subscribe.ts";
+import { listSubscriptions, subscriptionStatus, unsubscribe, updateSubscriptionProperties } from "../../actions/channels/subscriptions.ts";
 import { REALM_SCALAR_DEFAULTS } from "../../permissions/realm-settings.ts";
 
 const subscribeParams = z.object({

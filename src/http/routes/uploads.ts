@@ -1,6 +1,6 @@
 /** Uploads: POST /user_uploads and the temporary-URL call GET /user_uploads/{realm_id_str}/{filename}. */
 import { z } from "zod";
-import { temporaryUploadUrl, uploadFile } from "../../actions/uploads.ts";
+import { temporaryUploadUrl, uploadFile } from "../../actions/attachments/uploads.ts";
 import { uploadedFiles } from "../../files/uploaded-file.ts";
 import { defineEndpoint } from "../endpoint.ts";
 import { str } from "../params.ts";

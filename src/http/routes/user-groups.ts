@@ -3,15 +3,15 @@ import { z } from "zod";
 import { defineEndpoint } from "../endpoint.ts";
 import { bool, intList, json, pathInt, str } from "../params.ts";
 import { groupSettingChange, groupSettingValue } from "../stream-params.ts";
-import { createUserGroup, deactivateUserGroup, listUserGroups, updateUserGroup } from "../../actions/user-groups.ts";
+import { createUserGroup, deactivateUserGroup, listUserGroups, updateUserGroup } from "../../actions/groups/groups.ts";
 import {
   getUserGroupMembers,
   getUserGroupSubgroups,
   isUserGroupMember,
   updateUserGroupMembers,
   updateUserGroupSubgroups,
-} from "../../actions/user-group-members.ts";
-import { GROUP_PERMISSION_SETTINGS, type GroupPermissionSetting } from "../../present/user-groups.ts";
+} from "../../actions/groups/members.ts";
+import { GROUP_PERMISSION_SETTINGS, type GroupPermissionSetting } from "../../permissions/group-access.ts";
 
 /** Optional JSON parameters for the six permission settings, each parsed by `schema`. */
 function settingParams<T extends z.ZodType>(schema: T) {

@@ -1,6 +1,6 @@
 /** Users' statuses: set one's own, read anyone's. */
 import { z } from "zod";
-import { getStatus, updateOwnStatus } from "../../actions/user-status.ts";
+import { getStatus, updateOwnStatus } from "../../actions/users/status.ts";
 import { defineEndpoint } from "../endpoint.ts";
 import { bool, pathInt, str } from "../params.ts";
 

@@ -1,6 +1,6 @@
 /** Personal topic preferences: visibility policies, and the deprecated topic muting call. */
 import { z } from "zod";
-import { updateMutedTopic, updateUserTopic } from "../../actions/user-topics.ts";
+import { updateMutedTopic, updateUserTopic } from "../../actions/channels/user-topics.ts";
 import { defineEndpoint } from "../endpoint.ts";
 import { int, str } from "../params.ts";
 

@@ -1,11 +1,11 @@
 /** Users: list and read, create, update, deactivate and reactivate, and one's own API key. */
 import { z } from "zod";
-import { isRole } from "../../permissions/roles.ts";
+import { isRole } from "../../store/roles.ts";
 import { defineEndpoint } from "../endpoint.ts";
 import { bool, int, json, pathInt, str } from "../params.ts";
-import { createUser, getOwnUser, getUser, getUsers, regenerateOwnApiKey } from "../../actions/users.ts";
-import { updateUser } from "../../actions/users-update.ts";
-import { deactivateOwnUser, deactivateUser, reactivateUser } from "../../actions/users-deactivate.ts";
+import { createUser, getOwnUser, getUser, getUsers, regenerateOwnApiKey } from "../../actions/users/accounts.ts";
+import { updateUser } from "../../actions/users/update.ts";
+import { deactivateOwnUser, deactivateUser, reactivateUser } from "../../actions/users/deactivate.ts";
 
 const userQuery = {
   client_gravatar: bool().default(true),

@@ -12,7 +12,7 @@ import { sql, type QueryExecutorProvider } from "kysely";
 import type { Db, Engine } from "../db.ts";
 import { atBatchEnd } from "../group-commit.ts";
 import { prepared } from "../prepared.ts";
-import { searchTokens } from "../../narrow/search.ts";
+import { searchTokens } from "../search-words.ts";
 
 const ENTITIES: Readonly<Record<string, string>> = { amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'", "#x27": "'", nbsp: " " };
 

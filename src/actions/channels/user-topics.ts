@@ -1,0 +1,65 @@
+/**
+ * Personal topic visibility (POST /user_topics, and the deprecated
+ * PATCH /users/me/subscriptions/muted_topics), with `muted_topics` and `user_topic` events.
+ */
+import { JsonableError } from "../../errors.ts";
+import { userTopicEvent } from "../../events/kinds/user-topics.ts";
+import { nowSeconds } from "../../clock.ts";
+import { realmSettings } from "../../permissions/realm-settings.ts";
+import { accessStreamById, accessStreamByName } from "../../permissions/stream-access.ts";
+import type { RealmRow, StreamRow } from "../../store/schema.ts";
+import { getStreamById, getStreamByName } from "../../store/streams.ts";
+import { getUserTopic, setUserTopic, VISIBILITY_POLICY } from "../../store/user-topics.ts";
+import { mutedTopicsState } from "../../register/user-topics.ts";
+import { withTransaction, type AuthedCtx } from "../context.ts";
+
+/** `(no topic)` and the realm's empty-topic display name stand for the empty topic (FL 334/370). */
+function storedTopicName(realm: RealmRow, topic: string): string {
+  return topic === "(no topic)" || topic === realmSettings(realm).realm_empty_topic_display_name ? "" : topic;
+}
+
+/** Sets the actor's policy for a topic; no change (same policy, or nothing to remove) sends no events. */
+async function doSetVisibilityPolicy(ctx: AuthedCtx, stream: StreamRow, topic: string, policy: number): Promise<void> {
+  await withTransaction(ctx, async (tx, emit) => {
+    const existing = await getUserTopic(tx, ctx.realm.id, ctx.actor.id, stream.id, topic);
+    const current = existing?.visibility_policy ?? VISIBILITY_POLICY.inherit;
+    if (current === policy) return;
+    const now = nowSeconds(ctx.clock);
+    await setUserTopic(tx, ctx.realm.id, { userId: ctx.actor.id, streamId: stream.id, topic, policy, now });
+    emit({ type: "muted_topics", muted_topics: await mutedTopicsState(tx, ctx.realm, ctx.actor.id) }, [ctx.actor.id]);
+    emit(userTopicEvent(stream.id, topic, policy, now), [ctx.actor.id]);
+  });
+}
+
+/** A channel of the realm by id or name without an access check (removing a policy needs none), or `error`. */
+async function streamForRemoval(ctx: AuthedCtx, ref: { id?: number; name?: string }, error: string): Promise<StreamRow> {
+  const stream = ref.id !== undefined ? await getStreamById(ctx.db, ctx.realm.id, ref.id) : await getStreamByName(ctx.db, ctx.realm.id, ref.name ?? "");
+  if (!stream) throw new JsonableError(error);
+  return stream;
+}
+
+/** POST /user_topics: setting a policy needs access to the channel; removing one only that it exists. */
+export async function updateUserTopic(ctx: AuthedCtx, input: { stream_id: number; topic: string; visibility_policy: number }): Promise<Record<string, never>> {
+  const stream =
+    input.visibility_policy === VISIBILITY_POLICY.inherit
+      ? await streamForRemoval(ctx, { id: input.stream_id }, "Invalid channel ID")
+      : (await accessStreamById(ctx, input.stream_id)).stream;
+  await doSetVisibilityPolicy(ctx, stream, storedTopicName(ctx.realm, input.topic), input.visibility_policy);
+  return {};
+}
+
+/** PATCH /users/me/subscriptions/muted_topics (deprecated since FL 170): mute (`add`) or unmute (`remove`). */
+export async function updateMutedTopic(ctx: AuthedCtx, input: { stream_id?: number; stream?: string; topic: string; op: "add" | "remove" }): Promise<Record<string, never>> {
+  if (input.stream_id === undefined && input.stream === undefined) throw new JsonableError("Please supply 'stream'.");
+  if (input.stream_id !== undefined && input.stream !== undefined) throw new JsonableError("Please choose one: 'stream' or 'stream_id'.");
+  const ref = { id: input.stream_id, name: input.stream };
+  let stream: StreamRow;
+  if (input.op === "add") {
+    stream = (input.stream_id !== undefined ? await accessStreamById(ctx, input.stream_id) : await accessStreamByName(ctx, input.stream ?? "")).stream;
+  } else {
+    stream = await streamForRemoval(ctx, ref, "Topic is not muted");
+  }
+  const policy = input.op === "add" ? VISIBILITY_POLICY.muted : VISIBILITY_POLICY.inherit;
+  await doSetVisibilityPolicy(ctx, stream, storedTopicName(ctx.realm, input.topic), policy);
+  return {};
+}

@@ -1,0 +1,165 @@
+/**
+ * What the Notification Bot posts after PATCH /messages/{id} moved messages (Zulip's
+ * send_message_moved_breadcrumbs and maybe_send_resolve_topic_notifications): the "marked this
+ * topic as resolved/unresolved" notice, and the breadcrumbs in the new and old threads. The
+ * notices are planned inside the move's transaction (an undone resolve deletes its notice there)
+ * and posted after it commits, in upstream's order: resolve notice, new thread, old thread.
+ */
+import { sql } from "kysely";
+import { nowSeconds } from "../../clock.ts";
+import { channelNarrow, encodeHashComponent } from "../../markdown/urls.ts";
+import type { Db } from "../../store/db.ts";
+import type { MessageRow, StreamRow, UserRow } from "../../store/schema.ts";
+import { VISIBILITY_POLICY } from "../../store/user-topics.ts";
+import type { AuthedCtx, Emit } from "../context.ts";
+import { doDeleteMessages } from "./delete.ts";
+import type { PropagateMode } from "./edit-checks.ts";
+import { topicMessages } from "./move.ts";
+import { findNotificationBot, sendNotice, silentMention, type NoticeReads } from "./notification-bot.ts";
+
+/**
+ * Within this many seconds a resolve undone (or an unresolve redone) deletes the previous notice
+ * instead of posting another (upstream's RESOLVE_TOPIC_UNDO_GRACE_PERIOD_SECONDS).
+ */
+export const RESOLVE_UNDO_GRACE_SECONDS = 60;
+
+/** How Zulip names the empty topic in links (Message.EMPTY_TOPIC_FALLBACK_NAME). */
+const EMPTY_TOPIC_LINK_NAME = "general chat";
+
+/** Characters that break `#**channel>topic**`, and the entities the fallback link shows them as. */
+const BREAKS_TOPIC_LINK = /[`>*&[\]]|\$\$/g;
+const LINK_ESCAPES: Record<string, string> = { "`": "&#96;", ">": "&gt;", "*": "&#42;", "&": "&amp;", $$: "&#36;&#36;", "[": "&#91;", "]": "&#93;" };
+
+/** Our resolve notices (this codebase keeps no message type, so they are known by sender and text). */
+const RESOLVE_NOTICE = /^@_\*\*[^*]+\|\d+\*\* has marked this topic as (?:un)?resolved\.$/;
+
+/** A message the Notification Bot will post. */
+export type Notice = { stream: StreamRow; topic: string; content: string; reads: NoticeReads };
+
+/** A committed-to channel edit, as the notices need it. */
+export type MovedEdit = {
+  /** The target message as it was before the edit. */
+  message: MessageRow;
+  from: StreamRow;
+  /** The new channel, or null when the channel stays. */
+  to: StreamRow | null;
+  /** The new topic, or null when the topic stays. */
+  topic: string | null;
+  resolved: boolean;
+  unresolved: boolean;
+  contentEdited: boolean;
+  mode: PropagateMode;
+  movedIds: number[];
+  notifyOld: boolean;
+  notifyNew: boolean;
+};
+
+/** Zulip's get_stream_topic_link_syntax: `#**channel>topic**`, or a Markdown link when the names would break it. */
+export function topicLinkSyntax(stream: Pick<StreamRow, "id" | "name">, topic: string): string {
+  const breaks = (text: string) => text.search(BREAKS_TOPIC_LINK) !== -1;
+  if (!breaks(stream.name) && !breaks(topic)) return `#**${stream.name}>${topic}**`;
+  const escape = (text: string) => text.replace(BREAKS_TOPIC_LINK, (c) => LINK_ESCAPES[c] ?? c);
+  const label = `#${escape(stream.name)} > ${escape(topic === "" ? EMPTY_TOPIC_LINK_NAME : topic)}`;
+  return `[${label}](${channelNarrow(stream.id, stream.name)}/topic/${encodeHashComponent(topic)})`;
+}
+
+/** Active human subscribers of the channel who follow one of the topics: the only ones a resolve notice stays unread for. */
+async function topicFollowers(db: Db, realmId: number, stream: StreamRow, topics: string[]): Promise<number[]> {
+  const rows = await db
+    .selectFrom("user_topics")
+    .innerJoin("subscriptions", (join) => join.onRef("subscriptions.user_id", "=", "user_topics.user_id").onRef("subscriptions.stream_id", "=", "user_topics.stream_id"))
+    .innerJoin("users", "users.id", "user_topics.user_id")
+    .select("user_topics.user_id")
+    .where("user_topics.realm_id", "=", realmId)
+    .where("user_topics.stream_id", "=", stream.id)
+    .where(sql<string>`lower(user_topics.topic)`, "in", topics.map((t) => t.toLowerCase()))
+    .where("user_topics.visibility_policy", "=", VISIBILITY_POLICY.followed)
+    .where("subscriptions.active", "=", 1)
+    .where("users.is_active", "=", 1)
+    .where("users.is_bot", "=", 0)
+    .execute();
+  return [...new Set(rows.map((r) => r.user_id))];
+}
+
+/**
+ * Upstream's maybe_delete_previous_resolve_topic_notification: when the topic's latest message is
+ * a resolve notice younger than the grace period, it is deleted (and no new notice is sent).
+ */
+async function undoRecentResolveNotice(ctx: AuthedCtx, tx: Db, emit: Emit, stream: StreamRow, topic: string): Promise<boolean> {
+  const latest = await tx
+    .selectFrom("messages")
+    .selectAll()
+    .where("realm_id", "=", ctx.realm.id)
+    .where("stream_id", "=", stream.id)
+    .where(sql<string>`lower(topic)`, "=", topic.toLowerCase())
+    .orderBy("id", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  if (latest === undefined || nowSeconds(ctx.clock) - latest.date_sent > RESOLVE_UNDO_GRACE_SECONDS) return false;
+  const bot = await findNotificationBot(ctx, tx);
+  if (bot === undefined || latest.sender_id !== bot.id || !RESOLVE_NOTICE.test(latest.content)) return false;
+  await doDeleteMessages(ctx, tx, emit, [latest], stream);
+  return true;
+}
+
+async function resolveNotice(ctx: AuthedCtx, tx: Db, emit: Emit, edit: MovedEdit, topic: string, movedAll: boolean): Promise<Notice | null> {
+  if (await undoRecentResolveNotice(ctx, tx, emit, edit.from, topic)) return null;
+  // Every user keeps upstream's default resolved_topic_notice_auto_read_policy, "except_followed".
+  // Upstream takes a whole topic's followers before moving their follows along; ours stay behind,
+  // so the followers of both names are those the topic's follows would have merged into.
+  const followers = await topicFollowers(tx, ctx.realm.id, edit.from, movedAll ? [edit.message.topic, topic] : [topic]);
+  const content = `${silentMention(ctx.actor)} has marked this topic as ${edit.resolved ? "resolved" : "unresolved"}.`;
+  return { stream: edit.from, topic, content, reads: { readBy: [ctx.actor.id], unreadOnlyFor: followers } };
+}
+
+/** The new-thread breadcrumb's text, judged with the actor's own access to the destination topic. */
+async function newThreadText(ctx: AuthedCtx, tx: Db, edit: MovedEdit, where: { stream: StreamRow; topic: string }, movedAll: boolean): Promise<string> {
+  const { message, from, movedIds } = edit;
+  const who = silentMention(ctx.actor);
+  const oldLocation = topicLinkSyntax(from, message.topic);
+  const moved = new Set(movedIds);
+  const preexisting = (await topicMessages(tx, ctx.actor, { ...message, topic: where.topic }, where.stream)).some((m) => !moved.has(m.id));
+  if (!preexisting && movedAll) return `This topic was moved here from ${oldLocation} by ${who}.`;
+  if (movedIds.length > 1) return `${movedIds.length} messages were moved here from ${oldLocation} by ${who}.`;
+  const link = `${ctx.config.externalUrl}/${channelNarrow(where.stream.id, where.stream.name)}/topic/${encodeHashComponent(where.topic)}/near/${message.id}`;
+  return `[A message](${link}) was moved here from ${oldLocation} by ${who}.`;
+}
+
+function oldThreadText(actor: UserRow, where: { stream: StreamRow; topic: string }, count: number, movedAll: boolean): string {
+  const newLocation = topicLinkSyntax(where.stream, where.topic);
+  const who = silentMention(actor);
+  if (movedAll) return `This topic was moved to ${newLocation} by ${who}.`;
+  if (count === 1) return `A message was moved from this topic to ${newLocation} by ${who}.`;
+  return `${count} messages were moved from this topic to ${newLocation} by ${who}.`;
+}
+
+/**
+ * Plans the notices of a move (call inside its transaction, after the messages moved); deletes a
+ * just-sent resolve notice that this edit undoes.
+ */
+export async function planMoveNotices(ctx: AuthedCtx, tx: Db, emit: Emit, edit: MovedEdit): Promise<Notice[]> {
+  const { message, from, to, topic } = edit;
+  if (topic === null && to === null) return [];
+  const where = { stream: to ?? from, topic: topic ?? message.topic };
+  // Whether the actor moved every message of the old topic they can see.
+  const movedAll = edit.mode === "change_all" || (await topicMessages(tx, ctx.actor, message, from)).length === 0;
+  const notices: Notice[] = [];
+  const toggled = edit.resolved || edit.unresolved;
+  if (topic !== null && to === null && !edit.contentEdited && toggled) {
+    const notice = await resolveNotice(ctx, tx, emit, edit, topic, movedAll);
+    if (notice !== null) notices.push(notice);
+  }
+  const readBy = { readBy: [ctx.actor.id] };
+  if (edit.notifyNew && (to !== null || (topic !== null && !toggled))) {
+    notices.push({ ...where, content: await newThreadText(ctx, tx, edit, where, movedAll), reads: readBy });
+  }
+  if (edit.notifyOld) {
+    notices.push({ stream: from, topic: message.topic, content: oldThreadText(ctx.actor, where, edit.movedIds.length, movedAll), reads: readBy });
+  }
+  return notices;
+}
+
+/** Posts planned notices as the Notification Bot (after the move committed). */
+export async function sendMoveNotices(ctx: AuthedCtx, notices: readonly Notice[]): Promise<void> {
+  for (const notice of notices) await sendNotice(ctx, notice.stream, notice.topic, notice.content, notice.reads);
+}

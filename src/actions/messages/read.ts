@@ -1,0 +1,113 @@
+/**
+ * GET /messages: messages around an anchor (or by id) that match a narrow and that the caller may
+ * see, with per-user flags and, for searches, highlighted match fields (Zulip's
+ * get_messages_backend). Also the narrow helpers other readers share (flags by narrow).
+ */
+import { JsonableError } from "../../errors.ts";
+import { emailDomain } from "../../store/emails.ts";
+import { loadMessageLookups, presentMessage, type ApiMessage, type MessagePresentOptions } from "../../present/messages.ts";
+import { flagsFor } from "../../store/message-flags.ts";
+import { fetchMessageRange, fetchRequestedMessages, LARGER_THAN_MAX_MESSAGE_ID, type RangeResult } from "../../store/message-queries.ts";
+import { directRecipientMembers, getMessages as loadMessages } from "../../store/messages.ts";
+import type { MessageRow } from "../../store/schema.ts";
+import { buildNarrow, type BuiltNarrow } from "../../narrow/build.ts";
+import { IncompatibleParametersError } from "../../errors.ts";
+import { parseNarrow } from "../../narrow/parse.ts";
+import { applyWithOperator } from "../../narrow/with.ts";
+import { readableMessage } from "../../permissions/message-access.ts";
+import { narrowScope, queryScope } from "./narrow-scope.ts";
+import type { AuthedCtx } from "../context.ts";
+import { searchFields, searchMatcher, type SearchFields } from "../../narrow/highlight.ts";
+
+/** Zulip's MAX_MESSAGES_PER_FETCH. */
+export const MAX_MESSAGES_PER_FETCH = 5000;
+
+/** Validates and builds a decoded `narrow` parameter (a list; empty or absent means no narrow). */
+export function narrowFromParam(ctx: AuthedCtx, raw: readonly unknown[] | undefined, varName = "narrow"): Promise<BuiltNarrow> {
+  return buildNarrow(narrowScope(ctx), parseNarrow(raw ?? [], varName));
+}
+
+/**
+ * Zulip's parse_anchor_value: `newest`, `oldest`, `first_unread` or an integer (negative means 0,
+ * huge means newest); `use_first_unread_anchor` (pre-FL 1) wins over `anchor`.
+ */
+export function parseAnchor(anchor: string | undefined, useFirstUnread: boolean): number | "first_unread" {
+  if (useFirstUnread) return "first_unread";
+  if (anchor === undefined) throw new JsonableError("Missing 'anchor' argument.");
+  if (anchor === "oldest") return 0;
+  if (anchor === "newest") return LARGER_THAN_MAX_MESSAGE_ID;
+  if (anchor === "first_unread") return "first_unread";
+  if (!/^\s*[+-]?\d+\s*$/.test(anchor)) throw new JsonableError("Invalid anchor");
+  return Math.min(Math.max(Number(anchor), 0), LARGER_THAN_MAX_MESSAGE_ID);
+}
+
+/** How the caller wants messages shown, and whether search fields are wanted. */
+export type ShowOptions = MessagePresentOptions & { narrow: BuiltNarrow | null };
+
+/** Messages with the caller's flags (and match fields for a search), in the order given. */
+export async function showMessages(ctx: AuthedCtx, rows: readonly MessageRow[], opts: ShowOptions): Promise<Array<ApiMessage & { flags: readonly string[] } & Partial<SearchFields>>> {
+  const [lookups, flags] = await Promise.all([
+    loadMessageLookups(ctx.db, ctx.realm, rows, emailDomain(ctx.config.externalUrl)),
+    flagsFor(ctx.db, ctx.actor.id, [...rows]),
+  ]);
+  const search = opts.narrow?.search ?? null;
+  const matcher = search ? searchMatcher(search) : null;
+  return rows.map((row) => {
+    const shown = { ...presentMessage(row, ctx.actor, opts, lookups), flags: flags.get(row.id) ?? [] };
+    return matcher ? { ...shown, ...searchFields(row.rendered_content, row.topic, matcher) } : shown;
+  });
+}
+
+/** The parameters of GET /messages, decoded. */
+export type GetMessagesInput = {
+  anchor?: string;
+  includeAnchor: boolean;
+  numBefore: number;
+  numAfter: number;
+  narrow?: readonly unknown[];
+  clientGravatar: boolean;
+  applyMarkdown: boolean;
+  useFirstUnreadAnchor: boolean;
+  messageIds?: readonly number[];
+  allowEmptyTopicName: boolean;
+};
+
+const RANGE_PARAMETERS = ["num_before", "num_after", "anchor", "message_ids", "include_anchor", "use_first_unread_anchor"];
+
+function checkRange(input: GetMessagesInput): number | "first_unread" | null {
+  const usesRange = input.numBefore > 0 || input.numAfter > 0 || input.anchor !== undefined || input.useFirstUnreadAnchor;
+  if (input.messageIds !== undefined && usesRange) throw new IncompatibleParametersError(RANGE_PARAMETERS);
+  const anchor = input.messageIds === undefined ? parseAnchor(input.anchor, input.useFirstUnreadAnchor) : null;
+  const requested = input.messageIds?.length ?? input.numBefore + input.numAfter;
+  if (requested > MAX_MESSAGES_PER_FETCH) throw new JsonableError(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
+  if (input.numBefore > 0 && input.numAfter > 0 && !input.includeAnchor) throw new JsonableError("The anchor can only be excluded at an end of the range");
+  return anchor;
+}
+
+/** GET /messages. */
+export async function getMessages(ctx: AuthedCtx, input: GetMessagesInput): Promise<Record<string, unknown>> {
+  const parsed = parseNarrow(input.narrow ?? []);
+  const anchor = checkRange(input);
+  const members = async (recipientId: number) => (await directRecipientMembers(ctx.db, [recipientId])).get(recipientId) ?? [];
+  const terms = await applyWithOperator(parsed, (id) => readableMessage(ctx, id), members);
+  const narrow = await buildNarrow(narrowScope(ctx), terms);
+  const scope = queryScope(ctx);
+  const range: RangeResult | null = anchor === null ? null : await fetchMessageRange(scope, narrow, { anchor, numBefore: input.numBefore, numAfter: input.numAfter, includeAnchor: input.includeAnchor });
+  const ids = range ? range.ids : await fetchRequestedMessages(scope, narrow, input.messageIds ?? []);
+  const rows = await loadMessages(ctx.db, ctx.realm.id, ids);
+  const messages = await showMessages(ctx, rows, {
+    applyMarkdown: input.applyMarkdown,
+    clientGravatar: input.clientGravatar,
+    emptyTopicName: input.allowEmptyTopicName,
+    narrow,
+  });
+  if (!range) return { messages, history_limited: false, found_anchor: false, found_oldest: false, found_newest: false };
+  return {
+    messages,
+    found_anchor: range.foundAnchor,
+    found_oldest: range.foundOldest,
+    found_newest: range.foundNewest,
+    history_limited: range.historyLimited,
+    anchor: range.anchor,
+  };
+}

@@ -1,0 +1,74 @@
+/**
+ * POST /messages/{id}/report (Zulip's report_message_backend and send_message_report): a message
+ * the reporter can see is quoted, with the reason and their explanation, in the realm's
+ * moderation request channel, sent by the realm's Notification Bot (made on first use).
+ */
+import { JsonableError } from "../../errors.ts";
+import { accessMessage } from "../../permissions/message-access.ts";
+import { realmSettings } from "../../permissions/realm-settings.ts";
+import type { Db } from "../../store/db.ts";
+import type { MessageRow, UserRow } from "../../store/schema.ts";
+import { directRecipientMembers } from "../../store/messages.ts";
+import { getStreamById } from "../../store/streams.ts";
+import { usersByIds } from "../../store/users.ts";
+import type { AuthedCtx } from "../context.ts";
+import { sendNotice, silentMention as mention } from "./notification-bot.ts";
+
+/** The report reasons and how the notification names them. */
+export const REPORT_REASONS = {
+  spam: "Spam",
+  harassment: "Harassment",
+  inappropriate: "Inappropriate content",
+  norms: "Violates community norms",
+  other: "Other reason",
+} as const;
+
+export type ReportType = keyof typeof REPORT_REASONS;
+
+/** Clients' limit on the explanation, which the server enforces too (upstream's MAX_REPORT_MESSAGE_EXPLANATION_LENGTH). */
+export const MAX_REPORT_DESCRIPTION_LENGTH = 1000;
+
+/** Room left in a notification for the quoted message (upstream keeps 500 characters for the template). */
+const TEMPLATE_ROOM = 500;
+
+/** A code fence longer than any backtick run at the start of a line of `text`. */
+function unusedFence(text: string): string {
+  const longest = Math.max(2, ...[...text.matchAll(/^\s*(`{3,})/gm)].map((m) => m[1].length));
+  return "`".repeat(longest + 1);
+}
+
+/** Upstream's `<time:...>` for a UNIX timestamp. */
+function globalTime(seconds: number): string {
+  return `<time:${new Date(seconds * 1000).toISOString().replace(".000Z", "+00:00")}>`;
+}
+
+async function reportHeader(db: Db, ctx: AuthedCtx, message: MessageRow, sender: UserRow): Promise<string> {
+  const when = globalTime(message.date_sent);
+  if (message.stream_id !== null) return `${mention(ctx.actor)} reported a message sent by ${mention(sender)} at ${when}.`;
+  const members = (await directRecipientMembers(db, [message.recipient_id])).get(message.recipient_id) ?? [];
+  const others = await usersByIds(db, ctx.realm.id, members.filter((id) => id !== sender.id));
+  if (others.length <= 1 && sender.id !== ctx.actor.id) return `${mention(ctx.actor)} reported a message sent by ${mention(sender)} at ${when}.`;
+  const to = others.length === 0 ? mention(sender) : others.map(mention).join(", ");
+  return `${mention(ctx.actor)} reported a message sent by ${mention(sender)} to ${to} at ${when}.`;
+}
+
+/** Reports a message to the realm's moderators. */
+export async function reportMessage(ctx: AuthedCtx, input: { messageId: number; reportType: ReportType; description: string }): Promise<void> {
+  if (input.reportType === "other" && input.description === "") throw new JsonableError("An explanation is required.");
+  const settings = realmSettings(ctx.realm);
+  const channel = settings.moderation_request_channel_id === -1 ? undefined : await getStreamById(ctx.db, ctx.realm.id, settings.moderation_request_channel_id);
+  if (!channel || channel.is_archived === 1) throw new JsonableError("Message reporting is not enabled in this organization.");
+  const { message } = await accessMessage(ctx, ctx.db, input.messageId);
+  const [sender] = await usersByIds(ctx.db, ctx.realm.id, [message.sender_id]);
+  const header = await reportHeader(ctx.db, ctx, message, sender);
+  const streamName = message.stream_id === null ? null : (await getStreamById(ctx.db, ctx.realm.id, message.stream_id))?.name;
+  const original =
+    streamName === null || streamName === undefined
+      ? `[Original message](${ctx.config.externalUrl}/#narrow/dm/${message.recipient_id}/near/${message.id})`
+      : `Original message at #**${streamName}>${message.topic}@${message.id}**`;
+  const maxQuote = settings.max_message_length - MAX_REPORT_DESCRIPTION_LENGTH - TEMPLATE_ROOM;
+  const quoted = message.content.length > maxQuote ? `${message.content.slice(0, maxQuote - 20)}\n[message truncated]` : message.content;
+  const fence = unusedFence(quoted);
+  const content = `${header}\n\`\`\`quote\n**${REPORT_REASONS[input.reportType]}**. ${input.description}\n\`\`\`\n\n${fence} spoiler ${original}\n${quoted}\n${fence}\n`;
+  await sendNotice(ctx, channel, `${sender.full_name} moderation`, content);
+}

@@ -1,0 +1,84 @@
+/** Creating an organization with its system groups, and the first start's owner account. */
+import fs from "node:fs";
+import path from "node:path";
+import type { Kysely } from "kysely";
+import type { Logger } from "pino";
+import { nowSeconds, type Clock } from "../../clock.ts";
+import type { Config } from "../../config.ts";
+import { REALM_GROUP_SETTING_DEFAULTS, type RealmGroupSetting } from "../../permissions/realm-settings.ts";
+import { ROLE, SYSTEM_GROUP, SYSTEM_GROUPS } from "../../store/roles.ts";
+import { randomAlphanumeric } from "../../secrets.ts";
+import type { Database, RealmRow } from "../../store/schema.ts";
+import { getDefaultRealm } from "../../store/realms.ts";
+import { addSubgroups } from "../../store/user-groups.ts";
+import { doCreateUser, type CreatedUser } from "../users/create.ts";
+import { apiEmail, emailDomain } from "../../store/emails.ts";
+
+/** Creates a realm, its eight system groups (nested as Zulip nests them) and its default settings. */
+export async function doCreateRealm(db: Kysely<Database>, clock: Clock, opts: { name: string; stringId: string }): Promise<RealmRow> {
+  return db.transaction().execute(async (tx) => {
+    const realm = await tx
+      .insertInto("realms")
+      .values({ string_id: opts.stringId, name: opts.name, description: "", date_created: nowSeconds(clock), deactivated: 0, settings: "{}" })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const ids = new Map<string, number>();
+    for (const group of SYSTEM_GROUPS) {
+      const row = await tx
+        .insertInto("user_groups")
+        .values({ realm_id: realm.id, name: group.name, description: group.description, is_system_group: 1, deactivated: 0, date_created: null, creator_id: null })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      ids.set(group.name, row.id);
+    }
+    const nobody = ids.get(SYSTEM_GROUP.nobody) as number;
+    for (const group of SYSTEM_GROUPS) {
+      const id = ids.get(group.name) as number;
+      if (group.parent) await addSubgroups(tx, ids.get(group.parent) as number, [id]);
+      // System groups are managed by the server only; every permission on them is role:nobody.
+      await tx
+        .updateTable("user_groups")
+        .set({
+          can_add_members_group_id: nobody,
+          can_join_group_id: nobody,
+          can_leave_group_id: nobody,
+          can_manage_group_id: nobody,
+          can_mention_group_id: ids.get(SYSTEM_GROUP.everyone) as number,
+          can_remove_members_group_id: nobody,
+        })
+        .where("id", "=", id)
+        .execute();
+    }
+    const settings: Record<string, number> = {};
+    for (const [key, groupName] of Object.entries(REALM_GROUP_SETTING_DEFAULTS)) {
+      settings[key as RealmGroupSetting] = ids.get(groupName) as number;
+    }
+    await tx.updateTable("realms").set({ settings: JSON.stringify(settings) }).where("id", "=", realm.id).execute();
+    return { ...realm, settings: JSON.stringify(settings) };
+  });
+}
+
+/**
+ * On first start with an empty store: creates the organization and its owner, prints the
+ * owner's credentials and writes them to `$DATA_DIR/zuliprc`. Later starts change nothing.
+ */
+export async function ensureInitialRealm(db: Kysely<Database>, clock: Clock, config: Config, log: Logger): Promise<void> {
+  if (await getDefaultRealm(db)) return;
+  const realm = await doCreateRealm(db, clock, { name: config.realmName, stringId: "" });
+  const password = randomAlphanumeric(16);
+  const owner: CreatedUser = await db.transaction().execute((tx) =>
+    doCreateUser(tx, clock, realm, { email: config.ownerEmail, fullName: "Owner", role: ROLE.owner, password }),
+  );
+  const email = apiEmail(owner, emailDomain(config.externalUrl));
+  const zuliprc = `[api]\nemail=${email}\nkey=${owner.api_key}\nsite=${config.externalUrl}\n`;
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  const file = path.join(config.dataDir, "zuliprc");
+  fs.writeFileSync(file, zuliprc, { mode: 0o600 });
+  log.info({ realm: realm.name, email, zuliprc: file }, "created organization and owner account");
+  // Printed once, to the operator's terminal only (never through the logger).
+  process.stdout.write(
+    `\nParley: created organization "${realm.name}" and its owner.\n` +
+      `  site:     ${config.externalUrl}\n  email:    ${email}\n  api key:  ${owner.api_key}\n  password: ${password}\n` +
+      `  zuliprc:  ${file}\n\n`,
+  );
+}

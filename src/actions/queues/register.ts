@@ -1,0 +1,67 @@
+/**
+ * POST /register: makes the caller's event queue, then composes the initial state from the
+ * state providers. The queue exists before any state is read, so an event committed while the
+ * snapshot is built is in the queue (it may also already show in the snapshot).
+ */
+import type { ActionCtx } from "../context.ts";
+import { queueOptions, type QueueOptionsInput } from "./events.ts";
+import { JsonableError, UnauthorizedError } from "../../errors.ts";
+import { realmSettings } from "../../permissions/realm-settings.ts";
+import { STATE_PROVIDERS } from "../../register/index.ts";
+import type { QueueOptions } from "../../events/queue-options.ts";
+import { FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from "../../version.ts";
+
+/** POST /register's parameters. */
+export type RegisterInput = QueueOptionsInput & { queue_lifespan_secs?: number };
+
+/** No event has been queued yet: the first GET /events passes this as last_event_id. */
+const INITIAL_LAST_EVENT_ID = -1;
+
+/**
+ * Unauthenticated register is for realms with public access (FL 149: client_gravatar and
+ * include_subscribers must then not be true).
+ */
+function checkSpectator(ctx: ActionCtx, input: RegisterInput): void {
+  if (!realmSettings(ctx.realm).enable_spectator_access) throw new UnauthorizedError();
+  if (input.client_gravatar === true) throw new JsonableError("Invalid 'client_gravatar' parameter for anonymous request");
+  if (input.include_subscribers !== undefined && input.include_subscribers !== "false") {
+    throw new JsonableError("Invalid 'include_subscribers' parameter for anonymous request");
+  }
+}
+
+/** Every provider's part of the snapshot for what the client wants. */
+export async function composeSnapshot(ctx: ActionCtx, options: QueueOptions): Promise<Record<string, unknown>> {
+  const wanted = options.fetch_event_types === null ? null : new Set(options.fetch_event_types);
+  const want = (eventType: string) => wanted === null || wanted.has(eventType);
+  const parts = await Promise.all(STATE_PROVIDERS.map((provider) => provider.fetch(ctx, options, want)));
+  return Object.assign({}, ...parts);
+}
+
+/** Registers a queue (none for spectators) and returns it with the initial state. */
+export async function registerEventQueue(ctx: ActionCtx, input: RegisterInput): Promise<Record<string, unknown>> {
+  if (!ctx.actor) checkSpectator(ctx, input);
+  const options = queueOptions(ctx, input);
+  const queue = ctx.actor
+    ? ctx.queues.create({ realmId: ctx.realm.id, userId: ctx.actor.id, options, lifespanSeconds: input.queue_lifespan_secs })
+    : null;
+  let state: Record<string, unknown>;
+  try {
+    state = await composeSnapshot(ctx, options);
+  } catch (err) {
+    if (queue) ctx.queues.delete(queue);
+    throw err;
+  }
+  const settings = realmSettings(ctx.realm);
+  return {
+    ...state,
+    queue_id: queue?.id ?? null,
+    last_event_id: INITIAL_LAST_EVENT_ID,
+    zulip_version: ZULIP_VERSION,
+    zulip_feature_level: FEATURE_LEVEL,
+    zulip_merge_base: ZULIP_MERGE_BASE,
+    service_version: ZULIP_VERSION,
+    service_feature_level: FEATURE_LEVEL,
+    max_message_length: settings.max_message_length,
+    max_topic_length: settings.max_topic_length,
+  };
+}

@@ -1,0 +1,149 @@
+/** Reading users, creating users (POST /users) and regenerating one's own API key. */
+import type { Transaction } from "kysely";
+import { AdministratorRequiredError, JsonableError } from "../../errors.ts";
+import { isRealmAdmin } from "../../permissions/check.ts";
+import { ROLE } from "../../store/roles.ts";
+import { apiEmail, emailDomain } from "../../store/emails.ts";
+import { canSeeDeliveryEmail } from "../../permissions/email-visibility.ts";
+import { avatarUrl, gravatarUrl, presentUnknownUser, presentUser, profileDataOf, unknownUserAvatarUrl } from "../../present/users.ts";
+import { nowSeconds } from "../../clock.ts";
+import { realmBotUpdateEvent } from "../../events/kinds/bots.ts";
+import { realmUserAddEvent } from "../../events/kinds/users.ts";
+import { profileValuesByUser } from "../../store/custom-profile.ts";
+import type { Database, RealmRow, UserRow } from "../../store/schema.ts";
+import { getUser as getUserRow, getUserByDeliveryEmail, listUsers } from "../../store/users.ts";
+import { doCreateUser } from "./create.ts";
+import { doRegenerateApiKey } from "./credentials.ts";
+import { withTransaction, type AuthedCtx, type Emit } from "../context.ts";
+import { accessUserByEmail, accessUserById, botAdministratorIds, inaccessibleUserIds, usersWhoCanAccess } from "../../permissions/user-access.ts";
+
+/** Options of the user-reading endpoints. */
+export type UserQuery = { clientGravatar: boolean; includeCustomProfileFields: boolean };
+
+const MAX_NAME_LENGTH = 100;
+const MIN_NAME_LENGTH = 2;
+// Characters Zulip refuses in names: they would break mention syntax or look like addresses.
+const NAME_INVALID_CHARS = ["*", "`", "\\", ">", '"', "@"];
+// Zulip's password floor (PASSWORD_MIN_LENGTH); there is no strength estimator here.
+const PASSWORD_MIN_LENGTH = 6;
+const EMAIL_SHAPE = /^[^\s@<>(),;:"[\]]+@[^\s@<>(),;:"[\]]+$/;
+
+/** Validates and trims a full name with Zulip's rules and messages. */
+export function checkFullName(raw: string): string {
+  const name = raw.trim();
+  if (name.length > MAX_NAME_LENGTH) throw new JsonableError("Name too long!");
+  if (name.length < MIN_NAME_LENGTH) throw new JsonableError("Name too short!");
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(name) || NAME_INVALID_CHARS.some((c) => name.includes(c))) {
+    throw new JsonableError("Invalid characters in name!");
+  }
+  // A trailing `|15` would read as a user id in mention syntax.
+  if (/\|\d+$/.test(raw)) throw new JsonableError("Invalid format!");
+  return name;
+}
+
+/** Whether a string has the shape of an email address. */
+export function isEmailAddress(value: string): boolean {
+  return EMAIL_SHAPE.test(value) && value.length <= 254;
+}
+
+/** A stored user as `viewer` sees it, in a response (is_active included). */
+async function presentForViewer(ctx: AuthedCtx, users: UserRow[], q: UserQuery): Promise<Record<string, unknown>[]> {
+  const host = emailDomain(ctx.config.externalUrl);
+  const hidden = await inaccessibleUserIds(ctx.db, ctx.realm, ctx.actor, users);
+  const values = q.includeCustomProfileFields ? await profileValuesByUser(ctx.db, ctx.realm.id, users.map((u) => u.id)) : null;
+  return users.map((u) =>
+    hidden.has(u.id)
+      ? presentUnknownUser(u.id, { host, externalUrl: ctx.config.externalUrl, nowSeconds: nowSeconds(ctx.clock), includeIsActive: true })
+      : presentUser(u, {
+          viewer: ctx.actor,
+          host,
+          clientGravatar: q.clientGravatar,
+          includeAvatarUrl: true,
+          profileData: values ? profileDataOf(values.get(u.id) ?? []) : undefined,
+          includeIsActive: true,
+        }),
+  );
+}
+
+/** GET /users: every user and bot of the realm, placeholders for those the caller may not access. */
+export async function getUsers(ctx: AuthedCtx, q: UserQuery): Promise<{ members: Record<string, unknown>[] }> {
+  return { members: await presentForViewer(ctx, await listUsers(ctx.db, ctx.realm.id), q) };
+}
+
+/** GET /users/{user_id} and GET /users/{email}. */
+export async function getUser(ctx: AuthedCtx, idOrEmail: number | string, q: UserQuery): Promise<{ user: Record<string, unknown> }> {
+  const opts = { allowDeactivated: true, allowBots: true, forAdmin: false };
+  const target = typeof idOrEmail === "number" ? await accessUserById(ctx, idOrEmail, opts) : await accessUserByEmail(ctx, idOrEmail, opts);
+  const [user] = await presentForViewer(ctx, [target], q);
+  return { user };
+}
+
+/** GET /users/me: the caller's own account, with its custom profile data. */
+export async function getOwnUser(ctx: AuthedCtx): Promise<Record<string, unknown>> {
+  const [own] = await presentForViewer(ctx, [ctx.actor], { clientGravatar: false, includeCustomProfileFields: ctx.actor.is_bot === 0 });
+  // The documented own-user shape has no bot fields.
+  const { bot_type: _type, bot_owner_id: _owner, ...rest } = own;
+  return rest;
+}
+
+/** The realm_user add event for a new or newly visible user, to each user who may access it. */
+export async function emitUserAdded(tx: Transaction<Database>, ctx: AuthedCtx, realm: RealmRow, user: UserRow, emit: Emit): Promise<void> {
+  const host = emailDomain(ctx.config.externalUrl);
+  const recipients = await usersWhoCanAccess(tx, realm, user);
+  // Those who may see the real address get it; the others get null, as separate events.
+  for (const seesEmail of [true, false]) {
+    const group = recipients.filter((r) => canSeeDeliveryEmail(r, user) === seesEmail);
+    if (group.length === 0) continue;
+    const person = presentUser(user, {
+      viewer: seesEmail ? user : null,
+      host,
+      clientGravatar: false,
+      includeAvatarUrl: true,
+      profileData: user.is_bot === 1 ? undefined : {},
+      includeIsActive: true,
+    });
+    emit(realmUserAddEvent(person), group.map((r) => r.id));
+  }
+}
+
+/** POST /users: an administrator creates a member account with a password. */
+export async function createUser(ctx: AuthedCtx, input: { email: string; password: string; fullName: string }): Promise<{ user_id: number }> {
+  if (!isRealmAdmin(ctx.actor)) throw new AdministratorRequiredError();
+  const fullName = checkFullName(input.fullName);
+  const email = input.email.trim();
+  if (!isEmailAddress(email)) throw new JsonableError("Bad name or username");
+  if (input.password.length < PASSWORD_MIN_LENGTH) throw new JsonableError("The password is too weak.");
+  return withTransaction(ctx, async (tx, emit) => {
+    if (await getUserByDeliveryEmail(tx, ctx.realm.id, email)) throw new JsonableError(`Email '${email}' already in use`);
+    const user = await doCreateUser(tx, ctx.clock, ctx.realm, { email, fullName, role: ROLE.member, password: input.password });
+    await emitUserAdded(tx, ctx, ctx.realm, user, emit);
+    return { user_id: user.id };
+  });
+}
+
+/** POST /users/me/api_key/regenerate: a new API key for the caller; the old one stops working. */
+export async function regenerateOwnApiKey(ctx: AuthedCtx): Promise<{ api_key: string }> {
+  return withTransaction(ctx, async (tx, emit) => {
+    const apiKey = await doRegenerateApiKey(tx, ctx.actor);
+    if (ctx.actor.is_bot === 1) {
+      emit(realmBotUpdateEvent(ctx.actor.id, { api_key: apiKey }), await botAdministratorIds(tx, ctx.realm, ctx.actor));
+    }
+    return { api_key: apiKey };
+  });
+}
+
+/**
+ * GET /avatar/{user_id}: where the user's avatar lives. A user id or API email names a user; an
+ * unknown one gets the gravatar of the text given, an inaccessible one the "unknown user" image.
+ */
+export async function avatarLocation(ctx: AuthedCtx, ref: string, medium: boolean): Promise<string> {
+  const host = emailDomain(ctx.config.externalUrl);
+  const dummy = /^user(\d+)@(.+)$/i.exec(ref);
+  const id = /^\d+$/.test(ref) ? Number(ref) : dummy && dummy[2].toLowerCase() === host.toLowerCase() ? Number(dummy[1]) : null;
+  const byEmail = id === null ? await getUserByDeliveryEmail(ctx.db, ctx.realm.id, ref) : undefined;
+  const target = id !== null ? await getUserRow(ctx.db, ctx.realm.id, id) : byEmail && apiEmail(byEmail, host).toLowerCase() === ref.toLowerCase() ? byEmail : undefined;
+  if (!target) return gravatarUrl(ref, 1, medium);
+  if ((await inaccessibleUserIds(ctx.db, ctx.realm, ctx.actor, [target])).has(target.id)) return unknownUserAvatarUrl(ctx.config.externalUrl);
+  return avatarUrl(target, medium);
+}

@@ -1,0 +1,76 @@
+/**
+ * Trusted primitives behind the admin CLI (also used by the user actions). They check nothing:
+ * callers validate arguments and refusals first.
+ */
+import type { Transaction } from "kysely";
+import type { Clock } from "../../clock.ts";
+import { ROLE } from "../../store/roles.ts";
+import { hashPassword, randomAlphanumeric } from "../../secrets.ts";
+import type { Db } from "../../store/db.ts";
+import type { Database, RealmRow, UserRow } from "../../store/schema.ts";
+import { insertService, setUsersActive } from "../../store/users.ts";
+import { doCreateUser, type CreatedUser } from "./create.ts";
+
+/** Zulip's bot types, by the CLI's names. */
+export const BOT_TYPE = { generic: 1, incoming: 2, outgoing: 3 } as const;
+
+/** Outgoing-webhook service interface: 1 is Zulip's generic JSON payload. */
+const GENERIC_INTERFACE = 1;
+
+export type NewBotInput = { email: string; fullName: string; botType: number; ownerId: number; serviceUrl: string | null };
+
+/** Creates a bot (role member) and, for outgoing-webhook bots, its service row with a fresh token. */
+export async function doCreateBot(tx: Transaction<Database>, clock: Clock, realm: RealmRow, input: NewBotInput): Promise<CreatedUser> {
+  const bot = await doCreateUser(tx, clock, realm, {
+    email: input.email,
+    fullName: input.fullName,
+    role: ROLE.member,
+    botType: input.botType,
+    botOwnerId: input.ownerId,
+  });
+  if (input.serviceUrl !== null) {
+    await insertService(tx, realm.id, { botUserId: bot.id, baseUrl: input.serviceUrl, token: randomAlphanumeric(32), interface: GENERIC_INTERFACE });
+  }
+  return bot;
+}
+
+/** Replaces a user's API key; the old one stops working at once. */
+export async function doRegenerateApiKey(db: Db, user: UserRow): Promise<string> {
+  const apiKey = randomAlphanumeric(32);
+  await db.updateTable("users").set({ api_key: apiKey }).where("realm_id", "=", user.realm_id).where("id", "=", user.id).execute();
+  return apiKey;
+}
+
+/** Deactivates a user and, as Zulip does, the active bots they own; returns the ids deactivated. */
+export async function doDeactivateUser(tx: Transaction<Database>, user: UserRow): Promise<number[]> {
+  const bots = user.is_bot === 1 ? [] : await tx
+    .selectFrom("users")
+    .select("id")
+    .where("realm_id", "=", user.realm_id)
+    .where("bot_owner_id", "=", user.id)
+    .where("is_active", "=", 1)
+    .execute();
+  const ids = [user.id, ...bots.map((b) => b.id)];
+  await setUsersActive(tx, user.realm_id, ids, false);
+  return ids;
+}
+
+/** Stores a new scrypt hash of the password. */
+export async function doSetPassword(db: Db, user: UserRow, password: string): Promise<void> {
+  const hash = await hashPassword(password);
+  await db.updateTable("users").set({ password_hash: hash }).where("realm_id", "=", user.realm_id).where("id", "=", user.id).execute();
+}
+
+/** The per-user special permission SPEC.md requires (with the owner role) for `new_email`. */
+export const CAN_CHANGE_USER_EMAILS = "can_change_user_emails";
+
+/** Sets a boolean in the user's settings JSON (e.g. can_change_user_emails). */
+export async function doSetUserFlagSetting(db: Db, user: UserRow, key: string, value: boolean): Promise<void> {
+  const settings: Record<string, unknown> = { ...parseSettings(user.settings), [key]: value };
+  await db.updateTable("users").set({ settings: JSON.stringify(settings) }).where("realm_id", "=", user.realm_id).where("id", "=", user.id).execute();
+}
+
+function parseSettings(text: string): Record<string, unknown> {
+  const parsed: unknown = JSON.parse(text || "{}");
+  return parsed !== null && typeof parsed === "object" && !Array.isArray(parsed) ? { ...parsed } : {};
+}

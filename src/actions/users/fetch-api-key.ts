@@ -1,0 +1,42 @@
+/** Password login for API clients (POST /fetch_api_key): the password buys the user's API key. */
+import { AuthenticationFailedError, JsonableError, RateLimitedError, RealmDeactivatedError, UserDeactivatedError } from "../../errors.ts";
+import { verifyPassword } from "../../secrets.ts";
+import { getUserByDeliveryEmail } from "../../store/users.ts";
+import type { ActionCtx } from "../context.ts";
+
+export type ApiKeyResult = { api_key: string; email: string; user_id: number };
+
+// A well-formed hash that matches no password: unknown users cost one scrypt like known ones,
+// so response time does not tell which addresses have accounts.
+const DECOY_HASH = "scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=";
+
+// Zulip validates the username as an email address (with email auth) before trying it.
+const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+$/;
+
+/**
+ * Checks `username`/`password` against the default realm. Wrong password and unknown user give
+ * one error; a deactivated account or realm is revealed only to the holder of the right
+ * password. Every failure counts toward the per-username limit; a success clears it.
+ */
+export async function fetchApiKey(ctx: ActionCtx, username: string, password: string): Promise<ApiKeyResult> {
+  if (!EMAIL_SHAPE.test(username)) throw new JsonableError("Enter a valid email address.");
+  const limiterKey = `fetch_api_key:${ctx.realm.id}:${username.toLowerCase()}`;
+  const wait = await ctx.loginLimiter.retryAfter(limiterKey);
+  if (wait > 0) throw new RateLimitedError(wait);
+  const user = await getUserByDeliveryEmail(ctx.db, ctx.realm.id, username);
+  const valid = await verifyPassword(password, user?.password_hash ?? DECOY_HASH);
+  if (!user || !valid) {
+    await ctx.loginLimiter.hit(limiterKey);
+    throw new AuthenticationFailedError();
+  }
+  if (user.is_active !== 1) {
+    await ctx.loginLimiter.hit(limiterKey);
+    throw new UserDeactivatedError();
+  }
+  if (ctx.realm.deactivated === 1) {
+    await ctx.loginLimiter.hit(limiterKey);
+    throw new RealmDeactivatedError();
+  }
+  await ctx.loginLimiter.reset(limiterKey);
+  return { api_key: user.api_key, email: user.delivery_email, user_id: user.id };
+}

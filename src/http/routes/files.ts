@@ -1,0 +1,50 @@
+/**
+ * Routes that answer with file bytes rather than the JSON envelope, outside /api/v1 as Zulip has
+ * them: `/user_uploads/{realm_id}/{...}` (HTTP Basic auth, as Zulip accepts API credentials
+ * there), `/user_uploads/temporary/{token}/{name}` (the signed URL is the credential) and the
+ * public custom emoji images under `/user_avatars/{realm_id}/emoji/images/`. Errors use the
+ * envelope through the app's error handler.
+ */
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { readEmojiImage } from "../../actions/organization/realm-emoji.ts";
+import { FileNotFoundError } from "../../errors.ts";
+import { readUploadByToken, readUploadForUser, type ServedFile } from "../../actions/attachments/uploads.ts";
+import { authenticate } from "../auth.ts";
+import type { AppDeps } from "../app.ts";
+import { servingHeaders } from "../../files/names.ts";
+
+/** Custom emoji change rarely and their file names are never reused (`<id>.<ext>`). */
+const EMOJI_CACHE_SECONDS = 7 * 24 * 60 * 60;
+
+function sendFile(reply: FastifyReply, file: ServedFile): FastifyReply {
+  return reply.headers(servingHeaders(file.fileName, file.contentType)).send(file.data);
+}
+
+function stringParam(params: unknown, key: string): string {
+  const value: unknown = params !== null && typeof params === "object" ? Object.getOwnPropertyDescriptor(params, key)?.value : undefined;
+  return typeof value === "string" ? value : "";
+}
+
+/** The part of the Fastify app these routes use. */
+type RouteHost = { get(path: string, handler: (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>): unknown };
+
+/** Registers the file-serving routes on the app. */
+export function registerRoutes(app: RouteHost, deps: Pick<AppDeps, "store" | "config" | "clock">, host: string): void {
+  const { store, config, clock } = deps;
+  app.get("/user_uploads/temporary/:token/:filename", async (req, reply) =>
+    sendFile(reply, await readUploadByToken(store.reader, config, stringParam(req.params, "token"), clock.nowMs())),
+  );
+  app.get("/user_uploads/:realm_id_str/*", async (req, reply) => {
+    const { user, realm } = await authenticate(store.reader, req.headers.authorization, host);
+    const pathId = `${stringParam(req.params, "realm_id_str")}/${stringParam(req.params, "*")}`;
+    return sendFile(reply, await readUploadForUser(store.reader, config, realm, user, pathId));
+  });
+  app.get("/user_avatars/:realm_id/emoji/images/:file_name", async (req, reply) => {
+    const realmId = Number(stringParam(req.params, "realm_id"));
+    const image = Number.isInteger(realmId) ? await readEmojiImage(config, realmId, stringParam(req.params, "file_name")) : null;
+    if (image === null) throw new FileNotFoundError();
+    return reply
+      .headers({ "content-type": image.contentType, "x-content-type-options": "nosniff", "cache-control": `public, max-age=${EMOJI_CACHE_SECONDS}` })
+      .send(image.data);
+  });
+}

@@ -1,0 +1,18 @@
+/** Which email address the API shows for a user. */
+import type { UserRow } from "./schema.ts";
+
+/** Zulip's email_address_visibility values. */
+export const EMAIL_VISIBILITY = { everyone: 1, members: 2, admins: 3, nobody: 4, moderators: 5 } as const;
+
+/**
+ * The domain of dummy and bot addresses: the external URL's host name without a port (a port
+ * would make the address invalid and break `email:key` Basic auth).
+ */
+export function emailDomain(externalUrl: string): string {
+  return new URL(externalUrl).hostname;
+}
+
+/** The user's API email: the real one when visible to everyone, else `user{id}@{host}`. */
+export function apiEmail(user: Pick<UserRow, "id" | "delivery_email" | "email_address_visibility">, host: string): string {
+  return user.email_address_visibility === EMAIL_VISIBILITY.everyone ? user.delivery_email : `user${user.id}@${host}`;
+}
