@@ -7,7 +7,7 @@ import type { EventBus } from "../events/bus.ts";
 import type { QueueManager } from "../events/queue-manager.ts";
 import type { RateLimiter } from "../rate-limit.ts";
 import type { ApiEvent, Delivery } from "../events/types.ts";
-import type { Engine } from "../store/db.ts";
+import type { Engine } from "../store/types.ts";
 import type { GroupCommitter } from "../store/group-commit.ts";
 import type { Database, RealmRow, UserRow } from "../store/schema.ts";
 

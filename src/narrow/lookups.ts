@@ -3,7 +3,7 @@
  * users included, as Zulip's narrows accept them), and the direct conversations of a user.
  */
 import { sql } from "kysely";
-import type { Db } from "../store/db.ts";
+import type { Db } from "../store/types.ts";
 import { apiEmail } from "../store/emails.ts";
 import { RECIPIENT_TYPE, type StreamRow, type UserRow } from "../store/schema.ts";
 import { getStreamById, getStreamByName } from "../store/streams.ts";

@@ -1,5 +1,5 @@
 /** Permission checks against realm settings that hold group-setting values. */
-import type { Db } from "../store/db.ts";
+import type { Db } from "../store/types.ts";
 import type { RealmRow, UserRow } from "../store/schema.ts";
 import { isUserInGroup } from "./group-setting.ts";
 import { realmSettings, type RealmGroupSetting } from "./realm-settings.ts";

@@ -4,7 +4,7 @@
  * access_user_group_for_update and friends).
  */
 import { JsonableError, PermissionDeniedError } from "../errors.ts";
-import type { Db } from "../store/db.ts";
+import type { Db } from "../store/types.ts";
 import type { RealmRow, UserGroupRow, UserRow } from "../store/schema.ts";
 import { getGroup } from "../store/user-groups.ts";
 import { hasRealmPermission, isGuest } from "./check.ts";

@@ -4,7 +4,7 @@
  * ones with a null name) so that one recursive membership check serves every permission.
  */
 import { sql } from "kysely";
-import type { Db } from "../store/db.ts";
+import type { Db } from "../store/types.ts";
 import { prepared } from "../store/prepared.ts";
 import { addMembers, addSubgroups, directMemberIds, directSubgroupIds, getGroup, withSubgroupsOf } from "../store/user-groups.ts";
 import { JsonableError } from "../errors.ts";

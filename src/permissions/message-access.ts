@@ -10,7 +10,7 @@
  */
 import type { AuthedCaller } from "./caller.ts";
 import { InvalidMessageError } from "../errors.ts";
-import type { Db } from "../store/db.ts";
+import type { Db } from "../store/types.ts";
 import { directRecipientMembers, getMessage } from "../store/messages.ts";
 import { receivedIds } from "../store/message-flags.ts";
 import type { MessageRow, StreamRow, UserRow } from "../store/schema.ts";

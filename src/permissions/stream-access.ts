@@ -5,7 +5,7 @@
  */
 import type { AuthedCaller, Caller } from "./caller.ts";
 import { CannotAdministerChannelError, JsonableError } from "../errors.ts";
-import type { Db } from "../store/db.ts";
+import type { Db } from "../store/types.ts";
 import type { StreamRow, SubscriptionRow, UserRow } from "../store/schema.ts";
 import { getStreamById, getStreamByName } from "../store/streams.ts";
 import { activeRealmMembers, getSubscription, subscriberIds, type RealmMember } from "../store/subscriptions.ts";

@@ -8,7 +8,7 @@ import { effectiveMemberIds } from "./group-setting.ts";
 import { realmSettings, type RealmGroupSetting } from "./realm-settings.ts";
 import { canSeeDeliveryEmail } from "./email-visibility.ts";
 import { emailDomain } from "../store/emails.ts";
-import type { Db } from "../store/db.ts";
+import type { Db } from "../store/types.ts";
 import type { RealmRow, UserRow } from "../store/schema.ts";
 import { getUser, getUserByDeliveryEmail, idsSharingSubscription, listUsers } from "../store/users.ts";
 import type { AuthedCaller } from "./caller.ts";

@@ -5,7 +5,7 @@
 import { topicLinks } from "../markdown/topic-links.ts";
 import type { Linkifier } from "../markdown/types.ts";
 import { realmSettings } from "../permissions/realm-settings.ts";
-import type { Db } from "../store/db.ts";
+import type { Db } from "../store/types.ts";
 import { listLinkifiers } from "../store/linkifiers.ts";
 import { directRecipientMembers } from "../store/messages.ts";
 import type { MessageRow, RealmRow, ReactionRow, UserRow } from "../store/schema.ts";

@@ -3,7 +3,7 @@
  * snapshot and events: zulip-openapi.yaml's BasicChannel and Subscriptions fields plus the
  * channel fields SPEC.md's feature level adds after that file (FL 325-407).
  */
-import type { Db } from "../store/db.ts";
+import type { Db } from "../store/types.ts";
 import type { StreamRow, SubscriptionRow } from "../store/schema.ts";
 import { presentGroupSetting, type GroupSettingValue } from "../permissions/group-setting.ts";
 import { SYSTEM_GROUP } from "../store/roles.ts";

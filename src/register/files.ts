@@ -1,6 +1,6 @@
 /** The register snapshot's `saved_snippets` and `realm_emoji`. */
 import { presentRealmEmoji, presentSavedSnippet, type ApiRealmEmoji } from "../present/attachments.ts";
-import type { Db } from "../store/db.ts";
+import type { Db } from "../store/types.ts";
 import { listRealmEmoji } from "../store/realm-emoji.ts";
 import { listSavedSnippets } from "../store/saved-snippets.ts";
 import type { StateProvider } from "./provider.ts";

@@ -1,5 +1,5 @@
 /** The register snapshot's `realm_user_groups`, and the bulk group loader other parts share. */
-import type { Db } from "../store/db.ts";
+import type { Db } from "../store/types.ts";
 import { cachedRead } from "../store/read-cache.ts";
 import { GROUP_SETTING_COLUMNS, groupsByIds, loadGroupGraph } from "../store/user-groups.ts";
 import { presentUserGroup, type ApiUserGroup, type GroupIndex } from "../present/user-groups.ts";

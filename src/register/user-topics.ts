@@ -1,5 +1,5 @@
 /** The register snapshot's `user_topics` and the deprecated `muted_topics` (also sent as an event). */
-import type { Db } from "../store/db.ts";
+import type { Db } from "../store/types.ts";
 import type { RealmRow } from "../store/schema.ts";
 import { getStreamsByIds } from "../store/streams.ts";
 import { userTopicRows, VISIBILITY_POLICY } from "../store/user-topics.ts";

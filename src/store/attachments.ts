@@ -1,6 +1,6 @@
 /** Uploaded files (attachments) and the messages that link them. */
 import { sql, type Selectable } from "kysely";
-import type { Db } from "./db.ts";
+import type { Db } from "./types.ts";
 import type { AttachmentTable } from "./schema.ts";
 
 export type AttachmentRow = Selectable<AttachmentTable>;

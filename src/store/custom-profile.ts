@@ -1,5 +1,5 @@
 /** Queries on custom profile fields and users' values for them. */
-import type { Db } from "./db.ts";
+import type { Db } from "./types.ts";
 import type { CustomProfileFieldRow } from "./schema.ts";
 
 /** One user's value for one field. */

@@ -3,8 +3,9 @@ import fs from "node:fs";
 import path from "node:path";
 import SqliteDatabase from "better-sqlite3";
 import pg from "pg";
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Transaction } from "kysely";
+import { Kysely, Migrator, PostgresDialect, SqliteDialect } from "kysely";
 import type { Database } from "./schema.ts";
+import type { Engine } from "./types.ts";
 import { migrations } from "./migrations/index.ts";
 import { DEFAULT_GROUP_COMMIT_MAX, DEFAULT_SQLITE_CACHE_MB } from "../config.ts";
 import { groupCommitter, type GroupCommitter } from "./group-commit.ts";
@@ -13,11 +14,6 @@ import { SqliteLiteralLimits } from "./dialect/sqlite-literal-limits.ts";
 import { attachReadCache, shareReadCache } from "./read-cache.ts";
 import { TableVersions } from "./table-versions.ts";
 import { startCheckpointer } from "./sqlite-checkpointer.ts";
-
-/** The database or a transaction on it: every store function takes either. */
-export type Db = Kysely<Database> | Transaction<Database>;
-
-export type Engine = "sqlite" | "postgres";
 
 export type Store = {
   /** Reads and writes; migrations, the first-start bootstrap, the CLI and tests use it. */

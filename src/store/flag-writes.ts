@@ -2,7 +2,7 @@
  * Writes of per-user message flags. A row is kept only where a user's flags differ from the
  * default (see store/message-flags.ts): a change back to the default deletes the row.
  */
-import type { Db } from "./db.ts";
+import type { Db } from "./types.ts";
 import { defaultFlagBits, receivedIds, storedFlags, type FlagMessage } from "./message-flags.ts";
 import { MESSAGE_FLAG, RECIPIENT_TYPE } from "./schema.ts";
 

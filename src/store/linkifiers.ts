@@ -1,6 +1,6 @@
 /** The realm's linkifiers, kept in the order clients apply them. */
 import type { Selectable } from "kysely";
-import type { Db } from "./db.ts";
+import type { Db } from "./types.ts";
 import { prepared } from "./prepared.ts";
 import type { LinkifierTable } from "./schema.ts";
 import { cachedRead } from "./read-cache.ts";

@@ -6,7 +6,7 @@
  * "received by user" and "unread for user".
  */
 import { sql, type Expression, type RawBuilder, type SqlBool } from "kysely";
-import type { Db } from "./db.ts";
+import type { Db } from "./types.ts";
 import { MESSAGE_FLAG, RECIPIENT_TYPE, type MessageRow } from "./schema.ts";
 
 /** Zulip's API flag names, in bit order. */

@@ -4,7 +4,7 @@
  * found_anchor / found_oldest / found_newest rules (zerver/lib/narrow.py fetch_messages).
  */
 import { sql, type Expression, type SqlBool } from "kysely";
-import type { Db, Engine } from "./db.ts";
+import type { Db, Engine } from "./types.ts";
 import { unreadForSql } from "./message-flags.ts";
 import { restrictToSearch, type SearchedQuery } from "./dialect/search-query.ts";
 import type { BuiltNarrow } from "../narrow/build.ts";

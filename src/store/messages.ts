@@ -3,7 +3,7 @@
  * conversation, 1:1 and self included, is one group, FL 327), message rows and send-time flag rows.
  */
 import { sql } from "kysely";
-import type { Db } from "./db.ts";
+import type { Db } from "./types.ts";
 import { prepared } from "./prepared.ts";
 import { RECIPIENT_TYPE, type MessageRow, type NewMessage } from "./schema.ts";
 import { cachedRead } from "./read-cache.ts";

@@ -1,6 +1,6 @@
 /** The realm's code playgrounds. */
 import type { Selectable } from "kysely";
-import type { Db } from "./db.ts";
+import type { Db } from "./types.ts";
 import type { RealmPlaygroundTable } from "./schema.ts";
 
 /** A stored playground. */

@@ -6,7 +6,7 @@
  * on a parameter, no method calls on one (pass values already transformed).
  */
 import type { CompiledQuery, Compilable, RawBuilder } from "kysely";
-import type { Db } from "./db.ts";
+import type { Db } from "./types.ts";
 
 /** Where parameter `name` goes in the compiled parameters. */
 class Placeholder {

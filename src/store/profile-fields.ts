@@ -3,7 +3,7 @@
  * custom-profile.ts): update, delete with their values, reorder, and the uniqueness checks.
  */
 import type { Updateable } from "kysely";
-import type { Db } from "./db.ts";
+import type { Db } from "./types.ts";
 import type { CustomProfileFieldTable } from "./schema.ts";
 
 /** Changes to a field's columns. */

@@ -1,5 +1,5 @@
 /** Emoji reactions on messages: one row per (message, user, reaction_type, emoji_code). */
-import type { Db } from "./db.ts";
+import type { Db } from "./types.ts";
 import type { ReactionRow } from "./schema.ts";
 
 /** The emoji of a reaction: its namespace, code within it, and name. */

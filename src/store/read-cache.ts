@@ -6,7 +6,7 @@
  * database every time. A value is kept only when read with no write to its tables pending, so
  * it is always a committed state; each caller gets its own copy.
  */
-import type { Db } from "./db.ts";
+import type { Db } from "./types.ts";
 import type { Stamp, TableVersions } from "./table-versions.ts";
 
 type Entry = { stamp: Stamp; value: unknown };

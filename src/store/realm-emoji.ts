@@ -1,6 +1,6 @@
 /** Custom emoji of a realm; deactivated ones stay (old messages and reactions still show them). */
 import type { Selectable } from "kysely";
-import type { Db } from "./db.ts";
+import type { Db } from "./types.ts";
 import type { RealmEmojiTable } from "./schema.ts";
 
 export type RealmEmojiRow = Selectable<RealmEmojiTable>;

@@ -1,5 +1,5 @@
 /** Queries on realms (organizations). */
-import type { Db } from "./db.ts";
+import type { Db } from "./types.ts";
 import { prepared } from "./prepared.ts";
 import type { RealmRow } from "./schema.ts";
 import { cachedRead } from "./read-cache.ts";

@@ -1,6 +1,6 @@
 /** Saved snippets: a user's reusable message texts. */
 import type { Selectable } from "kysely";
-import type { Db } from "./db.ts";
+import type { Db } from "./types.ts";
 import type { SavedSnippetTable } from "./schema.ts";
 
 export type SavedSnippetRow = Selectable<SavedSnippetTable>;

@@ -1,5 +1,5 @@
 /** Aggregate figures about channels. */
-import type { Db } from "./db.ts";
+import type { Db } from "./types.ts";
 import { receivingSubscriptions } from "./subscriptions.ts";
 
 /** Number of active subscribers (active users only) of each given stream. */

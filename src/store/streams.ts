@@ -1,6 +1,6 @@
 /** Queries on streams (channels). Names compare case-insensitively, as Zulip's do. */
 import { sql, type Updateable } from "kysely";
-import type { Db } from "./db.ts";
+import type { Db } from "./types.ts";
 import { prepared } from "./prepared.ts";
 import type { NewStream, StreamRow, StreamTable } from "./schema.ts";
 import { cachedRead } from "./read-cache.ts";

@@ -1,6 +1,6 @@
 /** Submessages: widget data (polls, to-do lists) attached to a message by its readers. */
 import type { Selectable } from "kysely";
-import type { Db } from "./db.ts";
+import type { Db } from "./types.ts";
 import type { SubmessageTable } from "./schema.ts";
 
 export type SubmessageRow = Selectable<SubmessageTable>;

@@ -2,7 +2,7 @@
  * Queries on subscriptions. A row is kept when a user unsubscribes (active = 0) so that their
  * color and notification settings come back if they subscribe again, as Zulip does.
  */
-import type { Db } from "./db.ts";
+import type { Db } from "./types.ts";
 import type { Flag, SubscriptionRow, SubscriptionTable, UserRow } from "./schema.ts";
 import { sql, type Updateable } from "kysely";
 import { maxMessageId } from "./messages.ts";

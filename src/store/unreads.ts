@@ -5,7 +5,7 @@
  * lacks `read`; channel messages count only while the user is subscribed (Zulip's invariant).
  */
 import { sql } from "kysely";
-import type { Db } from "./db.ts";
+import type { Db } from "./types.ts";
 import { receivedBySql } from "./message-flags.ts";
 import { directRecipientMembers } from "./messages.ts";
 import { MESSAGE_FLAG, RECIPIENT_TYPE } from "./schema.ts";

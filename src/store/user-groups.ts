@@ -1,6 +1,6 @@
 /** Queries on user groups, their direct members and direct subgroups. */
 import { sql, type Insertable, type RawBuilder, type Updateable } from "kysely";
-import type { Db } from "./db.ts";
+import type { Db } from "./types.ts";
 import type { StreamRow, StreamTable, UserGroupRow, UserGroupTable } from "./schema.ts";
 
 /** A group by id within a realm, or undefined. */

@@ -1,6 +1,6 @@
 /** Users' statuses, the presence_enabled setting that `away` mirrors, and the custom emoji statuses may use. */
 import type { Selectable } from "kysely";
-import type { Db } from "./db.ts";
+import type { Db } from "./types.ts";
 import type { RealmEmojiTable, UserRow, UserStatusTable } from "./schema.ts";
 
 /** A stored status. */

@@ -1,6 +1,6 @@
 /** Per-user topic visibility policies (Zulip's UserTopic); topics compare case-insensitively. */
 import { sql } from "kysely";
-import type { Db } from "./db.ts";
+import type { Db } from "./types.ts";
 import { prepared } from "./prepared.ts";
 import type { UserTopicTable } from "./schema.ts";
 import type { Selectable } from "kysely";

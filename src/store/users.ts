@@ -1,7 +1,7 @@
 /** Queries on users and bots (and bots' outgoing-webhook services), always within one realm. */
 import { sql } from "kysely";
 import { ROLE } from "./roles.ts";
-import type { Db } from "./db.ts";
+import type { Db } from "./types.ts";
 import type { ServiceRow, UserRow, UserUpdate } from "./schema.ts";
 import { prepared } from "./prepared.ts";
 import { setSubscribersActive } from "./subscriptions.ts";

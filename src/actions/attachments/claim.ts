@@ -10,7 +10,7 @@ import {
   attachmentIdsOfMessage, attachmentsByIds, attachmentsByPaths, deleteAttachments, linkAttachments, linkedMessages, realmUploadBytes,
   unlinkAttachments, unlinkMessages, type AttachmentRow,
 } from "../../store/attachments.ts";
-import type { Db } from "../../store/db.ts";
+import type { Db } from "../../store/types.ts";
 import { getUser } from "../../store/users.ts";
 import type { Emit } from "../context.ts";
 import { canReadAttachment } from "./uploads.ts";

@@ -14,7 +14,7 @@ import { FileForbiddenError, FileNotFoundError, JsonableError } from "../../erro
 import { canAccessChannelMessage } from "../../permissions/message-access.ts";
 import { presentAttachment } from "../../present/attachments.ts";
 import { getAttachment, getAttachmentByPath, insertAttachment, linkingMessageIds, realmUploadBytes, type AttachmentRow } from "../../store/attachments.ts";
-import type { Db } from "../../store/db.ts";
+import type { Db } from "../../store/types.ts";
 import { receivedIds } from "../../store/message-flags.ts";
 import { getMessages } from "../../store/messages.ts";
 import type { MessageRow, RealmRow, UserRow } from "../../store/schema.ts";

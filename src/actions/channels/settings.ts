@@ -7,7 +7,7 @@ import { hasRealmPermission } from "../../permissions/check.ts";
 import { storeGroupSetting, type GroupSettingValue } from "../../permissions/group-setting.ts";
 import { REALM_SCALAR_DEFAULTS, realmSettings } from "../../permissions/realm-settings.ts";
 import { SYSTEM_GROUP, ROLE, type SystemGroupName } from "../../store/roles.ts";
-import type { Db } from "../../store/db.ts";
+import type { Db } from "../../store/types.ts";
 import type { RealmRow, UserRow } from "../../store/schema.ts";
 import { systemGroupsByName } from "../../store/user-groups.ts";
 

@@ -8,7 +8,7 @@ import type { StreamRow } from "../../store/schema.ts";
 import { listStreams, updateStream } from "../../store/streams.ts";
 import { subscribedStreamIds } from "../../store/subscriptions.ts";
 import { withTransaction, type AuthedCtx, type Emit } from "../context.ts";
-import type { Db } from "../../store/db.ts";
+import type { Db } from "../../store/types.ts";
 import { listStreamTopics } from "./topics.ts";
 
 export type StreamFilters = {

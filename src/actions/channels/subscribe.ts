@@ -7,7 +7,7 @@ import { hasContentAccess, inAdministerGroup, metadataAccessUserIds } from "../.
 import { presentStreams, renderStreamDescription } from "../../present/streams.ts";
 import { streamCreateEvent } from "../../events/kinds/streams.ts";
 import { subscriptionAddEvent } from "../../events/kinds/subscriptions.ts";
-import type { Db } from "../../store/db.ts";
+import type { Db } from "../../store/types.ts";
 import type { StreamRow, SubscriptionRow, UserRow } from "../../store/schema.ts";
 import { getStreamByName, insertStream } from "../../store/streams.ts";
 import { getSubscription, insertSubscription, subscribedStreamIds, updateSubscription, userSubscriptionRows } from "../../store/subscriptions.ts";

@@ -9,7 +9,7 @@ import { accessStreamById, hasMetadataAccess, inAdministerGroup, metadataAccessU
 import { presentStreams, presentSubscription, type ApiSubscription } from "../../present/streams.ts";
 import { streamDeleteEvent } from "../../events/kinds/streams.ts";
 import { subscriptionPeerEvent, subscriptionRemoveEvent, subscriptionUpdateEvent } from "../../events/kinds/subscriptions.ts";
-import type { Db } from "../../store/db.ts";
+import type { Db } from "../../store/types.ts";
 import type { StreamRow, SubscriptionRow, UserRow } from "../../store/schema.ts";
 import { getStreamByName, getStreamsByIds } from "../../store/streams.ts";
 import {

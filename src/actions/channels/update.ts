@@ -6,7 +6,7 @@ import { realmSettings } from "../../permissions/realm-settings.ts";
 import { accessStreamById, hasContentAccess, hasMetadataAccess, metadataAccessUserIds } from "../../permissions/stream-access.ts";
 import { presentStreams, renderStreamDescription, type ApiStream } from "../../present/streams.ts";
 import { streamCreateEvent, streamDeleteEvent, streamUpdateEvent, type StreamUpdateEvent } from "../../events/kinds/streams.ts";
-import type { Db } from "../../store/db.ts";
+import type { Db } from "../../store/types.ts";
 import type { StreamRow, StreamTable } from "../../store/schema.ts";
 import { getStreamByName, updateStream } from "../../store/streams.ts";
 import { withTransaction, type AuthedCtx } from "../context.ts";

@@ -8,7 +8,7 @@ import { presentGroupSetting, type GroupSettingValue } from "../../permissions/g
 import { GROUP_PERMISSION_SETTINGS, type GroupPermissionSetting } from "../../permissions/group-access.ts";
 import type { ApiUserGroup } from "../../present/user-groups.ts";
 import { loadGroupIndex, presentGroupById, userGroupsSnapshot } from "../../register/user-groups.ts";
-import type { Db } from "../../store/db.ts";
+import type { Db } from "../../store/types.ts";
 import type { Updateable } from "kysely";
 import type { UserGroupRow, UserGroupTable } from "../../store/schema.ts";
 import { addMembers, addSubgroups, getGroupByNameInsensitive, insertGroup, updateGroup } from "../../store/user-groups.ts";

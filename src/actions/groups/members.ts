@@ -7,7 +7,7 @@ import { userGroupMembersEvent, userGroupSubgroupsEvent } from "../../events/kin
 import { accessGroupForUpdate, checkMemberOrAdmin, getNamedGroup } from "../../permissions/group-access.ts";
 import { activeDirectMemberIds, effectiveMemberIds, isUserInGroup } from "../../permissions/group-setting.ts";
 import type { GroupPermissionSetting } from "../../permissions/group-access.ts";
-import type { Db } from "../../store/db.ts";
+import type { Db } from "../../store/types.ts";
 import type { UserGroupRow, UserRow } from "../../store/schema.ts";
 import {
   addMembers,

@@ -9,7 +9,7 @@ import { presentGroupSetting, sameGroupSetting, storeGroupSetting, type GroupSet
 import { REALM_GROUP_SETTINGS, realmSettings } from "../../permissions/realm-settings.ts";
 import { SYSTEM_GROUP } from "../../store/roles.ts";
 import { GROUP_PERMISSION_SETTINGS, type GroupPermissionSetting } from "../../permissions/group-access.ts";
-import type { Db } from "../../store/db.ts";
+import type { Db } from "../../store/types.ts";
 import type { RealmRow, UserGroupRow, UserRow } from "../../store/schema.ts";
 import { deleteGroup, directSupergroupIds, groupsByIds, groupsWithSettingIn, streamsWithSettingIn, systemGroupsByName } from "../../store/user-groups.ts";
 import { STREAM_GROUP_SETTING_NAMES, settingColumn } from "../channels/settings.ts";

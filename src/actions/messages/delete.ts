@@ -12,7 +12,7 @@ import { hasRealmPermission } from "../../permissions/check.ts";
 import { isUserInGroup } from "../../permissions/group-setting.ts";
 import { accessMessage, messageEventUserIds } from "../../permissions/message-access.ts";
 import { realmSettings } from "../../permissions/realm-settings.ts";
-import type { Db } from "../../store/db.ts";
+import type { Db } from "../../store/types.ts";
 import { unindexMessages } from "../../store/dialect/search-index.ts";
 import type { MessageRow, StreamRow } from "../../store/schema.ts";
 import { updateStream } from "../../store/streams.ts";

@@ -8,7 +8,7 @@ import { hasRealmPermission, isModeratorOrAbove, isRealmAdmin } from "../../perm
 import { isUserInGroup } from "../../permissions/group-setting.ts";
 import { realmSettings } from "../../permissions/realm-settings.ts";
 import { inAdministerGroup } from "../../permissions/stream-access.ts";
-import type { Db } from "../../store/db.ts";
+import type { Db } from "../../store/types.ts";
 import type { MessageRow, RealmRow, StreamRow, UserRow } from "../../store/schema.ts";
 
 /** Grace added to every edit and move time limit (upstream's edit_limit_buffer, seconds). */

@@ -8,7 +8,7 @@ import type { RenderResult } from "../../markdown/render.ts";
 import { effectiveMemberIds, isUserInGroup } from "../../permissions/group-setting.ts";
 import { realmSettings } from "../../permissions/realm-settings.ts";
 import { receiverIds } from "../../permissions/message-access.ts";
-import type { Db } from "../../store/db.ts";
+import type { Db } from "../../store/types.ts";
 import { indexMessage } from "../../store/dialect/search-index.ts";
 import { defaultFlagBits } from "../../store/message-flags.ts";
 import { topicParticipantIds } from "../../store/messages.ts";

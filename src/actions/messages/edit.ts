@@ -13,7 +13,7 @@ import { isUserInGroup } from "../../permissions/group-setting.ts";
 import { accessMessage, messageEventUserIds, receiverIds } from "../../permissions/message-access.ts";
 import { accessStreamById } from "../../permissions/stream-access.ts";
 import type { EditHistoryEntry } from "../../present/messages.ts";
-import type { Db } from "../../store/db.ts";
+import type { Db } from "../../store/types.ts";
 import { listLinkifiers } from "../../store/linkifiers.ts";
 import { effectiveFlagBits, flagNames } from "../../store/message-flags.ts";
 import type { MessageRow, StreamRow, UserRow } from "../../store/schema.ts";

@@ -5,7 +5,7 @@
 import { InvalidMessageError, JsonableError } from "../../errors.ts";
 import { hasContentAccess } from "../../permissions/stream-access.ts";
 import { updateMessageFlagsEvent, unreadMessageDetails } from "../../events/kinds/message-flags.ts";
-import type { Db } from "../../store/db.ts";
+import type { Db } from "../../store/types.ts";
 import { flagStates, HISTORICAL_DEFAULT, writeFlagBits } from "../../store/flag-writes.ts";
 import { receivedIds, storedFlags } from "../../store/message-flags.ts";
 import { getMessages } from "../../store/messages.ts";

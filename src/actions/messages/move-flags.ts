@@ -11,7 +11,7 @@
  * - subscribers of a new channel with protected history who did not have the message get it
  *   as read; with shared history they see it as historical (read).
  */
-import type { Db } from "../../store/db.ts";
+import type { Db } from "../../store/types.ts";
 import { defaultFlagBits } from "../../store/message-flags.ts";
 import { MESSAGE_FLAG, type MessageRow, type StreamRow } from "../../store/schema.ts";
 import { isGuest } from "../../permissions/check.ts";

@@ -8,7 +8,7 @@
 import { sql } from "kysely";
 import { nowSeconds } from "../../clock.ts";
 import { channelNarrow, encodeHashComponent } from "../../markdown/urls.ts";
-import type { Db } from "../../store/db.ts";
+import type { Db } from "../../store/types.ts";
 import type { MessageRow, StreamRow, UserRow } from "../../store/schema.ts";
 import { VISIBILITY_POLICY } from "../../store/user-topics.ts";
 import type { AuthedCtx, Emit } from "../context.ts";

@@ -4,7 +4,7 @@
  */
 import { sql } from "kysely";
 import type { EditHistoryEntry } from "../../present/messages.ts";
-import type { Db, Engine } from "../../store/db.ts";
+import type { Db, Engine } from "../../store/types.ts";
 import { indexMessage } from "../../store/dialect/search-index.ts";
 import { receivedIds } from "../../store/message-flags.ts";
 import { streamRecipientId } from "../../store/messages.ts";

@@ -5,7 +5,7 @@
  */
 import { ROLE } from "../../store/roles.ts";
 import { emailDomain } from "../../store/emails.ts";
-import type { Db } from "../../store/db.ts";
+import type { Db } from "../../store/types.ts";
 import type { StreamRow, UserRow } from "../../store/schema.ts";
 import { getUserByDeliveryEmail } from "../../store/users.ts";
 import { withTransaction, type AuthedCtx } from "../context.ts";

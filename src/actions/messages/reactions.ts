@@ -1,7 +1,7 @@
 /** Emoji reactions: POST and DELETE /messages/{message_id}/reactions, with `reaction` events. */
 import { JsonableError, ReactionDoesNotExistError, ReactionExistsError } from "../../errors.ts";
 import { reactionEvent } from "../../events/kinds/reactions.ts";
-import type { Db } from "../../store/db.ts";
+import type { Db } from "../../store/types.ts";
 import { ensureHistoricalRow, messageHolderIds } from "../../store/flag-writes.ts";
 import { deleteReaction, firstReactionWithEmoji, getReaction, insertReaction, type Emoji } from "../../store/reactions.ts";
 import type { MessageRow } from "../../store/schema.ts";

@@ -8,7 +8,7 @@ import { isUserInGroup } from "../../permissions/group-setting.ts";
 import { realmSettings } from "../../permissions/realm-settings.ts";
 import { hasContentAccess } from "../../permissions/stream-access.ts";
 import { userSetting } from "../../store/user-settings.ts";
-import type { Db } from "../../store/db.ts";
+import type { Db } from "../../store/types.ts";
 import type { UserRow } from "../../store/schema.ts";
 import { subscribedStreamIds } from "../../store/subscriptions.ts";
 import { listLinkifiers } from "../../store/linkifiers.ts";

@@ -6,7 +6,7 @@
 import { JsonableError } from "../../errors.ts";
 import { accessMessage } from "../../permissions/message-access.ts";
 import { realmSettings } from "../../permissions/realm-settings.ts";
-import type { Db } from "../../store/db.ts";
+import type { Db } from "../../store/types.ts";
 import type { MessageRow, UserRow } from "../../store/schema.ts";
 import { directRecipientMembers } from "../../store/messages.ts";
 import { getStreamById } from "../../store/streams.ts";

@@ -10,7 +10,7 @@ import { realmSettings } from "../../permissions/realm-settings.ts";
 import { SYSTEM_GROUP } from "../../store/roles.ts";
 import { isGuest } from "../../permissions/check.ts";
 import { apiEmail, emailDomain } from "../../store/emails.ts";
-import type { Db } from "../../store/db.ts";
+import type { Db } from "../../store/types.ts";
 import { conversationHasMessages, findDirectConversation } from "../../store/messages.ts";
 import type { StreamRow, UserRow } from "../../store/schema.ts";
 import { getStreamById, getStreamByName } from "../../store/streams.ts";

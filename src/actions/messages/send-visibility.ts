@@ -7,7 +7,7 @@
 import { nowSeconds } from "../../clock.ts";
 import { userTopicEvent } from "../../events/kinds/user-topics.ts";
 import { userSetting } from "../../store/user-settings.ts";
-import type { Db } from "../../store/db.ts";
+import type { Db } from "../../store/types.ts";
 import { topicHasEarlierMessages } from "../../store/messages.ts";
 import type { MessageRow, StreamRow, UserRow } from "../../store/schema.ts";
 import { getSubscription } from "../../store/subscriptions.ts";

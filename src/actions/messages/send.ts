@@ -13,7 +13,7 @@ import { hasRealmPermission } from "../../permissions/check.ts";
 import { realmSettings } from "../../permissions/realm-settings.ts";
 import { EMAIL_VISIBILITY, emailDomain } from "../../store/emails.ts";
 import { loadMessageLookups, newChannelMessageLookups, presentMessage } from "../../present/messages.ts";
-import type { Db } from "../../store/db.ts";
+import type { Db } from "../../store/types.ts";
 import { indexNewMessage } from "../../store/dialect/search-index.ts";
 import { defaultFlagBits, effectiveFlagBits, flagNames } from "../../store/message-flags.ts";
 import { directConversation, insertFlagRows, insertMessage, streamRecipientId, topicParticipantIds } from "../../store/messages.ts";

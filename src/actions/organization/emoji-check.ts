@@ -4,7 +4,7 @@
  */
 import { JsonableError } from "../../errors.ts";
 import { unicodeEmojiCode, unicodeEmojiName } from "../../markdown/emoji-data.ts";
-import type { Db } from "../../store/db.ts";
+import type { Db } from "../../store/types.ts";
 import { getActiveRealmEmoji, getRealmEmojiById } from "../../store/realm-emoji.ts";
 
 /** Zulip's emoji namespaces, as SPEC.md names them. */

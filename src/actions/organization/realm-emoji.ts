@@ -8,7 +8,7 @@ import { JsonableError } from "../../errors.ts";
 import { unicodeEmojiCode } from "../../markdown/emoji-data.ts";
 import { hasRealmPermission, isGuest, isRealmAdmin } from "../../permissions/check.ts";
 import type { ApiRealmEmoji } from "../../present/attachments.ts";
-import type { Db } from "../../store/db.ts";
+import type { Db } from "../../store/types.ts";
 import { deactivateRealmEmoji, getActiveRealmEmoji, insertRealmEmoji, setRealmEmojiFileName } from "../../store/realm-emoji.ts";
 import { activeUserIds } from "../../store/users.ts";
 import { realmEmojiDict } from "../../register/files.ts";

@@ -7,7 +7,7 @@ import { avatarUrl, presentBot } from "../../present/users.ts";
 import { realmBotAddEvent, realmBotDeleteEvent, realmBotUpdateEvent } from "../../events/kinds/bots.ts";
 import { realmUserUpdateEvent } from "../../events/kinds/users.ts";
 import { randomAlphanumeric } from "../../secrets.ts";
-import type { Db } from "../../store/db.ts";
+import type { Db } from "../../store/types.ts";
 import type { RealmRow, UserRow } from "../../store/schema.ts";
 import { activeNameTaken, getUser, getUserByDeliveryEmail, insertService, listBots, servicesByBot, updateUser } from "../../store/users.ts";
 import { doCreateUser } from "./create.ts";

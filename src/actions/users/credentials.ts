@@ -6,7 +6,7 @@ import type { Transaction } from "kysely";
 import type { Clock } from "../../clock.ts";
 import { ROLE } from "../../store/roles.ts";
 import { hashPassword, randomAlphanumeric } from "../../secrets.ts";
-import type { Db } from "../../store/db.ts";
+import type { Db } from "../../store/types.ts";
 import type { Database, RealmRow, UserRow } from "../../store/schema.ts";
 import { insertService, setUsersActive } from "../../store/users.ts";
 import { doCreateUser, type CreatedUser } from "./create.ts";

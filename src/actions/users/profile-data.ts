@@ -4,7 +4,7 @@ import { JsonableError } from "../../errors.ts";
 import { isRealmAdmin } from "../../permissions/check.ts";
 import { CUSTOM_PROFILE_FIELD_TYPES } from "../../present/users.ts";
 import { realmUserUpdateEvent } from "../../events/kinds/users.ts";
-import type { Db } from "../../store/db.ts";
+import type { Db } from "../../store/types.ts";
 import { deleteProfileValue, getProfileField, getProfileValue, setProfileValue } from "../../store/custom-profile.ts";
 import type { CustomProfileFieldRow, Database, UserRow } from "../../store/schema.ts";
 import { usersByIds } from "../../store/users.ts";

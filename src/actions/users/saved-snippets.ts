@@ -3,7 +3,7 @@ import { nowSeconds } from "../../clock.ts";
 import { savedSnippetEvent, savedSnippetRemoveEvent } from "../../events/kinds/snippets.ts";
 import { SavedSnippetNotFoundError } from "../../errors.ts";
 import { presentSavedSnippet, type ApiSavedSnippet } from "../../present/attachments.ts";
-import type { Db } from "../../store/db.ts";
+import type { Db } from "../../store/types.ts";
 import { deleteSavedSnippet, getOwnSavedSnippet, insertSavedSnippet, listSavedSnippets, updateSavedSnippet, type SavedSnippetRow } from "../../store/saved-snippets.ts";
 import { withTransaction, type AuthedCtx } from "../context.ts";
 

@@ -11,7 +11,7 @@ import {
   userStatusEvent,
   type UserStatusChange,
 } from "../../events/kinds/organization.ts";
-import type { Db } from "../../store/db.ts";
+import type { Db } from "../../store/types.ts";
 import { getUserStatus, presenceEnabled, setPresenceEnabled, upsertUserStatus, type StatusPatch } from "../../store/user-status.ts";
 import { nowSeconds } from "../../clock.ts";
 import { withTransaction, type AuthedCtx } from "../context.ts";

@@ -5,7 +5,7 @@
  * subscribers every time.
  */
 import { sql, SqliteAdapter, type RawBuilder } from "kysely";
-import type { Db } from "../db.ts";
+import type { Db } from "../types.ts";
 
 /** The aggregate of `column` (a qualified integer column) over each group, as text. */
 export function idListAgg(db: Db, column: string): RawBuilder<string | null> {

@@ -9,7 +9,7 @@
  * On SQLite every index write waits for the end of its group-commit batch (group-commit.ts).
  */
 import { sql, type QueryExecutorProvider } from "kysely";
-import type { Db, Engine } from "../db.ts";
+import type { Db, Engine } from "../types.ts";
 import { atBatchEnd } from "../group-commit.ts";
 import { prepared } from "../prepared.ts";
 import { searchTokens } from "../search-words.ts";

@@ -5,7 +5,7 @@
  * tsquery lexeme, and both engines compare them exactly as indexed.
  */
 import { sql, type Expression, type SelectQueryBuilder, type SqlBool } from "kysely";
-import type { Engine } from "../db.ts";
+import type { Engine } from "../types.ts";
 import type { Database } from "../schema.ts";
 
 /** Each term is one token or a phrase of adjacent tokens; all terms must match. */

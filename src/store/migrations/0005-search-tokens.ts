@@ -6,7 +6,7 @@
  * would otherwise scan in full.
  */
 import { sql, type Kysely, type Migration } from "kysely";
-import type { Engine } from "../db.ts";
+import type { Engine } from "../types.ts";
 import { indexMessages } from "../dialect/search-index.ts";
 
 /** Messages read and re-indexed per round: bounded memory on any history. */

@@ -1,0 +1,9 @@
+/** The handles store functions take, apart from the code that opens the store (db.ts). */
+import type { Kysely, Transaction } from "kysely";
+import type { Database } from "./schema.ts";
+
+/** The database or a transaction on it: every store function takes either. */
+export type Db = Kysely<Database> | Transaction<Database>;
+
+/** Which database the store runs on. */
+export type Engine = "sqlite" | "postgres";
