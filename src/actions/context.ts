@@ -35,8 +35,11 @@ export type ActionCtx = {
 /** An action context whose caller is known to be authenticated. */
 export type AuthedCtx = ActionCtx & { actor: UserRow };
 
+/** How an emitted event is delivered beyond its users (see Delivery). */
+export type EmitOptions = Pick<Delivery, "allPublicStreamsQueues">;
+
 /** Queues an event for the given users; delivered only if the transaction commits. */
-export type Emit = (event: ApiEvent, userIds: Iterable<number>) => void;
+export type Emit = (event: ApiEvent, userIds: Iterable<number>, options?: EmitOptions) => void;
 
 /**
  * Runs `fn` in one transaction. Events passed to `emit` are published after commit, in order;
@@ -44,9 +47,11 @@ export type Emit = (event: ApiEvent, userIds: Iterable<number>) => void;
  */
 export async function withTransaction<T>(ctx: ActionCtx, fn: (tx: Transaction<Database>, emit: Emit) => Promise<T>): Promise<T> {
   const pending: Delivery[] = [];
-  const emit: Emit = (event, userIds) => {
+  const emit: Emit = (event, userIds, options) => {
     const ids = [...new Set(userIds)];
-    if (ids.length > 0) pending.push({ realmId: ctx.realm.id, event, userIds: ids });
+    const allPublicStreamsQueues = options?.allPublicStreamsQueues === true;
+    if (allPublicStreamsQueues) pending.push({ realmId: ctx.realm.id, event, userIds: ids, allPublicStreamsQueues });
+    else if (ids.length > 0) pending.push({ realmId: ctx.realm.id, event, userIds: ids });
   };
   const result = await ctx.transact((tx) => fn(tx, emit));
   if (pending.length > 0) ctx.bus.publish(pending);

@@ -5,46 +5,45 @@
  * events, or null for nothing. Areas add entries here as their events need them.
  */
 import type { QueueOptions } from "./queue-options.ts";
-import type { ApiEvent } from "./types.ts";
+import type { ApiEvent, ApiEventOf, ApiEventType } from "./types.ts";
+import { deleteMessageEventForQueue } from "./kinds/message-updates.ts";
 import { messageEventForQueue } from "./kinds/messages.ts";
 import { streamEventForQueue } from "./kinds/streams.ts";
+import { typingEventForQueue } from "./kinds/typing.ts";
 import { userGroupEventForQueue } from "./kinds/user-groups.ts";
 
 /** The queue an event is being adapted for. */
 export type QueueTarget = { queueId: string; userId: number };
 
-/** What one queue receives for an event. */
-export type EventAdapter = (event: ApiEvent, options: QueueOptions, target: QueueTarget) => ApiEvent | ApiEvent[] | null;
+/** What one queue receives for an event of type `T`. */
+export type EventAdapter<T extends ApiEventType> = (event: ApiEventOf<T>, options: QueueOptions, target: QueueTarget) => ApiEvent | ApiEvent[] | null;
+
+/** At most one adapter per event type, each taking that type's events. */
+export type EventAdapters = { readonly [T in ApiEventType]?: EventAdapter<T> };
 
 /** Sends the event only to queues whose client declared the capability. */
-const onlyWith = (capability: keyof QueueOptions["capabilities"]): EventAdapter => (event, options) =>
-  options.capabilities[capability] ? event : null;
+const onlyWith =
+  (capability: keyof QueueOptions["capabilities"]) =>
+  <E extends ApiEvent>(event: E, options: QueueOptions): E | null =>
+    options.capabilities[capability] ? event : null;
 
 /** Sends the event only to queues whose client did not declare the capability. */
-const onlyWithout = (capability: keyof QueueOptions["capabilities"]): EventAdapter => (event, options) =>
-  options.capabilities[capability] ? null : event;
-
-/** Clients without bulk_message_deletion get one singleton event per deleted message (FL 13). */
-const deleteMessage: EventAdapter = (event, options) => {
-  const ids: unknown = "message_ids" in event ? event.message_ids : undefined;
-  if (options.capabilities.bulk_message_deletion || !Array.isArray(ids)) return event;
-  const rest = Object.fromEntries(Object.entries(event).filter(([key]) => key !== "message_ids"));
-  return ids.map((id) => ({ ...rest, type: event.type, message_id: id }));
-};
-
-/** Channel typing notifications only reach clients with stream_typing_notifications (FL 58). */
-const typing: EventAdapter = (event, options) =>
-  "stream_id" in event && !options.capabilities.stream_typing_notifications ? null : event;
+const onlyWithout =
+  (capability: keyof QueueOptions["capabilities"]) =>
+  <E extends ApiEvent>(event: E, options: QueueOptions): E | null =>
+    options.capabilities[capability] ? null : event;
 
 /** Adapters by event type; types without an entry reach every accepting queue unchanged. */
-export const EVENT_ADAPTERS: Readonly<Record<string, EventAdapter>> = {
+export const EVENT_ADAPTERS: EventAdapters = {
   // linkifier_url_template (FL 176): older clients get no realm_linkifiers events at all.
   realm_linkifiers: onlyWith("linkifier_url_template"),
   // user_settings_object (FL 89): the legacy settings events go only to clients without it.
   update_display_settings: onlyWithout("user_settings_object"),
   update_global_notifications: onlyWithout("user_settings_object"),
-  delete_message: deleteMessage,
-  typing,
+  // bulk_message_deletion (FL 13): other clients get one event per deleted message.
+  delete_message: deleteMessageEventForQueue,
+  // stream_typing_notifications (FL 58): other clients get no channel typing events.
+  typing: typingEventForQueue,
   // Group events have type `user_group` (`realm_user_groups` is only the register snapshot key);
   // include_deactivated_groups (FL 294) decides how deactivated groups reach a queue.
   user_group: userGroupEventForQueue,
@@ -54,9 +53,14 @@ export const EVENT_ADAPTERS: Readonly<Record<string, EventAdapter>> = {
   message: messageEventForQueue,
 };
 
+/** The adapter for events of type `T`, if it has one. */
+function adapterFor<T extends ApiEventType>(type: T): EventAdapter<T> | undefined {
+  return EVENT_ADAPTERS[type];
+}
+
 /** The events one queue receives for `event`, in order. */
 export function adaptForQueue(event: ApiEvent, options: QueueOptions, target: QueueTarget = { queueId: "", userId: 0 }): ApiEvent[] {
-  const adapter = Object.hasOwn(EVENT_ADAPTERS, event.type) ? EVENT_ADAPTERS[event.type] : undefined;
+  const adapter = adapterFor(event.type);
   const adapted = adapter ? adapter(event, options, target) : event;
   if (adapted === null) return [];
   return Array.isArray(adapted) ? adapted : [adapted];

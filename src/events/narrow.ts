@@ -3,6 +3,7 @@
  * events are filtered; the terms are ANDed, and channel and topic names compare
  * case-insensitively, as in Zulip's event-queue narrows.
  */
+import type { AnyMessageEvent } from "./kinds/messages.ts";
 import type { ApiEvent } from "./types.ts";
 
 /** One [operator, operand] term. */
@@ -19,24 +20,17 @@ export function unsupportedNarrowOperator(narrow: readonly NarrowTerm[]): string
   return narrow.find(([operator]) => !SUPPORTED_OPERATORS.has(operator))?.[0] ?? null;
 }
 
-type MessageView = { type: string; channel: string; topic: string; senderEmail: string; flags: string[] };
+type MessageView = { type: string; channel: string; topic: string; senderEmail: string; flags: readonly string[] };
 
-function text(value: unknown): string {
-  return typeof value === "string" ? value : "";
-}
-
-/** The fields a narrow looks at, read defensively from a `message` event. */
-function viewOf(event: ApiEvent): MessageView | null {
-  const message: unknown = "message" in event ? event.message : undefined;
-  if (message === null || typeof message !== "object") return null;
-  const fields = new Map(Object.entries(message));
-  const flags: unknown = "flags" in event ? event.flags : [];
+/** The fields a narrow looks at in a `message` event. */
+function viewOf(event: AnyMessageEvent): MessageView {
+  const { message } = event;
   return {
-    type: text(fields.get("type")),
-    channel: text(fields.get("display_recipient")),
-    topic: text(fields.get("subject")),
-    senderEmail: text(fields.get("sender_email")),
-    flags: Array.isArray(flags) ? flags.filter((f): f is string => typeof f === "string") : [],
+    type: message.type,
+    channel: typeof message.display_recipient === "string" ? message.display_recipient : "",
+    topic: message.subject,
+    senderEmail: message.sender_email,
+    flags: event.flags,
   };
 }
 
@@ -85,6 +79,5 @@ function matchesTerm(view: MessageView, [operator, operand]: NarrowTerm): boolea
 export function eventMatchesNarrow(narrow: readonly NarrowTerm[], event: ApiEvent): boolean {
   if (event.type !== "message" || narrow.length === 0) return true;
   const view = viewOf(event);
-  if (!view) return false;
   return narrow.every((term) => matchesTerm(view, term));
 }

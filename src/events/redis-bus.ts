@@ -9,7 +9,7 @@ import { Redis } from "ioredis";
 import type { Logger } from "pino";
 import type { Config } from "../config.ts";
 import type { DeliveryHandler, EventBus } from "./bus.ts";
-import type { ApiEvent, Delivery } from "./types.ts";
+import { isApiEvent, type Delivery } from "./types.ts";
 
 /** Processes sharing a database share a channel; the name reveals nothing about the database URL. */
 export function busChannel(config: Pick<Config, "databaseUrl" | "dataDir">): string {
@@ -21,18 +21,10 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
-function toEvent(value: unknown): ApiEvent | null {
-  if (!isRecord(value) || typeof value.type !== "string") return null;
-  const { op, ...rest } = value;
-  return typeof op === "string" ? { ...rest, type: value.type, op } : { ...rest, type: value.type };
-}
-
 function toDelivery(value: unknown): Delivery | null {
-  if (!isRecord(value) || typeof value.realmId !== "number" || !Array.isArray(value.userIds)) return null;
-  const event = toEvent(value.event);
+  if (!isRecord(value) || typeof value.realmId !== "number" || !Array.isArray(value.userIds) || !isApiEvent(value.event)) return null;
   const userIds = value.userIds.filter((id): id is number => Number.isInteger(id));
-  if (!event) return null;
-  return { realmId: value.realmId, event, userIds, allPublicStreamsQueues: value.allPublicStreamsQueues === true };
+  return { realmId: value.realmId, event: value.event, userIds, allPublicStreamsQueues: value.allPublicStreamsQueues === true };
 }
 
 /** Reads a bus message; null when it is not ours or is malformed. */

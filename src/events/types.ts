@@ -2,12 +2,87 @@
  * Every event the server sends, as a union keyed by `type` (and `op`). Each resource area
  * declares its own members in `kinds/<area>.ts`; queues add `id` when they store an event.
  */
+import type { AttachmentEvent } from "./kinds/attachments.ts";
+import type { RealmBotEvent } from "./kinds/bots.ts";
 import type { HeartbeatEvent } from "./kinds/core.ts";
+import type { UpdateMessageFlagsEvent } from "./kinds/message-flags.ts";
+import type { MessageUpdateEvent } from "./kinds/message-updates.ts";
+import type { AnyMessageEvent } from "./kinds/messages.ts";
+import type { OrganizationEvent } from "./kinds/organization.ts";
+import type { ReactionEvent } from "./kinds/reactions.ts";
+import type { RealmEmojiEvent } from "./kinds/realm-emoji.ts";
+import type { SavedSnippetsEvent } from "./kinds/snippets.ts";
+import type { StreamEvent } from "./kinds/streams.ts";
+import type { SubmessageEvent } from "./kinds/submessages.ts";
+import type { SubscriptionEvent } from "./kinds/subscriptions.ts";
+import type { TypingEvent } from "./kinds/typing.ts";
+import type { UserGroupEvent } from "./kinds/user-groups.ts";
+import type { MutedTopicsEvent, UserTopicEvent } from "./kinds/user-topics.ts";
+import type { RealmUserEvent } from "./kinds/users.ts";
 
-export type ApiEvent = HeartbeatEvent | AreaEvent;
+/** Any event an action publishes or a queue holds. */
+export type ApiEvent =
+  | HeartbeatEvent
+  | AttachmentEvent
+  | RealmBotEvent
+  | UpdateMessageFlagsEvent
+  | MessageUpdateEvent
+  | AnyMessageEvent
+  | OrganizationEvent
+  | ReactionEvent
+  | RealmEmojiEvent
+  | SavedSnippetsEvent
+  | StreamEvent
+  | SubmessageEvent
+  | SubscriptionEvent
+  | TypingEvent
+  | UserGroupEvent
+  | UserTopicEvent
+  | MutedTopicsEvent
+  | RealmUserEvent;
 
-/** Members contributed by resource areas; each is an object with a string `type`. */
-export type AreaEvent = { type: string; op?: string; [field: string]: unknown };
+/** The `type` of some event. */
+export type ApiEventType = ApiEvent["type"];
+
+/** The events of one type. */
+export type ApiEventOf<T extends ApiEventType> = Extract<ApiEvent, { type: T }>;
+
+/** Every event type once; the compiler keeps it equal to the union's. */
+const EVENT_TYPES: { readonly [T in ApiEventType]: true } = {
+  heartbeat: true,
+  attachment: true,
+  realm_bot: true,
+  update_message_flags: true,
+  update_message: true,
+  delete_message: true,
+  message: true,
+  user_status: true,
+  custom_profile_fields: true,
+  realm_playgrounds: true,
+  realm_linkifiers: true,
+  user_settings: true,
+  update_global_notifications: true,
+  update_display_settings: true,
+  reaction: true,
+  realm_emoji: true,
+  saved_snippets: true,
+  stream: true,
+  submessage: true,
+  subscription: true,
+  typing: true,
+  user_group: true,
+  user_topic: true,
+  muted_topics: true,
+  realm_user: true,
+};
+
+/**
+ * Whether a value read back from JSON (the Redis bus) is an event. Only the `type` is checked:
+ * bus messages come from processes running this code, which built them with the kinds' builders.
+ */
+export function isApiEvent(value: unknown): value is ApiEvent {
+  return value !== null && typeof value === "object" && "type" in value && typeof value.type === "string" && Object.hasOwn(EVENT_TYPES, value.type);
+}
 
 /** An event as a queue holds and returns it: with the queue's increasing `id`. */
 export type QueuedEvent = ApiEvent & { id: number };

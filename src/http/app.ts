@@ -15,12 +15,11 @@ import type { RateLimiter } from "../rate-limit.ts";
 import type { Store } from "../store/db.ts";
 import { defaultRealm } from "../actions/users/authenticate.ts";
 import { authenticate } from "./auth.ts";
-import { Redirect, type Endpoint } from "./endpoint.ts";
+import { Redirect, type Endpoint, type RawRoutes } from "./endpoint.ts";
 import { JsonableError } from "../errors.ts";
 import { parseParams } from "./params.ts";
 import { emailDomain } from "../store/emails.ts";
 import { fileFieldNames, receiveMultipartFile } from "../files/uploaded-file.ts";
-import { registerRoutes as registerFileRoutes } from "./routes/files.ts";
 
 export type AppDeps = {
   store: Store;
@@ -31,24 +30,27 @@ export type AppDeps = {
   queues: QueueManager;
   loginLimiter: RateLimiter;
   endpoints: Endpoint[];
+  /** Routes outside the envelope (file bytes), from route files that export `registerRoutes`. */
+  rawRoutes: RawRoutes[];
 };
 
 const ROUTES_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), "routes");
 
 /**
- * Loads every `endpoints` list exported by the files in src/http/routes. A route file that
- * answers outside the JSON envelope exports `registerRoutes` instead; `buildApp` calls it.
+ * Loads the files in src/http/routes: each exports its `endpoints` (under /api/v1, answered with
+ * the envelope) or, for routes that answer with file bytes, `registerRoutes`.
  */
-export async function loadRouteEndpoints(): Promise<Endpoint[]> {
+export async function loadRoutes(): Promise<{ endpoints: Endpoint[]; rawRoutes: RawRoutes[] }> {
   const files = fs.readdirSync(ROUTES_DIR).filter((f) => f.endsWith(".ts")).sort();
-  const all: Endpoint[] = [];
+  const endpoints: Endpoint[] = [];
+  const rawRoutes: RawRoutes[] = [];
   for (const file of files) {
-    const mod = (await import(pathToFileURL(path.join(ROUTES_DIR, file)).href)) as { endpoints?: Endpoint[]; registerRoutes?: unknown };
-    if (mod.registerRoutes) continue;
-    if (!mod.endpoints) throw new Error(`route file ${file} exports no endpoints`);
-    all.push(...mod.endpoints);
+    const mod = (await import(pathToFileURL(path.join(ROUTES_DIR, file)).href)) as { endpoints?: Endpoint[]; registerRoutes?: RawRoutes };
+    if (mod.registerRoutes) rawRoutes.push(mod.registerRoutes);
+    else if (mod.endpoints) endpoints.push(...mod.endpoints);
+    else throw new Error(`route file ${file} exports neither endpoints nor registerRoutes`);
   }
-  return all;
+  return { endpoints, rawRoutes };
 }
 
 /** The client name Zulip records: the first product token of the User-Agent. */
@@ -145,6 +147,6 @@ export async function buildApp(deps: AppDeps) {
       },
     });
   }
-  registerFileRoutes(app, deps, host);
+  for (const register of deps.rawRoutes) register(app, deps, host);
   return app;
 }

@@ -1,6 +1,10 @@
 /** How a route declares itself: method, path, parameter schema, who may call it, and a handler. */
+import type { FastifyReply, FastifyRequest } from "fastify";
 import type { z } from "zod";
 import type { ActionCtx, AuthedCtx } from "../actions/context.ts";
+import type { Clock } from "../clock.ts";
+import type { Config } from "../config.ts";
+import type { Store } from "../store/db.ts";
 
 /** A response that is not the JSON envelope: an HTTP redirect. */
 export class Redirect {
@@ -37,3 +41,12 @@ export type Endpoint = {
 export function defineEndpoint<S extends z.ZodObject>(def: EndpointDef<S>): Endpoint {
   return def as unknown as Endpoint;
 }
+
+/** The part of the Fastify app that raw routes use. */
+export type RouteHost = { get(path: string, handler: (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>): unknown };
+
+/**
+ * Routes outside /api/v1 that answer with file bytes rather than the envelope; a route file
+ * exports one as `registerRoutes` instead of `endpoints`. `host` is the email domain of the site.
+ */
+export type RawRoutes = (app: RouteHost, deps: { store: Store; config: Config; clock: Clock }, host: string) => void;

@@ -1,39 +1,40 @@
 /**
- * Narrow terms to SQL conditions over `messages` (Zulip's NarrowBuilder). A term only ever
- * removes messages: which messages the viewer may see at all is visibility.ts's job. Operand
- * lookups happen here, in term order, so errors come in the order Zulip reports them.
+ * Narrow terms to conditions over `messages` (Zulip's NarrowBuilder): this file decides what each
+ * term means and resolves its operands; store/message-narrow.ts writes the SQL. A term only ever
+ * removes messages: which messages the viewer may see at all is store/narrow-visibility.ts's job.
+ * Operand lookups happen here, in term order, so errors come in the order Zulip reports them.
  */
-import { sql, type Expression, type SqlBool } from "kysely";
 import { isGuest } from "../permissions/check.ts";
 import { hasFlagSql, mentionedSql, unreadForSql } from "../store/message-flags.ts";
-import { findDirectConversation } from "../store/messages.ts";
-import { VISIBILITY_POLICY } from "../store/user-topics.ts";
+import {
+  allOfSql,
+  allMessagesSql,
+  directMessageSql,
+  followedTopicSql,
+  hasSql,
+  inRecipientsSql,
+  inStreamsSql,
+  messageIdSql,
+  noMessagesSql,
+  recipientSql,
+  senderSql,
+  streamSql,
+  termSql,
+  topicPrefixSql,
+  topicSql,
+  type BuiltNarrow,
+  type MessageCondition,
+} from "../store/message-narrow.ts";
+import { findDirectConversation, sharedDirectRecipientIds } from "../store/messages.ts";
+import { personalHistorySql, visibleSql } from "../store/narrow-visibility.ts";
+import { streamIdsWhere } from "../store/streams.ts";
 import { BadNarrowError } from "../errors.ts";
-import { canAccessStreamHistory, sharedDirectRecipientIds, streamByOperand, streamIdsWhere, userByOperand, type NarrowScope } from "./lookups.ts";
+import { canAccessStreamHistory, streamByOperand, userByOperand, type NarrowScope } from "./lookups.ts";
 import { mutingSql } from "./muting.ts";
 import { operandText, type NarrowTerm, type Operand } from "./parse.ts";
-import { parseSearch, type SearchQuery } from "../store/search-words.ts";
-import { personalHistorySql, visibleSql } from "./visibility.ts";
+import { parseSearch } from "../store/search-words.ts";
 
-/** A built narrow: its conditions, its search (if any), and what visibility it allows. */
-export type BuiltNarrow = {
-  /** The terms ANDed (true for an empty narrow); search terms are not included, see `search`. */
-  where: Expression<SqlBool>;
-  /** The joined search operands, or null without a `search` term. */
-  search: SearchQuery | null;
-  /** Zulip's include_history: channel history beyond what the viewer received may be shown. */
-  includeHistory: boolean;
-  /** Channels whose unreceived history the viewer may see (meaningful with includeHistory). */
-  historyStreamIds: number[];
-  /** The first channel term's channel, for muting rules. */
-  channelStreamId: number | null;
-  /** SQL: the viewer may see the message in this narrow's results (visibility.ts). */
-  visible: Expression<SqlBool>;
-  /** SQL: the message is in the viewer's personal history (received, or a historical row). */
-  personal: Expression<SqlBool>;
-  /** SQL: the message is not hidden by the viewer's muting (for the first-unread anchor). */
-  unmuted: () => Promise<Expression<SqlBool>>;
-};
+export type { BuiltNarrow } from "../store/message-narrow.ts";
 
 /** Zulip's resolved-topic prefix. */
 export const RESOLVED_TOPIC_PREFIX = "✔ ";
@@ -44,15 +45,6 @@ const EMPTY_TOPIC_FALLBACK_NAME = "general chat";
 
 const CHANNEL_OPERATORS: ReadonlySet<string> = new Set(["channel", "stream"]);
 const CHANNELS_OPERATORS: ReadonlySet<string> = new Set(["channels", "streams"]);
-
-const FALSE = sql<SqlBool>`1 = 0`;
-const TRUE = sql<SqlBool>`1 = 1`;
-const m = (column: string) => sql.ref(`messages.${column}`);
-
-function inList(column: string, ids: readonly number[]): Expression<SqlBool> {
-  if (ids.length === 0) return FALSE;
-  return sql<SqlBool>`(${m(column)} is not null and ${m(column)} in (${sql.join(ids)}))`;
-}
 
 /** Tracks channel-only and direct-only terms: a narrow with both matches nothing and is refused. */
 class KindCheck {
@@ -75,25 +67,19 @@ function singleOperand(operand: Operand): string | number {
   return Array.isArray(operand) ? operandText(operand) : operand;
 }
 
-function byHas(operand: string): Expression<SqlBool> {
-  if (operand === "reaction") return sql<SqlBool>`exists (select 1 from reactions r where r.message_id = ${m("id")})`;
-  if (operand === "attachment" || operand === "image" || operand === "link") return sql<SqlBool>`${m(`has_${operand}`)} = 1`;
+function byHas(operand: string): MessageCondition {
+  if (operand === "reaction" || operand === "attachment" || operand === "image" || operand === "link") return hasSql(operand);
   throw new BadNarrowError(`unknown 'has' operand ${operand}`);
 }
 
-function followedSql(userId: number): Expression<SqlBool> {
-  return sql<SqlBool>`exists (select 1 from user_topics ut where ut.user_id = ${userId} and ut.stream_id = ${m("stream_id")}
-    and lower(ut.topic) = lower(${m("topic")}) and ut.visibility_policy = ${VISIBILITY_POLICY.followed})`;
-}
-
-function byIs(ctx: TermContext, operand: string): Expression<SqlBool> {
+function byIs(ctx: TermContext, operand: string): MessageCondition {
   const userId = ctx.scope.viewer.id;
   switch (operand) {
     case "dm":
     case "private":
       // A negated is:dm means channel messages only.
       ctx.kinds.note(ctx.negated ? "channel" : "direct");
-      return sql<SqlBool>`${m("stream_id")} is null`;
+      return directMessageSql();
     case "starred":
       return hasFlagSql(userId, "starred");
     case "unread":
@@ -103,74 +89,74 @@ function byIs(ctx: TermContext, operand: string): Expression<SqlBool> {
     case "alerted":
       return hasFlagSql(userId, "has_alert_word");
     case "resolved":
-      return sql<SqlBool>`${m("stream_id")} is not null and ${m("topic")} like ${`${RESOLVED_TOPIC_PREFIX}%`}`;
+      return topicPrefixSql(RESOLVED_TOPIC_PREFIX);
     case "followed":
-      return followedSql(userId);
+      return followedTopicSql(userId);
     default:
       throw new BadNarrowError(`unknown 'is' operand ${operand}`);
   }
 }
 
-async function byChannel(ctx: TermContext, operand: Operand): Promise<Expression<SqlBool>> {
+async function byChannel(ctx: TermContext, operand: Operand): Promise<MessageCondition> {
   if (!ctx.negated) ctx.kinds.note("channel");
   const stream = await streamByOperand(ctx.scope, singleOperand(operand));
   if (!stream) throw new BadNarrowError(`unknown channel ${operandText(operand)}`);
-  return sql<SqlBool>`(${m("stream_id")} is not null and ${m("stream_id")} = ${stream.id})`;
+  return streamSql(stream.id);
 }
 
-async function byChannels(ctx: TermContext, operand: string): Promise<Expression<SqlBool>> {
+async function byChannels(ctx: TermContext, operand: string): Promise<MessageCondition> {
   if (!ctx.negated) ctx.kinds.note("channel");
   if (operand !== "public" && operand !== "web-public") throw new BadNarrowError(`unknown channels operand ${operand}`);
-  return inList("stream_id", await streamIdsWhere(ctx.scope, operand));
+  return inStreamsSql(await streamIdsWhere(ctx.scope.db, ctx.scope.realmId, operand));
 }
 
-function byTopic(ctx: TermContext, operand: string): Expression<SqlBool> {
+function byTopic(ctx: TermContext, operand: string): MessageCondition {
   if (!ctx.negated) ctx.kinds.note("channel");
   const topic = operand === EMPTY_TOPIC_FALLBACK_NAME ? "" : operand;
-  return sql<SqlBool>`lower(${m("topic")}) = lower(${topic})`;
+  return topicSql(topic);
 }
 
-async function bySender(ctx: TermContext, operand: Operand): Promise<Expression<SqlBool>> {
+async function bySender(ctx: TermContext, operand: Operand): Promise<MessageCondition> {
   const sender = await userByOperand(ctx.scope, singleOperand(operand));
   if (!sender) throw new BadNarrowError(`unknown user ${operandText(operand)}`);
-  return sql<SqlBool>`${m("sender_id")} = ${sender.id}`;
+  return senderSql(sender.id);
 }
 
-function byId(operand: Operand): Expression<SqlBool> {
+function byId(operand: Operand): MessageCondition {
   const text = operandText(operand);
   if (!/^\d+$/.test(text) || Number(text) > MAX_MESSAGE_ID) throw new BadNarrowError("Invalid message ID");
-  return sql<SqlBool>`${m("id")} = ${Number(text)}`;
+  return messageIdSql(Number(text));
 }
 
-async function byDm(ctx: TermContext, operand: Operand): Promise<Expression<SqlBool>> {
+async function byDm(ctx: TermContext, operand: Operand): Promise<MessageCondition> {
   if (!ctx.negated) ctx.kinds.note("direct");
   const refs: (string | number)[] = typeof operand === "string" ? operand.split(",") : Array.isArray(operand) ? operand : [operand];
-  if (refs.length === 0) return FALSE;
+  if (refs.length === 0) return noMessagesSql();
   const users = await Promise.all(refs.map((ref) => userByOperand(ctx.scope, ref)));
   const ids = users.map((u) => u?.id);
   if (ids.some((id) => id === undefined)) throw new BadNarrowError(`unknown user in ${operandText(operand)}`);
   const members = [ctx.scope.viewer.id, ...ids.filter((id): id is number => id !== undefined)];
   const conversation = await findDirectConversation(ctx.scope.db, ctx.scope.realmId, members);
-  return conversation ? sql<SqlBool>`${m("recipient_id")} = ${conversation.recipientId}` : FALSE;
+  return conversation ? recipientSql(conversation.recipientId) : noMessagesSql();
 }
 
 /** dm-including (any conversation with the user, 1:1 included) or group-pm-with (groups of three or more). */
-async function byDmWith(ctx: TermContext, operand: Operand, minMembers: number): Promise<Expression<SqlBool>> {
+async function byDmWith(ctx: TermContext, operand: Operand, minMembers: number): Promise<MessageCondition> {
   if (!ctx.negated) ctx.kinds.note("direct");
   const other = await userByOperand(ctx.scope, singleOperand(operand));
   if (!other) throw new BadNarrowError(`unknown user ${operandText(operand)}`);
-  if (other.id === ctx.scope.viewer.id && minMembers <= 2) return sql<SqlBool>`${m("stream_id")} is null`;
-  const recipients = await sharedDirectRecipientIds(ctx.scope, other.id, minMembers);
-  return recipients.length === 0 ? FALSE : sql<SqlBool>`${m("recipient_id")} in (${sql.join(recipients)})`;
+  if (other.id === ctx.scope.viewer.id && minMembers <= 2) return directMessageSql();
+  const { db, realmId, viewer } = ctx.scope;
+  return inRecipientsSql(await sharedDirectRecipientIds(db, realmId, viewer.id, other.id, minMembers));
 }
 
-async function byIn(ctx: TermContext, operand: string): Promise<Expression<SqlBool>> {
-  if (operand === "all") return TRUE;
+async function byIn(ctx: TermContext, operand: string): Promise<MessageCondition> {
+  if (operand === "all") return allMessagesSql();
   if (operand !== "home") throw new BadNarrowError(`unknown 'in' operand ${operand}`);
   return mutingSql(ctx.scope, null);
 }
 
-async function termCondition(ctx: TermContext, term: NarrowTerm): Promise<Expression<SqlBool> | null> {
+async function termCondition(ctx: TermContext, term: NarrowTerm): Promise<MessageCondition | null> {
   const { operator, operand } = term;
   switch (operator) {
     case "has":
@@ -223,7 +209,7 @@ async function historyAccess(scope: NarrowScope, terms: readonly NarrowTerm[]): 
       if (stream && include) streamIds.push(stream.id);
     } else if (CHANNELS_OPERATORS.has(term.operator) && term.operand === "public" && !isGuest(scope.viewer)) {
       include = true;
-      streamIds.push(...(await streamIdsWhere(scope, "public")));
+      streamIds.push(...(await streamIdsWhere(scope.db, scope.realmId, "public")));
     }
   }
   if (terms.some((t) => t.operator === "is" && t.operand !== "resolved")) include = false;
@@ -234,7 +220,7 @@ async function historyAccess(scope: NarrowScope, terms: readonly NarrowTerm[]): 
 export async function buildNarrow(scope: NarrowScope, terms: readonly NarrowTerm[]): Promise<BuiltNarrow> {
   const history = await historyAccess(scope, terms);
   const kinds = new KindCheck();
-  const conditions: Expression<SqlBool>[] = [];
+  const conditions: MessageCondition[] = [];
   const searchOperands: string[] = [];
   let channelStreamId: number | null = null;
   for (const term of terms) {
@@ -243,13 +229,13 @@ export async function buildNarrow(scope: NarrowScope, terms: readonly NarrowTerm
       continue;
     }
     const cond = await termCondition({ scope, kinds, negated: term.negated }, term);
-    if (cond) conditions.push(term.negated ? sql<SqlBool>`not (${cond})` : sql<SqlBool>`(${cond})`);
+    if (cond) conditions.push(termSql(cond, term.negated));
     if (channelStreamId === null && CHANNEL_OPERATORS.has(term.operator)) {
       channelStreamId = (await streamByOperand(scope, singleOperand(term.operand)))?.id ?? null;
     }
   }
   return {
-    where: conditions.length === 0 ? TRUE : sql<SqlBool>`${sql.join(conditions, sql` and `)}`,
+    where: allOfSql(conditions),
     search: searchOperands.length === 0 ? null : parseSearch(searchOperands),
     includeHistory: history.include,
     historyStreamIds: history.streamIds,

@@ -1,11 +1,11 @@
 /**
  * What narrow operands name: channels by name or id, users by API email or id (deactivated
- * users included, as Zulip's narrows accept them), and the direct conversations of a user.
+ * users included, as Zulip's narrows accept them), and whether the viewer may read a channel's
+ * history. Conversations and channel lists come straight from store/ (messages.ts, streams.ts).
  */
-import { sql } from "kysely";
 import type { Db } from "../store/types.ts";
 import { apiEmail } from "../store/emails.ts";
-import { RECIPIENT_TYPE, type StreamRow, type UserRow } from "../store/schema.ts";
+import type { StreamRow, UserRow } from "../store/schema.ts";
 import { getStreamById, getStreamByName } from "../store/streams.ts";
 import { getUser, getUserByDeliveryEmail } from "../store/users.ts";
 import { isGuest } from "../permissions/check.ts";
@@ -40,32 +40,4 @@ export async function canAccessStreamHistory(scope: NarrowScope, stream: StreamR
   if (stream.invite_only === 0 && !isGuest(scope.viewer)) return true;
   const sub = await getSubscription(scope.db, scope.realmId, scope.viewer.id, stream.id);
   return hasContentAccess(scope.db, scope.viewer, stream, sub?.active === 1);
-}
-
-/** Recipient ids of the direct conversations that hold both the viewer and `otherId`, of at least `minMembers` people. */
-export async function sharedDirectRecipientIds(scope: NarrowScope, otherId: number, minMembers: number): Promise<number[]> {
-  const rows = await scope.db
-    .selectFrom("recipients")
-    .innerJoin("direct_group_members as mine", "mine.group_id", "recipients.type_id")
-    .innerJoin("direct_group_members as theirs", "theirs.group_id", "recipients.type_id")
-    .select("recipients.id")
-    .where("recipients.realm_id", "=", scope.realmId)
-    .where("recipients.type", "=", RECIPIENT_TYPE.direct)
-    .where("mine.user_id", "=", scope.viewer.id)
-    .where("theirs.user_id", "=", otherId)
-    .where(
-      sql<number>`(select count(*) from direct_group_members all_members where all_members.group_id = recipients.type_id)`,
-      ">=",
-      minMembers,
-    )
-    .execute();
-  return rows.map((r) => r.id);
-}
-
-/** Ids of the realm's public channels (Zulip's `channels:public`) or web-public ones. */
-export async function streamIdsWhere(scope: NarrowScope, kind: "public" | "web-public"): Promise<number[]> {
-  let query = scope.db.selectFrom("streams").select("id").where("realm_id", "=", scope.realmId);
-  query = kind === "public" ? query.where("invite_only", "=", 0) : query.where("is_web_public", "=", 1);
-  const rows = await query.orderBy("id").execute();
-  return rows.map((r) => r.id);
 }

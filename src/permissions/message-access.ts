@@ -12,10 +12,10 @@ import type { AuthedCaller } from "./caller.ts";
 import { InvalidMessageError } from "../errors.ts";
 import type { Db } from "../store/types.ts";
 import { directRecipientMembers, getMessage } from "../store/messages.ts";
-import { receivedIds } from "../store/message-flags.ts";
+import { flagRowUserIds, receivedIds, storedFlags } from "../store/message-flags.ts";
 import type { MessageRow, StreamRow, UserRow } from "../store/schema.ts";
 import { getStreamById } from "../store/streams.ts";
-import { getSubscription, subscriberIds } from "../store/subscriptions.ts";
+import { activeUsersByIds, getSubscription, periodsOverlapping, subscriberIds } from "../store/subscriptions.ts";
 import { isGuest } from "./check.ts";
 import { hasContentAccess } from "./stream-access.ts";
 
@@ -25,8 +25,7 @@ export type MessageAccess = { message: MessageRow; stream: StreamRow | null; rec
 /** Whether a user received a message (or holds a flag row for it, as a historical reader). */
 async function hasUserMessage(db: Db, user: UserRow, message: MessageRow): Promise<boolean> {
   if ((await receivedIds(db, user.id, [message])).has(message.id)) return true;
-  const row = await db.selectFrom("user_message_flags").select("flags").where("user_id", "=", user.id).where("message_id", "=", message.id).executeTakeFirst();
-  return row !== undefined;
+  return (await storedFlags(db, user.id, [message.id])).has(message.id);
 }
 
 /** Content access to a channel (Zulip's user_has_content_access). */
@@ -88,31 +87,11 @@ export async function receiverIds(db: Db, messages: readonly MessageRow[]): Prom
     return out;
   }
   const ids = messages.map((m) => m.id);
-  const periods = await db
-    .selectFrom("subscription_periods")
-    .select(["user_id", "first_message_id", "last_message_id"])
-    .where("stream_id", "=", sample.stream_id)
-    .where("first_message_id", "<=", Math.max(...ids))
-    .where((eb) => eb.or([eb("last_message_id", "is", null), eb("last_message_id", ">=", Math.min(...ids))]))
-    .execute();
+  const periods = await periodsOverlapping(db, sample.stream_id, ids);
   for (const p of periods) {
     if (ids.some((id) => p.first_message_id <= id && (p.last_message_id === null || id <= p.last_message_id))) out.add(p.user_id);
   }
   return out;
-}
-
-/** Users holding a flag row for any of the messages. */
-async function flagRowUserIds(db: Db, messageIds: number[]): Promise<Set<number>> {
-  if (messageIds.length === 0) return new Set();
-  const rows = await db.selectFrom("user_message_flags").select("user_id").distinct().where("message_id", "in", messageIds).execute();
-  return new Set(rows.map((r) => r.user_id));
-}
-
-/** Active users among `ids`, with their roles. */
-async function activeUsers(db: Db, realmId: number, ids: Iterable<number>): Promise<Array<Pick<UserRow, "id" | "role">>> {
-  const list = [...ids];
-  if (list.length === 0) return [];
-  return db.selectFrom("users").select(["id", "role"]).where("realm_id", "=", realmId).where("is_active", "=", 1).where("id", "in", list).execute();
 }
 
 /**
@@ -125,10 +104,10 @@ export async function messageEventUserIds(db: Db, realmId: number, messages: rea
   if (messages.length === 0) return new Set();
   const ids = messages.map((m) => m.id);
   const holders = new Set([...(await receiverIds(db, messages)), ...(await flagRowUserIds(db, ids))]);
-  if (stream === null) return new Set((await activeUsers(db, realmId, await receiverIds(db, messages))).map((u) => u.id));
+  if (stream === null) return new Set((await activeUsersByIds(db, realmId, [...(await receiverIds(db, messages))])).map((u) => u.id));
   const subscribers = new Set(await subscriberIds(db, realmId, stream.id));
   if (stream.history_public_to_subscribers === 0) return new Set([...holders].filter((id) => subscribers.has(id)));
   if (stream.invite_only === 1) return subscribers;
-  const holdersWithAccess = (await activeUsers(db, realmId, holders)).filter((u) => !isGuest(u)).map((u) => u.id);
+  const holdersWithAccess = (await activeUsersByIds(db, realmId, [...holders])).filter((u) => !isGuest(u)).map((u) => u.id);
   return new Set([...subscribers, ...holdersWithAccess]);
 }

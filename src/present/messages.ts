@@ -5,9 +5,7 @@
 import { topicLinks } from "../markdown/topic-links.ts";
 import type { Linkifier } from "../markdown/types.ts";
 import { realmSettings } from "../permissions/realm-settings.ts";
-import type { Db } from "../store/types.ts";
-import { listLinkifiers } from "../store/linkifiers.ts";
-import { directRecipientMembers } from "../store/messages.ts";
+import type { MessageLookupRows } from "../store/message-lookups.ts";
 import type { MessageRow, RealmRow, ReactionRow, UserRow } from "../store/schema.ts";
 import { apiEmail, EMAIL_VISIBILITY } from "../store/emails.ts";
 import type { Viewer } from "../permissions/email-visibility.ts";
@@ -101,7 +99,7 @@ function senderAvatarUrl(sender: UserRow, opts: MessagePresentOptions): string |
   return clientComputes ? null : avatarUrl(sender);
 }
 
-/** One message in the API's shape for a viewer. Lookups must cover the row (see loadMessageLookups). */
+/** One message in the API's shape for a viewer. Lookups must cover the row (see messageLookups). */
 export function presentMessage(row: MessageRow, _viewer: Viewer, opts: MessagePresentOptions, lookups: MessageLookups): ApiMessage {
   const sender = lookups.senders.get(row.sender_id);
   if (!sender) throw new Error(`sender ${row.sender_id} of message ${row.id} not loaded`);
@@ -160,23 +158,15 @@ export function newChannelMessageLookups(realm: RealmRow, host: string, sender: 
   };
 }
 
-/** Batch-loads what presentMessage needs for these rows: senders, channel names, DM participants, reactions, submessages, linkifiers. */
-export async function loadMessageLookups(db: Db, realm: RealmRow, rows: readonly MessageRow[], host: string): Promise<MessageLookups> {
-  const ids = rows.map((r) => r.id);
-  const streamIds = [...new Set(rows.flatMap((r) => (r.stream_id === null ? [] : [r.stream_id])))];
-  const directIds = [...new Set(rows.filter((r) => r.stream_id === null).map((r) => r.recipient_id))];
-  const members = await directRecipientMembers(db, directIds);
-  const userIds = [...new Set([...rows.map((r) => r.sender_id), ...[...members.values()].flat()])];
-  const [users, streams, reactions, submessages, linkifiers] = await Promise.all([
-    userIds.length === 0 ? [] : db.selectFrom("users").selectAll().where("realm_id", "=", realm.id).where("id", "in", userIds).execute(),
-    streamIds.length === 0 ? [] : db.selectFrom("streams").select(["id", "name"]).where("realm_id", "=", realm.id).where("id", "in", streamIds).execute(),
-    ids.length === 0 ? [] : db.selectFrom("reactions").selectAll().where("realm_id", "=", realm.id).where("message_id", "in", ids).orderBy("id").execute(),
-    ids.length === 0 ? [] : db.selectFrom("submessages").selectAll().where("message_id", "in", ids).orderBy("id").execute(),
-    rows.length === 0 ? [] : listLinkifiers(db, realm.id),
-  ]);
+/**
+ * The lookups of a batch of messages from the rows store/message-lookups.ts loaded for them:
+ * senders, channel names, DM participants, reactions, submessages, linkifiers.
+ */
+export function messageLookups(realm: RealmRow, host: string, loaded: MessageLookupRows): MessageLookups {
+  const { users, streams, reactions, submessages, linkifiers } = loaded;
   const byId = new Map(users.map((u) => [u.id, u]));
   const directRecipients = new Map<number, DisplayRecipientUser[]>();
-  for (const [recipientId, memberIds] of members) {
+  for (const [recipientId, memberIds] of loaded.directMembers) {
     directRecipients.set(recipientId, memberIds.flatMap((id) => {
       const user = byId.get(id);
       return user ? [presentDirectUser(user, host)] : [];

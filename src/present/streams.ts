@@ -3,13 +3,13 @@
  * snapshot and events: zulip-openapi.yaml's BasicChannel and Subscriptions fields plus the
  * channel fields SPEC.md's feature level adds after that file (FL 325-407).
  */
-import type { Db } from "../store/types.ts";
 import type { StreamRow, SubscriptionRow } from "../store/schema.ts";
-import { presentGroupSetting, type GroupSettingValue } from "../permissions/group-setting.ts";
+import type { GroupSettingValue } from "../permissions/group-setting.ts";
 import { SYSTEM_GROUP } from "../store/roles.ts";
-import { systemGroupsByName } from "../store/user-groups.ts";
-import { subscriberCounts } from "../store/stream-stats.ts";
+import type { GroupIndex } from "../store/group-index.ts";
+import type { StreamLookups } from "../store/stream-lookups.ts";
 import { renderMessage } from "../markdown/render.ts";
+import { groupSettingValue } from "./user-groups.ts";
 
 /** A channel as BasicChannel. */
 export type ApiStream = {
@@ -77,13 +77,18 @@ const POST_POLICY_BY_GROUP: Record<string, number> = {
 };
 const POST_POLICY_ADMINS = 2;
 
-/** Presents channels of one realm; loads the realm's system groups once. */
-export async function presentStreams(db: Db, realmId: number, streams: StreamRow[]): Promise<ApiStream[]> {
-  const systemNames = new Map([...(await systemGroupsByName(db, realmId)).values()].map((g) => [g.id, g.name ?? ""]));
-  const counts = await subscriberCounts(db, realmId, streams.map((s) => s.id));
+/** The name of a system group in the index ("" for any other group). */
+function systemGroupName(index: GroupIndex, groupId: number): string {
+  const group = index.groups.get(groupId);
+  return group?.is_system_group === 1 ? (group.name ?? "") : "";
+}
+
+/** Presents channels of one realm, with what store/stream-lookups.ts loaded for them. */
+export function presentStreams(streams: readonly StreamRow[], lookups: StreamLookups): ApiStream[] {
+  const groups = lookups.settingGroups;
   const out: ApiStream[] = [];
   for (const stream of streams) {
-    const policy = POST_POLICY_BY_GROUP[systemNames.get(stream.can_send_message_group_id) ?? ""] ?? 1;
+    const policy = POST_POLICY_BY_GROUP[systemGroupName(groups, stream.can_send_message_group_id)] ?? 1;
     out.push({
       stream_id: stream.id,
       name: stream.name,
@@ -99,11 +104,11 @@ export async function presentStreams(db: Db, realmId: number, streams: StreamRow
       history_public_to_subscribers: stream.history_public_to_subscribers === 1,
       first_message_id: stream.first_message_id,
       is_announcement_only: policy === POST_POLICY_ADMINS,
-      can_remove_subscribers_group: await presentGroupSetting(db, realmId, stream.can_remove_subscribers_group_id),
+      can_remove_subscribers_group: groupSettingValue(groups, stream.can_remove_subscribers_group_id),
       // Traffic is not measured yet; null is the documented "no estimate".
       stream_weekly_traffic: null,
-      ...(await newerGroupSettings(db, realmId, stream)),
-      subscriber_count: counts.get(stream.id) ?? 0,
+      ...newerGroupSettings(groups, stream),
+      subscriber_count: lookups.subscriberCounts.get(stream.id) ?? 0,
       is_recently_active: true,
       topics_policy: "inherit",
       folder_id: null,
@@ -112,16 +117,14 @@ export async function presentStreams(db: Db, realmId: number, streams: StreamRow
   return out;
 }
 
-async function newerGroupSettings(db: Db, realmId: number, stream: StreamRow): Promise<Record<(typeof NEWER_GROUP_SETTINGS)[number], GroupSettingValue>> {
-  const entries = await Promise.all(
-    NEWER_GROUP_SETTINGS.map(async (name) => [name, await presentGroupSetting(db, realmId, stream[`${name}_id`])] as const),
-  );
+function newerGroupSettings(groups: GroupIndex, stream: StreamRow): Record<(typeof NEWER_GROUP_SETTINGS)[number], GroupSettingValue> {
+  const entries = NEWER_GROUP_SETTINGS.map((name) => [name, groupSettingValue(groups, stream[`${name}_id`])] as const);
   return Object.fromEntries(entries) as Record<(typeof NEWER_GROUP_SETTINGS)[number], GroupSettingValue>;
 }
 
 /** Presents one channel. */
-export async function presentStream(db: Db, realmId: number, stream: StreamRow): Promise<ApiStream> {
-  return (await presentStreams(db, realmId, [stream]))[0];
+export function presentStream(stream: StreamRow, lookups: StreamLookups): ApiStream {
+  return presentStreams([stream], lookups)[0];
 }
 
 /** Nullable 0/1 notification settings as booleans. */

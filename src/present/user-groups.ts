@@ -3,15 +3,7 @@ import type { GroupSettingValue } from "../permissions/group-setting.ts";
 import type { GroupPermissionSetting } from "../permissions/group-access.ts";
 import { SYSTEM_GROUP } from "../store/roles.ts";
 import type { UserGroupRow } from "../store/schema.ts";
-
-/** A realm's groups (anonymous setting groups included) with active direct members and direct subgroups. */
-export type GroupIndex = {
-  groups: Map<number, UserGroupRow>;
-  /** Active direct members of each group, ascending. */
-  members: Map<number, number[]>;
-  /** Direct subgroups of each group, ascending. */
-  subgroups: Map<number, number[]>;
-};
+import type { GroupIndex } from "../store/group-index.ts";
 
 /** SPEC.md's user group object. */
 export type ApiUserGroup = {

@@ -6,10 +6,10 @@
 import type { SnapshotCtx } from "./provider.ts";
 import { realmSettings, REALM_GROUP_SETTINGS, type RealmSettings } from "../permissions/realm-settings.ts";
 import { SYSTEM_GROUP } from "../store/roles.ts";
-import { groupSettingValue, type GroupIndex } from "../present/user-groups.ts";
+import { groupSettingValue } from "../present/user-groups.ts";
 import { emailDomain } from "../store/emails.ts";
 import type { StateProvider } from "./provider.ts";
-import { loadGroupIndex } from "./user-groups.ts";
+import { loadGroupIndex, type GroupIndex } from "../store/group-index.ts";
 
 /** Scalar settings shown as `realm_<name>`. */
 const PRESENTED_SETTINGS = [

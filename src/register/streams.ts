@@ -6,6 +6,7 @@ import type { SnapshotCtx } from "./provider.ts";
 import { hasMetadataAccess } from "../permissions/stream-access.ts";
 import { realmSettings } from "../permissions/realm-settings.ts";
 import { presentStreams, presentSubscription, type ApiStream, type ApiSubscription } from "../present/streams.ts";
+import { streamLookups } from "../store/stream-lookups.ts";
 import type { StreamRow, UserRow } from "../store/schema.ts";
 import { listStreams } from "../store/streams.ts";
 import { activeRealmMembers, subscriberIdsByStream, userSubscriptionRows } from "../store/subscriptions.ts";
@@ -67,7 +68,7 @@ export const streamsState: StateProvider = {
     const out: Record<string, unknown> = {};
     if (!want("subscription") && !want("stream") && !want("default_streams")) return out;
     const streams = await listStreams(ctx.db, ctx.realm.id, { includeArchived: opts.capabilities.archived_channels });
-    const presented = new Map((await presentStreams(ctx.db, ctx.realm.id, streams)).map((s) => [s.stream_id, s]));
+    const presented = new Map(presentStreams(streams, await streamLookups(ctx.db, ctx.realm.id, streams)).map((s) => [s.stream_id, s]));
     if (want("subscription")) {
       const empty = { subscriptions: [], unsubscribed: [], never_subscribed: [] };
       Object.assign(out, ctx.actor ? await subscriptionState(ctx, ctx.actor, opts, streams, presented) : empty);

@@ -49,6 +49,28 @@ export async function writeFlagBits(db: Db, userId: number, changes: ReadonlyArr
   }
 }
 
+/** Stores `flags` in a user's existing row for one message. */
+export async function updateFlagRow(db: Db, userId: number, messageId: number, flags: number): Promise<void> {
+  await db.updateTable("user_message_flags").set({ flags }).where("user_id", "=", userId).where("message_id", "=", messageId).execute();
+}
+
+/** Removes a user's row for one message (their flags fall back to the default). */
+export async function deleteFlagRow(db: Db, userId: number, messageId: number): Promise<void> {
+  await db.deleteFrom("user_message_flags").where("user_id", "=", userId).where("message_id", "=", messageId).execute();
+}
+
+/** Removes every user's rows for the given messages (they are being deleted). */
+export async function deleteFlagRowsOfMessages(db: Db, messageIds: number[]): Promise<void> {
+  await db.deleteFrom("user_message_flags").where("message_id", "in", messageIds).execute();
+}
+
+/** Replaces rows one by one: each (user, message) row is removed, then those with non-null flags inserted anew. */
+export async function replaceFlagRows(db: Db, changes: ReadonlyArray<{ user_id: number; message_id: number; flags: number | null }>): Promise<void> {
+  for (const change of changes) await deleteFlagRow(db, change.user_id, change.message_id);
+  const inserts = changes.flatMap((c) => (c.flags === null ? [] : [{ user_id: c.user_id, message_id: c.message_id, flags: c.flags }]));
+  for (let i = 0; i < inserts.length; i += WRITE_BATCH) await db.insertInto("user_message_flags").values(inserts.slice(i, i + WRITE_BATCH)).execute();
+}
+
 /**
  * Users who hold the message as Zulip's UserMessage rows would: its sender, the users who received
  * it (covering subscription periods or the direct group) and users with a flag row for it.

@@ -1,14 +1,16 @@
 /** The realm's linkifiers, kept in the order clients apply them. */
 import type { Selectable } from "kysely";
 import type { Db } from "./types.ts";
-import { prepared } from "./prepared.ts";
+import { prepared, type Placeholders } from "./prepared.ts";
 import type { LinkifierTable } from "./schema.ts";
 import { cachedRead } from "./read-cache.ts";
 
 /** A stored linkifier. */
 export type LinkifierRow = Selectable<LinkifierTable>;
 
-const linkifiersQuery = prepared((db, p: { realmId: number }) => db.selectFrom("linkifiers").selectAll().where("realm_id", "=", p.realmId).orderBy("order").orderBy("id"));
+const linkifiersQuery = prepared("linkifiers", (db, param: Placeholders<{ realmId: number }>) =>
+  db.selectFrom("linkifiers").selectAll().where("realm_id", "=", param("realmId")).orderBy("order").orderBy("id"),
+);
 
 /** The realm's linkifiers in processing order (ties by id); the message renderer uses these. */
 export const listLinkifiers = cachedRead(

@@ -73,6 +73,25 @@ export async function storedFlags(db: Db, userId: number, messageIds: number[]):
   return new Map(rows.map((r) => [r.message_id, r.flags]));
 }
 
+/** Stored flag rows of one message (only those of `userIds` when given). */
+export function messageFlagRows(db: Db, messageId: number, userIds?: number[]): Promise<Array<{ user_id: number; flags: number }>> {
+  let query = db.selectFrom("user_message_flags").select(["user_id", "flags"]).where("message_id", "=", messageId);
+  if (userIds !== undefined) query = query.where("user_id", "in", userIds);
+  return query.execute();
+}
+
+/** Stored flag rows of the given messages, every user's. */
+export function flagRowsOfMessages(db: Db, messageIds: number[]): Promise<Array<{ user_id: number; message_id: number; flags: number }>> {
+  return db.selectFrom("user_message_flags").select(["user_id", "message_id", "flags"]).where("message_id", "in", messageIds).execute();
+}
+
+/** Users holding a flag row for any of the messages. */
+export async function flagRowUserIds(db: Db, messageIds: number[]): Promise<Set<number>> {
+  if (messageIds.length === 0) return new Set();
+  const rows = await db.selectFrom("user_message_flags").select("user_id").distinct().where("message_id", "in", messageIds).execute();
+  return new Set(rows.map((r) => r.user_id));
+}
+
 /** Ids of the given messages that the user received (sent, a covering subscription period, or a DM group they belong to). */
 export async function receivedIds(db: Db, userId: number, messages: FlagMessage[]): Promise<Set<number>> {
   const out = new Set<number>();

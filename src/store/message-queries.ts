@@ -7,7 +7,7 @@ import { sql, type Expression, type SqlBool } from "kysely";
 import type { Db, Engine } from "./types.ts";
 import { unreadForSql } from "./message-flags.ts";
 import { restrictToSearch, type SearchedQuery } from "./dialect/search-query.ts";
-import type { BuiltNarrow } from "../narrow/build.ts";
+import type { BuiltNarrow } from "./message-narrow.ts";
 
 /** Where a query runs: the store and engine, the realm and the viewer. */
 export type QueryScope = { db: Db; engine: Engine; realmId: number; viewerId: number };

@@ -2,10 +2,11 @@
  * Messages and their conversations: channel recipients, direct groups (every direct
  * conversation, 1:1 and self included, is one group, FL 327), message rows and send-time flag rows.
  */
-import { sql } from "kysely";
+import { sql, type Updateable } from "kysely";
 import type { Db } from "./types.ts";
-import { prepared } from "./prepared.ts";
-import { RECIPIENT_TYPE, type MessageRow, type NewMessage } from "./schema.ts";
+import { prepared, type Placeholders } from "./prepared.ts";
+import { receivedBySql } from "./message-flags.ts";
+import { RECIPIENT_TYPE, type MessageRow, type MessageTable, type NewMessage } from "./schema.ts";
 import { cachedRead } from "./read-cache.ts";
 
 /** A direct conversation: its group and recipient ids. */
@@ -16,8 +17,13 @@ export function directMemberKey(userIds: Iterable<number>): string {
   return [...new Set(userIds)].sort((a, b) => a - b).join(",");
 }
 
-const streamRecipientQuery = prepared((db, p: { realmId: number; streamId: number }) =>
-  db.selectFrom("recipients").select("id").where("realm_id", "=", p.realmId).where("type", "=", RECIPIENT_TYPE.stream).where("type_id", "=", p.streamId),
+const streamRecipientQuery = prepared("streamRecipient", (db, param: Placeholders<{ realmId: number; streamId: number }>) =>
+  db
+    .selectFrom("recipients")
+    .select("id")
+    .where("realm_id", "=", param("realmId"))
+    .where("type", "=", RECIPIENT_TYPE.stream)
+    .where("type_id", "=", param("streamId")),
 );
 
 const findStreamRecipient = cachedRead(
@@ -93,6 +99,26 @@ export async function directRecipientMembers(db: Db, recipientIds: number[]): Pr
   return out;
 }
 
+/** Recipient ids of the realm's direct conversations that hold both `userId` and `otherId`, of at least `minMembers` people. */
+export async function sharedDirectRecipientIds(db: Db, realmId: number, userId: number, otherId: number, minMembers: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom("recipients")
+    .innerJoin("direct_group_members as mine", "mine.group_id", "recipients.type_id")
+    .innerJoin("direct_group_members as theirs", "theirs.group_id", "recipients.type_id")
+    .select("recipients.id")
+    .where("recipients.realm_id", "=", realmId)
+    .where("recipients.type", "=", RECIPIENT_TYPE.direct)
+    .where("mine.user_id", "=", userId)
+    .where("theirs.user_id", "=", otherId)
+    .where(
+      sql<number>`(select count(*) from direct_group_members all_members where all_members.group_id = recipients.type_id)`,
+      ">=",
+      minMembers,
+    )
+    .execute();
+  return rows.map((r) => r.id);
+}
+
 /** Inserts a message and returns its row: every column as given, and the new id. */
 export async function insertMessage(db: Db, row: Omit<MessageRow, "id">): Promise<MessageRow> {
   const [inserted] = await insertMessageQuery(db, row);
@@ -101,22 +127,22 @@ export async function insertMessage(db: Db, row: Omit<MessageRow, "id">): Promis
 
 type MessageColumn = Exclude<keyof MessageRow, "id">;
 
-/** The columns a new message sets: every one but the id (the Record type makes the list complete). */
-const NEW_MESSAGE_COLUMNS = Object.keys({
-  realm_id: true, sender_id: true, recipient_id: true, stream_id: true, topic: true, content: true, rendered_content: true,
-  date_sent: true, sending_client: true, last_edit_time: true, last_moved_time: true, edit_history: true, is_me_message: true,
-  has_link: true, has_image: true, has_attachment: true, stream_wildcard_mention: true,
-} satisfies Record<MessageColumn, true>) as MessageColumn[];
-
-const insertMessageQuery = prepared((db, p: NewMessage) =>
+// Every column but the id is set (the Record type makes the list complete), each from its parameter.
+const insertMessageQuery = prepared("insertMessage", (db, param: Placeholders<NewMessage>) =>
   db
     .insertInto("messages")
-    .values(Object.fromEntries(NEW_MESSAGE_COLUMNS.map((c) => [c, p[c]])) as NewMessage)
+    .values({
+      realm_id: param("realm_id"), sender_id: param("sender_id"), recipient_id: param("recipient_id"), stream_id: param("stream_id"),
+      topic: param("topic"), content: param("content"), rendered_content: param("rendered_content"), date_sent: param("date_sent"),
+      sending_client: param("sending_client"), last_edit_time: param("last_edit_time"), last_moved_time: param("last_moved_time"),
+      edit_history: param("edit_history"), is_me_message: param("is_me_message"), has_link: param("has_link"), has_image: param("has_image"),
+      has_attachment: param("has_attachment"), stream_wildcard_mention: param("stream_wildcard_mention"),
+    } satisfies Record<MessageColumn, unknown>)
     .returning("id"),
 );
 
-const insertFlagRowQuery = prepared((db, p: { userId: number; messageId: number; flags: number }) =>
-  db.insertInto("user_message_flags").values({ user_id: p.userId, message_id: p.messageId, flags: p.flags }),
+const insertFlagRowQuery = prepared("insertFlagRow", (db, param: Placeholders<{ userId: number; messageId: number; flags: number }>) =>
+  db.insertInto("user_message_flags").values({ user_id: param("userId"), message_id: param("messageId"), flags: param("flags") }),
 );
 
 /** Writes send-time flag rows (only users whose flags differ from the default). */
@@ -145,20 +171,80 @@ export async function getMessages(db: Db, realmId: number, messageIds: number[])
   return db.selectFrom("messages").selectAll().where("realm_id", "=", realmId).where("id", "in", messageIds).orderBy("id").execute();
 }
 
+/** The columns of a message an edit or a move rewrites. */
+export type MessageUpdate = Updateable<MessageTable>;
+
+/** Writes the given columns of one message and returns the new row. */
+export function updateMessage(db: Db, realmId: number, messageId: number, patch: MessageUpdate): Promise<MessageRow> {
+  return db.updateTable("messages").set(patch).where("realm_id", "=", realmId).where("id", "=", messageId).returningAll().executeTakeFirstOrThrow();
+}
+
+/** Replaces a message's stored edit history (a JSON list, newest first). */
+export async function setMessageEditHistory(db: Db, messageId: number, editHistory: string): Promise<void> {
+  await db.updateTable("messages").set({ edit_history: editHistory }).where("id", "=", messageId).execute();
+}
+
+/** Deletes message rows of a realm by ids (callers remove their flag rows, reactions and submessages first). */
+export async function deleteMessageRows(db: Db, realmId: number, messageIds: number[]): Promise<void> {
+  await db.deleteFrom("messages").where("realm_id", "=", realmId).where("id", "in", messageIds).execute();
+}
+
+/** The id of a channel's oldest message, if it has any. */
+export async function firstStreamMessageId(db: Db, realmId: number, streamId: number): Promise<number | undefined> {
+  const row = await db.selectFrom("messages").select("id").where("realm_id", "=", realmId).where("stream_id", "=", streamId).orderBy("id").limit(1).executeTakeFirst();
+  return row?.id;
+}
+
+/** Messages of a channel topic (case-insensitive) with ids from `fromId` on, oldest first. */
+export function topicMessageRows(db: Db, realmId: number, streamId: number, topic: string, fromId: number): Promise<MessageRow[]> {
+  return db
+    .selectFrom("messages")
+    .selectAll()
+    .where("realm_id", "=", realmId)
+    .where("stream_id", "=", streamId)
+    .where(sql<string>`lower(topic)`, "=", topic.toLowerCase())
+    .where("id", ">=", fromId)
+    .orderBy("id")
+    .execute();
+}
+
+/** The newest message id of a channel topic (case-insensitive), or null when it has none. */
+export async function topicMaxMessageId(db: Db, realmId: number, streamId: number, topic: string): Promise<number | null> {
+  const row = await db
+    .selectFrom("messages")
+    .select(sql<number>`max(id)`.as("max_id"))
+    .where("realm_id", "=", realmId)
+    .where("stream_id", "=", streamId)
+    .where(sql<string>`lower(topic)`, "=", topic.toLowerCase())
+    .executeTakeFirst();
+  return row?.max_id !== null && row?.max_id !== undefined ? Number(row.max_id) : null;
+}
+
+/**
+ * Each topic of a channel, spelled as stored, with its newest message id; with a `receiverId`,
+ * only the messages that user received count.
+ */
+export async function streamTopicMaxIds(db: Db, realmId: number, streamId: number, receiverId: number | null): Promise<Array<{ topic: string; max_id: number }>> {
+  let query = db.selectFrom("messages").select(["topic", sql<number>`max(id)`.as("max_id")]).where("realm_id", "=", realmId).where("stream_id", "=", streamId);
+  if (receiverId !== null) query = query.where(receivedBySql(receiverId));
+  const rows = await query.groupBy("topic").execute();
+  return rows.map((r) => ({ topic: r.topic, max_id: Number(r.max_id) }));
+}
+
 /** The highest message id in the store (0 when there are none); subscription periods start after it. */
 export async function maxMessageId(db: Db): Promise<number> {
   const row = await db.selectFrom("messages").select(sql<number | null>`max(id)`.as("max_id")).executeTakeFirst();
   return Number(row?.max_id ?? 0);
 }
 
-const earlierTopicMessageQuery = prepared((db, p: { realmId: number; streamId: number; loweredTopic: string; beforeId: number }) =>
+const earlierTopicMessageQuery = prepared("earlierTopicMessage", (db, param: Placeholders<{ realmId: number; streamId: number; loweredTopic: string; beforeId: number }>) =>
   db
     .selectFrom("messages")
     .select("id")
-    .where("realm_id", "=", p.realmId)
-    .where("stream_id", "=", p.streamId)
-    .where(sql<string>`lower(topic)`, "=", p.loweredTopic)
-    .where("id", "<", p.beforeId)
+    .where("realm_id", "=", param("realmId"))
+    .where("stream_id", "=", param("streamId"))
+    .where(sql<string>`lower(topic)`, "=", param("loweredTopic"))
+    .where("id", "<", param("beforeId"))
     .orderBy("id", "desc")
     .limit(1),
 );
@@ -186,4 +272,17 @@ export async function topicParticipantIds(db: Db, realmId: number, streamId: num
 export async function conversationHasMessages(db: Db, realmId: number, recipientId: number): Promise<boolean> {
   const row = await db.selectFrom("messages").select("id").where("realm_id", "=", realmId).where("recipient_id", "=", recipientId).limit(1).executeTakeFirst();
   return row !== undefined;
+}
+
+/** The newest message of a channel topic (case-insensitive), if any. */
+export function latestTopicMessage(db: Db, realmId: number, streamId: number, topic: string): Promise<MessageRow | undefined> {
+  return db
+    .selectFrom("messages")
+    .selectAll()
+    .where("realm_id", "=", realmId)
+    .where("stream_id", "=", streamId)
+    .where(sql<string>`lower(topic)`, "=", topic.toLowerCase())
+    .orderBy("id", "desc")
+    .limit(1)
+    .executeTakeFirst();
 }

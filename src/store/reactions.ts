@@ -41,3 +41,14 @@ export function insertReaction(db: Db, realmId: number, row: Emoji & { message_i
 export async function deleteReaction(db: Db, realmId: number, id: number): Promise<void> {
   await db.deleteFrom("reactions").where("realm_id", "=", realmId).where("id", "=", id).execute();
 }
+
+/** Deletes every reaction on the given messages (they are being deleted). */
+export async function deleteReactionsOfMessages(db: Db, messageIds: number[]): Promise<void> {
+  await db.deleteFrom("reactions").where("message_id", "in", messageIds).execute();
+}
+
+/** Reactions on the given messages, oldest first. */
+export function reactionsOfMessages(db: Db, realmId: number, messageIds: number[]): Promise<ReactionRow[]> {
+  if (messageIds.length === 0) return Promise.resolve([]);
+  return db.selectFrom("reactions").selectAll().where("realm_id", "=", realmId).where("message_id", "in", messageIds).orderBy("id").execute();
+}

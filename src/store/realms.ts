@@ -1,10 +1,11 @@
 /** Queries on realms (organizations). */
 import type { Db } from "./types.ts";
-import { prepared } from "./prepared.ts";
-import type { RealmRow } from "./schema.ts";
+import { prepared, type Placeholders } from "./prepared.ts";
+import type { Insertable } from "kysely";
+import type { RealmRow, RealmTable } from "./schema.ts";
 import { cachedRead } from "./read-cache.ts";
 
-const realmQuery = prepared((db, p: { realmId: number }) => db.selectFrom("realms").selectAll().where("id", "=", p.realmId));
+const realmQuery = prepared("realm", (db, param: Placeholders<{ realmId: number }>) => db.selectFrom("realms").selectAll().where("id", "=", param("realmId")));
 
 /** A realm by id. */
 export const getRealm = cachedRead(
@@ -23,4 +24,9 @@ export function getDefaultRealm(db: Db): Promise<RealmRow | undefined> {
 /** Stores a realm's settings object (only values that differ from defaults are kept by callers). */
 export async function updateRealmSettings(db: Db, realmId: number, settings: Record<string, unknown>): Promise<void> {
   await db.updateTable("realms").set({ settings: JSON.stringify(settings) }).where("id", "=", realmId).execute();
+}
+
+/** Inserts a realm and returns its row. */
+export function insertRealm(db: Db, values: Insertable<RealmTable>): Promise<RealmRow> {
+  return db.insertInto("realms").values(values).returningAll().executeTakeFirstOrThrow();
 }

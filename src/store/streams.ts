@@ -1,12 +1,12 @@
 /** Queries on streams (channels). Names compare case-insensitively, as Zulip's do. */
 import { sql, type Updateable } from "kysely";
 import type { Db } from "./types.ts";
-import { prepared } from "./prepared.ts";
+import { prepared, type Placeholders } from "./prepared.ts";
 import type { NewStream, StreamRow, StreamTable } from "./schema.ts";
 import { cachedRead } from "./read-cache.ts";
 
-const streamByIdQuery = prepared((db, p: { realmId: number; streamId: number }) =>
-  db.selectFrom("streams").selectAll().where("realm_id", "=", p.realmId).where("id", "=", p.streamId),
+const streamByIdQuery = prepared("streamById", (db, param: Placeholders<{ realmId: number; streamId: number }>) =>
+  db.selectFrom("streams").selectAll().where("realm_id", "=", param("realmId")).where("id", "=", param("streamId")),
 );
 
 /** A stream by id within a realm, archived or not. */
@@ -39,6 +39,19 @@ export function listStreams(db: Db, realmId: number, opts: { includeArchived: bo
 export async function getStreamsByIds(db: Db, realmId: number, ids: number[]): Promise<StreamRow[]> {
   if (ids.length === 0) return [];
   return db.selectFrom("streams").selectAll().where("realm_id", "=", realmId).where("id", "in", ids).orderBy("id").execute();
+}
+
+/** Streams of a realm with any of the given exact names (the caller skips an empty list). */
+export function streamsByNames(db: Db, realmId: number, names: string[]): Promise<StreamRow[]> {
+  return db.selectFrom("streams").selectAll().where("realm_id", "=", realmId).where("name", "in", names).execute();
+}
+
+/** Ids of the realm's public channels (Zulip's `channels:public`) or web-public ones, ascending. */
+export async function streamIdsWhere(db: Db, realmId: number, kind: "public" | "web-public"): Promise<number[]> {
+  let query = db.selectFrom("streams").select("id").where("realm_id", "=", realmId);
+  query = kind === "public" ? query.where("invite_only", "=", 0) : query.where("is_web_public", "=", 1);
+  const rows = await query.orderBy("id").execute();
+  return rows.map((r) => r.id);
 }
 
 /** Inserts a stream and returns its row. */

@@ -28,3 +28,14 @@ export async function firstWidgetContent(db: Db, messageId: number): Promise<str
 export function insertSubmessage(db: Db, row: { message_id: number; sender_id: number; msg_type: string; content: string }): Promise<SubmessageRow> {
   return db.insertInto("submessages").values(row).returningAll().executeTakeFirstOrThrow();
 }
+
+/** Deletes every submessage of the given messages (they are being deleted). */
+export async function deleteSubmessagesOfMessages(db: Db, messageIds: number[]): Promise<void> {
+  await db.deleteFrom("submessages").where("message_id", "in", messageIds).execute();
+}
+
+/** Submessages of the given messages, oldest first. */
+export function submessagesOfMessages(db: Db, messageIds: number[]): Promise<SubmessageRow[]> {
+  if (messageIds.length === 0) return Promise.resolve([]);
+  return db.selectFrom("submessages").selectAll().where("message_id", "in", messageIds).orderBy("id").execute();
+}

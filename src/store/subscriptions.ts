@@ -4,10 +4,10 @@
  */
 import type { Db } from "./types.ts";
 import type { Flag, SubscriptionRow, SubscriptionTable, UserRow } from "./schema.ts";
-import { sql, type Updateable } from "kysely";
+import { sql, type Expression, type Updateable } from "kysely";
 import { maxMessageId } from "./messages.ts";
 import { idListAgg, parseIdList } from "./dialect/id-list.ts";
-import { prepared } from "./prepared.ts";
+import { prepared, type Placeholders } from "./prepared.ts";
 import { cachedRead } from "./read-cache.ts";
 
 /** The fields of an active user that channel permission checks need. */
@@ -31,8 +31,13 @@ export async function activeUsersByEmails(db: Db, realmId: number, emails: strin
   return db.selectFrom("users").selectAll().where("realm_id", "=", realmId).where("is_active", "=", 1).where(sql<string>`lower(delivery_email)`, "in", lowered).execute();
 }
 
-const subscriptionQuery = prepared((db, p: { realmId: number; userId: number; streamId: number }) =>
-  db.selectFrom("subscriptions").selectAll().where("realm_id", "=", p.realmId).where("user_id", "=", p.userId).where("stream_id", "=", p.streamId),
+const subscriptionQuery = prepared("subscription", (db, param: Placeholders<{ realmId: number; userId: number; streamId: number }>) =>
+  db
+    .selectFrom("subscriptions")
+    .selectAll()
+    .where("realm_id", "=", param("realmId"))
+    .where("user_id", "=", param("userId"))
+    .where("stream_id", "=", param("streamId")),
 );
 
 /** One user's subscription row to a stream (active or not). */
@@ -63,7 +68,7 @@ export async function subscriptionRowsFor(db: Db, realmId: number, userIds: numb
 
 /** Active subscribers (active users only) of each given stream, ascending ids. */
 /** The subscriptions of a realm that receive their channel's messages: active, of active users. */
-export function receivingSubscriptions(db: Db, realmId: number) {
+export function receivingSubscriptions(db: Db, realmId: number | Expression<number>) {
   return db.selectFrom("subscriptions").where("realm_id", "=", realmId).where("active", "=", 1).where("is_user_active", "=", 1);
 }
 
@@ -79,8 +84,8 @@ export async function subscriberIdsByStream(db: Db, realmId: number, streamIds: 
   return out;
 }
 
-const subscriberIdsQuery = prepared((db, p: { realmId: number; streamId: number }) =>
-  receivingSubscriptions(db, p.realmId).select(idListAgg(db, "user_id").as("user_ids")).where("stream_id", "=", p.streamId),
+const subscriberIdsQuery = prepared("subscriberIds", (db, param: Placeholders<{ realmId: number; streamId: number }>) =>
+  receivingSubscriptions(db, param("realmId")).select(idListAgg(db, "user_id").as("user_ids")).where("stream_id", "=", param("streamId")),
 );
 
 /** Active subscribers (active users only) of one stream, ascending ids. */
@@ -105,6 +110,40 @@ export async function subscribedStreamIds(db: Db, realmId: number, userId: numbe
     .where("active", "=", 1)
     .execute();
   return new Set(rows.map((r) => r.stream_id));
+}
+
+/** Users with a subscription row to a channel: every row (past subscribers too), or active ones only. */
+export async function streamSubscriptionUserIds(db: Db, streamId: number, activeOnly: boolean): Promise<Set<number>> {
+  let q = db.selectFrom("subscriptions").select("user_id").where("stream_id", "=", streamId);
+  if (activeOnly) q = q.where("active", "=", 1);
+  return new Set((await q.execute()).map((r) => r.user_id));
+}
+
+/** A span of a channel's message ids a user received (open-ended while subscribed). */
+export type SubscriptionPeriod = { user_id: number; first_message_id: number; last_message_id: number | null };
+
+/** A channel's subscription periods that overlap the id range of the given (non-empty) messages. */
+export function periodsOverlapping(db: Db, streamId: number, messageIds: number[]): Promise<SubscriptionPeriod[]> {
+  return db
+    .selectFrom("subscription_periods")
+    .select(["user_id", "first_message_id", "last_message_id"])
+    .where("stream_id", "=", streamId)
+    .where("first_message_id", "<=", Math.max(...messageIds))
+    .where((eb) => eb.or([eb("last_message_id", "is", null), eb("last_message_id", ">=", Math.min(...messageIds))]))
+    .execute();
+}
+
+/** Ids of the streams a user is actively subscribed to and has muted. */
+export async function mutedStreamIds(db: Db, realmId: number, userId: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom("subscriptions")
+    .select("stream_id")
+    .where("realm_id", "=", realmId)
+    .where("user_id", "=", userId)
+    .where("active", "=", 1)
+    .where("is_muted", "=", 1)
+    .execute();
+  return rows.map((r) => r.stream_id);
 }
 
 /**

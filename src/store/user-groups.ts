@@ -112,6 +112,14 @@ export function groupsByIds(db: Db, realmId: number, ids: number[]): Promise<Use
   return db.selectFrom("user_groups").selectAll().where("realm_id", "=", realmId).where("id", "in", ids).orderBy("id").execute();
 }
 
+/** What rendering needs of a group a message mentions by name. */
+export type MentionableGroup = Pick<UserGroupRow, "id" | "name" | "deactivated" | "can_mention_group_id">;
+
+/** Groups of a realm with any of the given exact names (the caller skips an empty list). */
+export function groupsByNames(db: Db, realmId: number, names: string[]): Promise<MentionableGroup[]> {
+  return db.selectFrom("user_groups").select(["id", "name", "deactivated", "can_mention_group_id"]).where("realm_id", "=", realmId).where("name", "in", names).execute();
+}
+
 /** Inserts a group row and returns it. */
 export function insertGroup(db: Db, values: Insertable<UserGroupTable>): Promise<UserGroupRow> {
   return db.insertInto("user_groups").values(values).returningAll().executeTakeFirstOrThrow();

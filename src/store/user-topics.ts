@@ -1,7 +1,7 @@
 /** Per-user topic visibility policies (Zulip's UserTopic); topics compare case-insensitively. */
 import { sql } from "kysely";
 import type { Db } from "./types.ts";
-import { prepared } from "./prepared.ts";
+import { prepared, type Placeholders } from "./prepared.ts";
 import type { UserTopicTable } from "./schema.ts";
 import type { Selectable } from "kysely";
 import { cachedRead } from "./read-cache.ts";
@@ -11,14 +11,14 @@ export const VISIBILITY_POLICY = { inherit: 0, muted: 1, unmuted: 2, followed: 3
 
 export type UserTopicRow = Selectable<UserTopicTable>;
 
-const userTopicQuery = prepared((db, p: { realmId: number; userId: number; streamId: number; loweredTopic: string }) =>
+const userTopicQuery = prepared("userTopic", (db, param: Placeholders<{ realmId: number; userId: number; streamId: number; loweredTopic: string }>) =>
   db
     .selectFrom("user_topics")
     .selectAll()
-    .where("realm_id", "=", p.realmId)
-    .where("user_id", "=", p.userId)
-    .where("stream_id", "=", p.streamId)
-    .where(sql<string>`lower(topic)`, "=", p.loweredTopic),
+    .where("realm_id", "=", param("realmId"))
+    .where("user_id", "=", param("userId"))
+    .where("stream_id", "=", param("streamId"))
+    .where(sql<string>`lower(topic)`, "=", param("loweredTopic")),
 );
 
 /** A user's row for one topic of a channel, if any. */
@@ -53,4 +53,25 @@ export async function setUserTopic(db: Db, realmId: number, row: { userId: numbe
     .insertInto("user_topics")
     .values({ realm_id: realmId, user_id: row.userId, stream_id: row.streamId, topic: row.topic, visibility_policy: row.policy, last_updated: row.now })
     .execute();
+}
+
+/**
+ * Active human subscribers of the channel who follow one of the topics (case-insensitive), each
+ * once: the only users a resolve notice stays unread for.
+ */
+export async function topicFollowerIds(db: Db, realmId: number, streamId: number, topics: string[]): Promise<number[]> {
+  const rows = await db
+    .selectFrom("user_topics")
+    .innerJoin("subscriptions", (join) => join.onRef("subscriptions.user_id", "=", "user_topics.user_id").onRef("subscriptions.stream_id", "=", "user_topics.stream_id"))
+    .innerJoin("users", "users.id", "user_topics.user_id")
+    .select("user_topics.user_id")
+    .where("user_topics.realm_id", "=", realmId)
+    .where("user_topics.stream_id", "=", streamId)
+    .where(sql<string>`lower(user_topics.topic)`, "in", topics.map((t) => t.toLowerCase()))
+    .where("user_topics.visibility_policy", "=", VISIBILITY_POLICY.followed)
+    .where("subscriptions.active", "=", 1)
+    .where("users.is_active", "=", 1)
+    .where("users.is_bot", "=", 0)
+    .execute();
+  return [...new Set(rows.map((r) => r.user_id))];
 }

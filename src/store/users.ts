@@ -2,8 +2,8 @@
 import { sql } from "kysely";
 import { ROLE } from "./roles.ts";
 import type { Db } from "./types.ts";
-import type { ServiceRow, UserRow, UserUpdate } from "./schema.ts";
-import { prepared } from "./prepared.ts";
+import type { NewUser, ServiceRow, UserRow, UserUpdate } from "./schema.ts";
+import { prepared, type Placeholders } from "./prepared.ts";
 import { setSubscribersActive } from "./subscriptions.ts";
 import { cachedRead } from "./read-cache.ts";
 
@@ -31,6 +31,46 @@ export function listUsers(db: Db, realmId: number): Promise<UserRow[]> {
 export function usersByIds(db: Db, realmId: number, ids: number[]): Promise<UserRow[]> {
   if (ids.length === 0) return Promise.resolve([]);
   return db.selectFrom("users").selectAll().where("realm_id", "=", realmId).where("id", "in", ids).orderBy("id").execute();
+}
+
+/** Ids and roles of the given users (all, or active ones only); unknown ids are skipped. */
+export async function userRolesByIds(db: Db, realmId: number, ids: number[], opts: { activeOnly: boolean }): Promise<Array<Pick<UserRow, "id" | "role">>> {
+  if (ids.length === 0) return [];
+  let query = db.selectFrom("users").select(["id", "role"]).where("realm_id", "=", realmId);
+  if (opts.activeOnly) query = query.where("is_active", "=", 1);
+  return query.where("id", "in", ids).execute();
+}
+
+/** Users (and bots) with any of the given ids or lowercased delivery emails. */
+export async function usersByIdsOrEmails(db: Db, realmId: number, ids: number[], loweredEmails: string[]): Promise<UserRow[]> {
+  if (ids.length === 0 && loweredEmails.length === 0) return [];
+  return db
+    .selectFrom("users")
+    .selectAll()
+    .where("realm_id", "=", realmId)
+    .where((eb) => eb.or([...(ids.length > 0 ? [eb("id", "in", ids)] : []), ...(loweredEmails.length > 0 ? [eb(sql<string>`lower(delivery_email)`, "in", loweredEmails)] : [])]))
+    .execute();
+}
+
+/** A user a message may mention: id, name, delivery email and whether active. */
+export type MentionableUser = Pick<UserRow, "id" | "full_name" | "delivery_email" | "is_active">;
+
+/** Users with any of the given lowercased full names or ids, active ones first, then by id. */
+export async function usersByNamesOrIds(db: Db, realmId: number, loweredNames: string[], ids: number[]): Promise<MentionableUser[]> {
+  if (loweredNames.length === 0 && ids.length === 0) return [];
+  return db
+    .selectFrom("users")
+    .select(["id", "full_name", "delivery_email", "is_active"])
+    .where("realm_id", "=", realmId)
+    .where((eb) => {
+      const terms = [];
+      if (loweredNames.length > 0) terms.push(eb(sql<string>`lower(full_name)`, "in", loweredNames));
+      if (ids.length > 0) terms.push(eb("id", "in", ids));
+      return eb.or(terms);
+    })
+    .orderBy("is_active", "desc")
+    .orderBy("id")
+    .execute();
 }
 
 /** Ids of every active user and bot. */
@@ -69,7 +109,9 @@ export async function countActiveUsers(db: Db, realmId: number): Promise<number>
   return Number(row.n);
 }
 
-const userByApiKeyQuery = prepared((db, p: { apiKey: string }) => db.selectFrom("users").selectAll().where("api_key", "=", p.apiKey));
+const userByApiKeyQuery = prepared("userByApiKey", (db, param: Placeholders<{ apiKey: string }>) =>
+  db.selectFrom("users").selectAll().where("api_key", "=", param("apiKey")),
+);
 
 /** The user holding an API key (any realm, active or not): authentication's first step. */
 export const getUserByApiKey = cachedRead(
@@ -144,4 +186,15 @@ export async function servicesByBot(db: Db, realmId: number, botIds: number[]): 
   const rows = await db.selectFrom("services").selectAll().where("realm_id", "=", realmId).where("bot_user_id", "in", botIds).orderBy("id").execute();
   for (const row of rows) out.set(row.bot_user_id, [...(out.get(row.bot_user_id) ?? []), row]);
   return out;
+}
+
+/** Inserts a user or bot and returns its row. */
+export function insertUser(db: Db, values: NewUser): Promise<UserRow> {
+  return db.insertInto("users").values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+/** Ids of the active bots a user owns. */
+export async function activeBotIdsOwnedBy(db: Db, realmId: number, ownerId: number): Promise<number[]> {
+  const rows = await db.selectFrom("users").select("id").where("realm_id", "=", realmId).where("bot_owner_id", "=", ownerId).where("is_active", "=", 1).execute();
+  return rows.map((r) => r.id);
 }

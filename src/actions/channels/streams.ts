@@ -3,6 +3,7 @@ import { JsonableError } from "../../errors.ts";
 import { isGuest } from "../../permissions/check.ts";
 import { accessStreamById, accessStreamByName, hasMetadataAccess, metadataAccessUserIds } from "../../permissions/stream-access.ts";
 import { presentStream, presentStreams, type ApiStream } from "../../present/streams.ts";
+import { streamLookups } from "../../store/stream-lookups.ts";
 import { streamCreateEvent, streamDeleteEvent } from "../../events/kinds/streams.ts";
 import type { StreamRow } from "../../store/schema.ts";
 import { listStreams, updateStream } from "../../store/streams.ts";
@@ -39,7 +40,7 @@ export async function getStreams(ctx: AuthedCtx, filters: StreamFilters): Promis
   const owners = ownerId !== null ? await subscribedStreamIds(ctx.db, ctx.realm.id, ownerId) : new Set<number>();
   const chosen: StreamRow[] = [];
   for (const stream of all) if (await wanted(ctx, stream, filters, mine, owners)) chosen.push(stream);
-  const presented = (await presentStreams(ctx.db, ctx.realm.id, chosen)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const presented = presentStreams(chosen, await streamLookups(ctx.db, ctx.realm.id, chosen)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   // No default channels exist yet, so every channel says false when asked.
   return { streams: filters.include_default ? presented.map((s) => ({ ...s, is_default: false })) : presented };
 }
@@ -47,7 +48,7 @@ export async function getStreams(ctx: AuthedCtx, filters: StreamFilters): Promis
 /** GET /streams/{stream_id}. */
 export async function getStream(ctx: AuthedCtx, streamId: number): Promise<{ stream: ApiStream }> {
   const { stream } = await accessStreamById(ctx, streamId, { metadataOnly: true });
-  return { stream: await presentStream(ctx.db, ctx.realm.id, stream) };
+  return { stream: presentStream(stream, await streamLookups(ctx.db, ctx.realm.id, [stream])) };
 }
 
 /** GET /get_stream_id. */
@@ -68,7 +69,7 @@ export async function archiveStream(ctx: AuthedCtx, streamId: number): Promise<R
     if (stream.is_archived === 1) throw new JsonableError("Channel is already deactivated");
     const audience = await metadataAccessUserIds(ctx, stream, tx);
     const archived = await updateStream(tx, ctx.realm.id, stream.id, { is_archived: 1 });
-    emit(streamDeleteEvent(await presentStreams(tx, ctx.realm.id, [archived])), audience);
+    emit(streamDeleteEvent(presentStreams([archived], await streamLookups(tx, ctx.realm.id, [archived]))), audience);
   });
   return {};
 }
@@ -77,6 +78,6 @@ export async function archiveStream(ctx: AuthedCtx, streamId: number): Promise<R
 export async function doUnarchiveStream(ctx: AuthedCtx, tx: Db, emit: Emit, stream: StreamRow): Promise<StreamRow> {
   if (stream.is_archived === 0) throw new JsonableError("Channel is not currently deactivated");
   const active = await updateStream(tx, ctx.realm.id, stream.id, { is_archived: 0 });
-  emit(streamCreateEvent(await presentStreams(tx, ctx.realm.id, [active])), await metadataAccessUserIds(ctx, active, tx));
+  emit(streamCreateEvent(presentStreams([active], await streamLookups(tx, ctx.realm.id, [active]))), await metadataAccessUserIds(ctx, active, tx));
   return active;
 }

@@ -5,6 +5,7 @@ import { hasRealmPermission, isGuest, isRealmAdmin } from "../../permissions/che
 import { isUserInGroup, type GroupSettingValue } from "../../permissions/group-setting.ts";
 import { hasContentAccess, inAdministerGroup, metadataAccessUserIds } from "../../permissions/stream-access.ts";
 import { presentStreams, renderStreamDescription } from "../../present/streams.ts";
+import { streamLookups } from "../../store/stream-lookups.ts";
 import { streamCreateEvent } from "../../events/kinds/streams.ts";
 import { subscriptionAddEvent } from "../../events/kinds/subscriptions.ts";
 import type { Db } from "../../store/types.ts";
@@ -109,7 +110,7 @@ async function resolveStreams(ctx: AuthedCtx, db: Db, input: SubscribeInput, emi
   const created: StreamRow[] = [];
   for (const item of missing) {
     const stream = await createStream(ctx, db, input, item, retention);
-    emit(streamCreateEvent(await presentStreams(db, ctx.realm.id, [stream])), await metadataAccessUserIds(ctx, stream, db));
+    emit(streamCreateEvent(presentStreams([stream], await streamLookups(db, ctx.realm.id, [stream]))), await metadataAccessUserIds(ctx, stream, db));
     created.push(stream);
   }
   const colors = new Map(wanted.filter((w) => w.color !== undefined).map((w) => [w.name.toLowerCase(), w.color ?? ""]));
@@ -148,7 +149,7 @@ export async function subscribe(ctx: AuthedCtx, input: SubscribeInput): Promise<
         added.set(user.id, [...(added.get(user.id) ?? []), row]);
       }
       const gained = newcomers.filter((id) => !before.has(id));
-      if (gained.length > 0) emit(streamCreateEvent(await presentStreams(tx, ctx.realm.id, [stream])), gained);
+      if (gained.length > 0) emit(streamCreateEvent(presentStreams([stream], await streamLookups(tx, ctx.realm.id, [stream]))), gained);
     }
     await emitAddEvents(ctx, tx, emit, added, streams);
     if (!input.authorization_errors_fatal) result.unauthorized = unauthorized.map((s) => s.name);

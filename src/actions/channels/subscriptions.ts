@@ -7,6 +7,7 @@ import { isGuest, isRealmAdmin } from "../../permissions/check.ts";
 import { isUserInGroup } from "../../permissions/group-setting.ts";
 import { accessStreamById, hasMetadataAccess, inAdministerGroup, metadataAccessUserIds } from "../../permissions/stream-access.ts";
 import { presentStreams, presentSubscription, type ApiSubscription } from "../../present/streams.ts";
+import { streamLookups } from "../../store/stream-lookups.ts";
 import { streamDeleteEvent } from "../../events/kinds/streams.ts";
 import { subscriptionPeerEvent, subscriptionRemoveEvent, subscriptionUpdateEvent } from "../../events/kinds/subscriptions.ts";
 import type { Db } from "../../store/types.ts";
@@ -43,7 +44,7 @@ export async function resolvePrincipals(db: Db, ctx: AuthedCtx, principals: stri
 /** Subscriptions presented for their user, with subscriber lists when asked. */
 export async function presentUserSubscriptions(db: Db, ctx: AuthedCtx, rows: SubscriptionRow[], withSubscribers: boolean): Promise<ApiSubscription[]> {
   const streams = await getStreamsByIds(db, ctx.realm.id, rows.map((r) => r.stream_id));
-  const presented = new Map((await presentStreams(db, ctx.realm.id, streams)).map((s) => [s.stream_id, s]));
+  const presented = new Map(presentStreams(streams, await streamLookups(db, ctx.realm.id, streams)).map((s) => [s.stream_id, s]));
   const subscribers = withSubscribers ? await subscriberIdsByStream(db, ctx.realm.id, streams.map((s) => s.id)) : null;
   const out: ApiSubscription[] = [];
   for (const row of rows) {
@@ -146,7 +147,7 @@ export async function unsubscribe(ctx: AuthedCtx, input: { subscriptions: string
       await emitPeerEvent(ctx, tx, emit, "peer_remove", stream, removedByStream.get(stream.id) ?? []);
       const after = await metadataAccessUserIds(ctx, stream, tx);
       const lost = [...(before.get(stream.id) ?? [])].filter((id) => !after.has(id));
-      if (lost.length > 0) emit(streamDeleteEvent(await presentStreams(tx, ctx.realm.id, [stream])), lost);
+      if (lost.length > 0) emit(streamDeleteEvent(presentStreams([stream], await streamLookups(tx, ctx.realm.id, [stream]))), lost);
     }
     return result;
   });

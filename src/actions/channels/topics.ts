@@ -1,8 +1,7 @@
 /** GET /users/me/{stream_id}/topics: a channel's topics from its messages, newest first. */
-import { sql } from "kysely";
 import { realmSettings } from "../../permissions/realm-settings.ts";
 import { accessStreamById } from "../../permissions/stream-access.ts";
-import { receivedBySql } from "../../store/message-flags.ts";
+import { streamTopicMaxIds } from "../../store/messages.ts";
 import type { AuthedCtx } from "../context.ts";
 
 /**
@@ -12,16 +11,9 @@ import type { AuthedCtx } from "../context.ts";
  */
 export async function listStreamTopics(ctx: AuthedCtx, streamId: number, opts: { allowEmptyTopicName: boolean }): Promise<{ topics: Array<{ name: string; max_id: number }> }> {
   const { stream } = await accessStreamById(ctx, streamId);
-  const rows = await ctx.db
-    .selectFrom("messages")
-    .select(["topic", sql<number>`max(id)`.as("max_id")])
-    .where("realm_id", "=", ctx.realm.id)
-    .where("stream_id", "=", stream.id)
-    .$if(stream.history_public_to_subscribers !== 1, (q) => q.where(receivedBySql(ctx.actor.id)))
-    .groupBy("topic")
-    .execute();
+  const rows = await streamTopicMaxIds(ctx.db, ctx.realm.id, stream.id, stream.history_public_to_subscribers !== 1 ? ctx.actor.id : null);
   const byCanonical = new Map<string, { name: string; max_id: number }>();
-  for (const row of rows.map((r) => ({ name: r.topic, max_id: Number(r.max_id) })).sort((a, b) => a.max_id - b.max_id)) {
+  for (const row of rows.map((r) => ({ name: r.topic, max_id: r.max_id })).sort((a, b) => a.max_id - b.max_id)) {
     byCanonical.set(row.name.toLowerCase(), row);
   }
   const display = realmSettings(ctx.realm).realm_empty_topic_display_name;

@@ -5,6 +5,7 @@ import { presentGroupSetting, sameGroupSetting, type GroupSettingValue } from ".
 import { realmSettings } from "../../permissions/realm-settings.ts";
 import { accessStreamById, hasContentAccess, hasMetadataAccess, metadataAccessUserIds } from "../../permissions/stream-access.ts";
 import { presentStreams, renderStreamDescription, type ApiStream } from "../../present/streams.ts";
+import { streamLookups } from "../../store/stream-lookups.ts";
 import { streamCreateEvent, streamDeleteEvent, streamUpdateEvent, type StreamUpdateEvent } from "../../events/kinds/streams.ts";
 import type { Db } from "../../store/types.ts";
 import type { StreamRow, StreamTable } from "../../store/schema.ts";
@@ -125,9 +126,9 @@ export async function updateStreamSettings(ctx: AuthedCtx, streamId: number, c: 
     if (description !== undefined) Object.assign(patch, { description, rendered_description: renderStreamDescription(description, ctx.config.externalUrl) });
     if (Object.keys(patch).length === 0) return;
     const audienceBefore = await metadataAccessUserIds(ctx, row, tx);
-    const [before] = await presentStreams(tx, ctx.realm.id, [row]);
+    const [before] = presentStreams([row], await streamLookups(tx, ctx.realm.id, [row]));
     const updated = await updateStream(tx, ctx.realm.id, stream.id, patch);
-    const [after] = await presentStreams(tx, ctx.realm.id, [updated]);
+    const [after] = presentStreams([updated], await streamLookups(tx, ctx.realm.id, [updated]));
     const audienceAfter = await metadataAccessUserIds(ctx, updated, tx);
     const kept = [...audienceAfter].filter((id) => audienceBefore.has(id));
     const events = updateEvents(before, after, new Set(Object.keys(patch)));

@@ -3,7 +3,7 @@
  * PATCH /users/me/subscriptions/muted_topics), with `muted_topics` and `user_topic` events.
  */
 import { JsonableError } from "../../errors.ts";
-import { userTopicEvent } from "../../events/kinds/user-topics.ts";
+import { mutedTopicsEvent, userTopicEvent } from "../../events/kinds/user-topics.ts";
 import { nowSeconds } from "../../clock.ts";
 import { realmSettings } from "../../permissions/realm-settings.ts";
 import { accessStreamById, accessStreamByName } from "../../permissions/stream-access.ts";
@@ -26,7 +26,7 @@ async function doSetVisibilityPolicy(ctx: AuthedCtx, stream: StreamRow, topic: s
     if (current === policy) return;
     const now = nowSeconds(ctx.clock);
     await setUserTopic(tx, ctx.realm.id, { userId: ctx.actor.id, streamId: stream.id, topic, policy, now });
-    emit({ type: "muted_topics", muted_topics: await mutedTopicsState(tx, ctx.realm, ctx.actor.id) }, [ctx.actor.id]);
+    emit(mutedTopicsEvent(await mutedTopicsState(tx, ctx.realm, ctx.actor.id)), [ctx.actor.id]);
     emit(userTopicEvent(stream.id, topic, policy, now), [ctx.actor.id]);
   });
 }

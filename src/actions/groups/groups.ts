@@ -7,7 +7,8 @@ import { accessGroupForUpdate, checkMemberOrAdmin, groupSettingColumn } from "..
 import { presentGroupSetting, type GroupSettingValue } from "../../permissions/group-setting.ts";
 import { GROUP_PERMISSION_SETTINGS, type GroupPermissionSetting } from "../../permissions/group-access.ts";
 import type { ApiUserGroup } from "../../present/user-groups.ts";
-import { loadGroupIndex, presentGroupById, userGroupsSnapshot } from "../../register/user-groups.ts";
+import { presentGroupById, userGroupsSnapshot } from "../../register/user-groups.ts";
+import { loadGroupIndex } from "../../store/group-index.ts";
 import type { Db } from "../../store/types.ts";
 import type { Updateable } from "kysely";
 import type { UserGroupRow, UserGroupTable } from "../../store/schema.ts";

@@ -14,8 +14,12 @@ import { accessMessage, messageEventUserIds } from "../../permissions/message-ac
 import { realmSettings } from "../../permissions/realm-settings.ts";
 import type { Db } from "../../store/types.ts";
 import { unindexMessages } from "../../store/dialect/search-index.ts";
+import { deleteFlagRowsOfMessages } from "../../store/flag-writes.ts";
+import { deleteMessageRows, firstStreamMessageId } from "../../store/messages.ts";
+import { deleteReactionsOfMessages } from "../../store/reactions.ts";
 import type { MessageRow, StreamRow } from "../../store/schema.ts";
 import { updateStream } from "../../store/streams.ts";
+import { deleteSubmessagesOfMessages } from "../../store/submessages.ts";
 import { getUser } from "../../store/users.ts";
 import { releaseAttachmentsForDeletedMessages, removeAttachmentFiles } from "../attachments/claim.ts";
 import { withTransaction, type AuthedCtx, type Emit } from "../context.ts";
@@ -49,16 +53,16 @@ export async function doDeleteMessages(ctx: AuthedCtx, tx: Db, emit: Emit, messa
   const ids = messages.map((m) => m.id);
   const audience = await messageEventUserIds(tx, ctx.realm.id, messages, stream);
   const released = await releaseAttachmentsForDeletedMessages(tx, ctx.realm.id, ids, emit);
-  await tx.deleteFrom("user_message_flags").where("message_id", "in", ids).execute();
-  await tx.deleteFrom("reactions").where("message_id", "in", ids).execute();
-  await tx.deleteFrom("submessages").where("message_id", "in", ids).execute();
+  await deleteFlagRowsOfMessages(tx, ids);
+  await deleteReactionsOfMessages(tx, ids);
+  await deleteSubmessagesOfMessages(tx, ids);
   await unindexMessages(tx, ctx.engine, ids);
-  await tx.deleteFrom("messages").where("realm_id", "=", ctx.realm.id).where("id", "in", ids).execute();
+  await deleteMessageRows(tx, ctx.realm.id, ids);
   const sample = messages[0];
   emit(deleteMessageEvent(ids, stream === null ? null : { streamId: stream.id, topic: sample.topic }), audience);
   if (stream !== null && stream.first_message_id !== null && ids.includes(stream.first_message_id)) {
-    const next = await tx.selectFrom("messages").select("id").where("realm_id", "=", ctx.realm.id).where("stream_id", "=", stream.id).orderBy("id").limit(1).executeTakeFirst();
-    const updated = await updateStream(tx, ctx.realm.id, stream.id, { first_message_id: next?.id ?? null });
+    const next = await firstStreamMessageId(tx, ctx.realm.id, stream.id);
+    const updated = await updateStream(tx, ctx.realm.id, stream.id, { first_message_id: next ?? null });
     emit(streamUpdateEvent({ stream_id: stream.id, name: stream.name }, "first_message_id", updated.first_message_id), audience);
   }
   return released;

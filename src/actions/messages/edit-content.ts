@@ -10,8 +10,9 @@ import { realmSettings } from "../../permissions/realm-settings.ts";
 import { receiverIds } from "../../permissions/message-access.ts";
 import type { Db } from "../../store/types.ts";
 import { indexMessage } from "../../store/dialect/search-index.ts";
-import { defaultFlagBits } from "../../store/message-flags.ts";
-import { topicParticipantIds } from "../../store/messages.ts";
+import { deleteFlagRow, updateFlagRow } from "../../store/flag-writes.ts";
+import { defaultFlagBits, messageFlagRows } from "../../store/message-flags.ts";
+import { insertFlagRows, topicParticipantIds, updateMessage } from "../../store/messages.ts";
 import { MESSAGE_FLAG, type MessageRow, type StreamRow, type UserRow } from "../../store/schema.ts";
 import { subscriberIds } from "../../store/subscriptions.ts";
 import { syncAttachmentLinks } from "../attachments/claim.ts";
@@ -63,22 +64,16 @@ export async function renderEdit(ctx: AuthedCtx, db: Db, message: MessageRow, se
  * now links; returns the updated row.
  */
 export async function writeContent(ctx: AuthedCtx, db: Db, emit: Emit, message: MessageRow, edit: RenderedEdit, now: number): Promise<MessageRow> {
-  const row = await db
-    .updateTable("messages")
-    .set({
-      content: edit.content,
-      rendered_content: edit.render.html,
-      is_me_message: edit.render.isMeMessage ? 1 : 0,
-      has_link: edit.render.hasLink ? 1 : 0,
-      has_image: edit.render.hasImage ? 1 : 0,
-      has_attachment: edit.render.hasAttachment ? 1 : 0,
-      stream_wildcard_mention: edit.render.wildcard.channel && message.stream_id !== null ? 1 : 0,
-      last_edit_time: now,
-    })
-    .where("realm_id", "=", ctx.realm.id)
-    .where("id", "=", message.id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const row = await updateMessage(db, ctx.realm.id, message.id, {
+    content: edit.content,
+    rendered_content: edit.render.html,
+    is_me_message: edit.render.isMeMessage ? 1 : 0,
+    has_link: edit.render.hasLink ? 1 : 0,
+    has_image: edit.render.hasImage ? 1 : 0,
+    has_attachment: edit.render.hasAttachment ? 1 : 0,
+    stream_wildcard_mention: edit.render.wildcard.channel && message.stream_id !== null ? 1 : 0,
+    last_edit_time: now,
+  });
   await indexMessage(db, ctx.engine, { id: row.id, topic: row.topic, renderedContent: row.rendered_content });
   await syncAttachmentLinks(db, ctx.realm.id, ctx.actor.id, row.id, edit.render.linkedUploadPaths, emit);
   return row;
@@ -90,7 +85,7 @@ export async function writeContent(ctx: AuthedCtx, db: Db, emit: Emit, message: 
  */
 export async function updateMentionFlags(db: Db, message: MessageRow, edit: RenderedEdit): Promise<void> {
   const receivers = await receiverIds(db, [message]);
-  const rows = await db.selectFrom("user_message_flags").select(["user_id", "flags"]).where("message_id", "=", message.id).execute();
+  const rows = await messageFlagRows(db, message.id);
   const stored = new Map(rows.map((r) => [r.user_id, r.flags]));
   const concerned = new Set([...edit.mentionedUserIds, ...edit.topicParticipants, ...stored.keys()]);
   for (const userId of concerned) {
@@ -108,12 +103,12 @@ async function setFlagRow(db: Db, userId: number, message: MessageRow, bits: num
   if (bits === previous) return;
   const isDefault = bits === defaultFlagBits(userId, message);
   if (previous !== undefined && isDefault) {
-    await db.deleteFrom("user_message_flags").where("user_id", "=", userId).where("message_id", "=", message.id).execute();
+    await deleteFlagRow(db, userId, message.id);
     return;
   }
   if (previous !== undefined) {
-    await db.updateTable("user_message_flags").set({ flags: bits }).where("user_id", "=", userId).where("message_id", "=", message.id).execute();
+    await updateFlagRow(db, userId, message.id, bits);
     return;
   }
-  if (!isDefault) await db.insertInto("user_message_flags").values({ user_id: userId, message_id: message.id, flags: bits }).execute();
+  if (!isDefault) await insertFlagRows(db, message.id, new Map([[userId, bits]]));
 }

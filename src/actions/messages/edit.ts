@@ -15,16 +15,18 @@ import { accessStreamById } from "../../permissions/stream-access.ts";
 import type { EditHistoryEntry } from "../../present/messages.ts";
 import type { Db } from "../../store/types.ts";
 import { listLinkifiers } from "../../store/linkifiers.ts";
-import { effectiveFlagBits, flagNames } from "../../store/message-flags.ts";
+import { effectiveFlagBits, flagNames, messageFlagRows } from "../../store/message-flags.ts";
+import { setMessageEditHistory } from "../../store/messages.ts";
 import type { MessageRow, StreamRow, UserRow } from "../../store/schema.ts";
 import { subscriberIds } from "../../store/subscriptions.ts";
-import { getUser } from "../../store/users.ts";
+import { getUser, userRolesByIds } from "../../store/users.ts";
 import { withTransaction, type AuthedCtx, type Emit } from "../context.ts";
 import * as checks from "./edit-checks.ts";
 import { editedContent, renderEdit, updateMentionFlags, writeContent, type RenderedEdit } from "./edit-content.ts";
 import { reconcileMovedFlags } from "./move-flags.ts";
 import { applyMove, messagesToMove, topicMessages, withHistoryEntry } from "./move.ts";
-import { planMoveNotices, sendMoveNotices, type Notice } from "./move-notices.ts";
+import { planMoveNotices } from "./move-notices.ts";
+import { doSendNotices, type Notice } from "./notification-bot.ts";
 
 /** The request, as PATCH /messages/{id} names it. */
 export type UpdateMessageInput = {
@@ -42,7 +44,7 @@ type Move = { topic: string | null; requestedTopic: string | null; to: StreamRow
 
 /** Validates an edit and applies it; returns the response data. */
 export async function updateMessage(ctx: AuthedCtx, input: UpdateMessageInput): Promise<{ detached_uploads: never[] }> {
-  const notices = await withTransaction(ctx, async (tx, emit): Promise<Notice[]> => {
+  await withTransaction(ctx, async (tx, emit): Promise<void> => {
     const now = nowSeconds(ctx.clock);
     const { message, stream } = await accessMessage(ctx, tx, input.messageId, { forModify: true });
     if (input.content !== undefined) checks.checkCanEditContent(ctx.realm, ctx.actor, message, now);
@@ -53,7 +55,7 @@ export async function updateMessage(ctx: AuthedCtx, input: UpdateMessageInput): 
     if (stream === null) {
       if (content === undefined) throw new JsonableError("Nothing to change");
       await editDirectContent(ctx, tx, emit, message, content, now);
-      return [];
+      return;
     }
     const move = await planMove(ctx, tx, message, stream, topic, streamId, now);
     await checkMoveLimits(ctx, tx, message, stream, move, input.propagateMode, now);
@@ -61,9 +63,9 @@ export async function updateMessage(ctx: AuthedCtx, input: UpdateMessageInput): 
     if (!sender) throw new Error(`sender of message ${message.id} missing`);
     const rendered = content === undefined ? null : await renderEdit(ctx, tx, message, sender, stream, content);
     const notify = { notifyOld: input.sendNotificationToOldThread, notifyNew: input.sendNotificationToNewThread };
-    return editChannelMessage(ctx, tx, emit, { message, stream, move, rendered, mode: input.propagateMode, now, notify });
+    // The move's notices are written with it, their events after the move's.
+    await doSendNotices(ctx, tx, emit, await editChannelMessage(ctx, tx, emit, { message, stream, move, rendered, mode: input.propagateMode, now, notify }));
   });
-  await sendMoveNotices(ctx, notices);
   return { detached_uploads: [] };
 }
 
@@ -126,7 +128,7 @@ async function editDirectContent(ctx: AuthedCtx, tx: Db, emit: Emit, message: Me
   const rendered = await renderEdit(ctx, tx, message, sender, null, content);
   const entry: EditHistoryEntry = { user_id: ctx.actor.id, timestamp: now, prev_content: message.content, prev_rendered_content: message.rendered_content };
   const row = await writeContent(ctx, tx, emit, message, rendered, now);
-  await tx.updateTable("messages").set({ edit_history: withHistoryEntry(message.edit_history, entry) }).where("id", "=", message.id).execute();
+  await setMessageEditHistory(tx, message.id, withHistoryEntry(message.edit_history, entry));
   await updateMentionFlags(tx, row, rendered);
   const base: UpdateMessageBase = { ...eventBase(ctx.actor, message, now, [message.id]), ...contentFields(message, rendered) };
   await emitWithFlags(tx, emit, base, row, await messageEventUserIds(tx, ctx.realm.id, [row], null));
@@ -187,7 +189,7 @@ async function movedAudience(tx: Db, ctx: AuthedCtx, before: Set<number>, from: 
   if (from.history_public_to_subscribers === 1) {
     const oldSubs = new Set(await subscriberIds(tx, ctx.realm.id, from.id));
     const newSubs = await subscriberIds(tx, ctx.realm.id, to.id);
-    const users = newSubs.length === 0 ? [] : await tx.selectFrom("users").select(["id", "role"]).where("realm_id", "=", ctx.realm.id).where("id", "in", newSubs).execute();
+    const users = await userRolesByIds(tx, ctx.realm.id, newSubs, { activeOnly: false });
     for (const user of users) if (!isGuest(user) || oldSubs.has(user.id)) out.add(user.id);
   }
   for (const id of losing) out.delete(id);
@@ -214,7 +216,7 @@ async function emitWithFlags(tx: Db, emit: Emit, base: UpdateMessageBase, row: M
   if (ids.length === 0) return;
   const [received, stored] = await Promise.all([
     receiverIds(tx, [row]),
-    tx.selectFrom("user_message_flags").select(["user_id", "flags"]).where("message_id", "=", row.id).where("user_id", "in", ids).execute(),
+    messageFlagRows(tx, row.id, ids),
   ]);
   const rows = new Map(stored.map((s) => [s.user_id, s.flags]));
   const groups = new Map<string, number[]>();

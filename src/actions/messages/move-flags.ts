@@ -12,32 +12,17 @@
  *   as read; with shared history they see it as historical (read).
  */
 import type { Db } from "../../store/types.ts";
-import { defaultFlagBits } from "../../store/message-flags.ts";
+import { replaceFlagRows } from "../../store/flag-writes.ts";
+import { defaultFlagBits, flagRowsOfMessages } from "../../store/message-flags.ts";
 import { MESSAGE_FLAG, type MessageRow, type StreamRow } from "../../store/schema.ts";
+import { periodsOverlapping, streamSubscriptionUserIds, type SubscriptionPeriod } from "../../store/subscriptions.ts";
+import { userRolesByIds } from "../../store/users.ts";
 import { isGuest } from "../../permissions/check.ts";
-
-type Period = { user_id: number; first_message_id: number; last_message_id: number | null };
 
 const HISTORICAL = MESSAGE_FLAG.read | MESSAGE_FLAG.historical;
 
-async function periodsOf(db: Db, streamId: number, ids: number[]): Promise<Period[]> {
-  return db
-    .selectFrom("subscription_periods")
-    .select(["user_id", "first_message_id", "last_message_id"])
-    .where("stream_id", "=", streamId)
-    .where("first_message_id", "<=", Math.max(...ids))
-    .where((eb) => eb.or([eb("last_message_id", "is", null), eb("last_message_id", ">=", Math.min(...ids))]))
-    .execute();
-}
-
-function covers(periods: Period[], userId: number, messageId: number): boolean {
+function covers(periods: SubscriptionPeriod[], userId: number, messageId: number): boolean {
   return periods.some((p) => p.user_id === userId && p.first_message_id <= messageId && (p.last_message_id === null || messageId <= p.last_message_id));
-}
-
-async function subscriptionUserIds(db: Db, streamId: number, activeOnly: boolean): Promise<Set<number>> {
-  let q = db.selectFrom("subscriptions").select("user_id").where("stream_id", "=", streamId);
-  if (activeOnly) q = q.where("active", "=", 1);
-  return new Set((await q.execute()).map((r) => r.user_id));
 }
 
 /** What upstream's UserMessage row for (user, message) holds after the move: its flags, or null for none. */
@@ -61,11 +46,11 @@ function storedFor(target: number | null, receivedAfter: boolean, defaultBits: n
 export async function reconcileMovedFlags(db: Db, realmId: number, moved: readonly MessageRow[], from: StreamRow, to: StreamRow): Promise<number[]> {
   const ids = moved.map((m) => m.id);
   const [before, after, everInOld, inNew, rows] = await Promise.all([
-    periodsOf(db, from.id, ids),
-    periodsOf(db, to.id, ids),
-    subscriptionUserIds(db, from.id, false),
-    subscriptionUserIds(db, to.id, true),
-    db.selectFrom("user_message_flags").select(["user_id", "message_id", "flags"]).where("message_id", "in", ids).execute(),
+    periodsOverlapping(db, from.id, ids),
+    periodsOverlapping(db, to.id, ids),
+    streamSubscriptionUserIds(db, from.id, false),
+    streamSubscriptionUserIds(db, to.id, true),
+    flagRowsOfMessages(db, ids),
   ]);
   const stored = new Map(rows.map((r) => [`${r.user_id}:${r.message_id}`, r.flags]));
   const candidates = new Set([...before.map((p) => p.user_id), ...after.map((p) => p.user_id), ...rows.map((r) => r.user_id), ...inNew, ...moved.map((m) => m.sender_id)]);
@@ -84,23 +69,14 @@ export async function reconcileMovedFlags(db: Db, realmId: number, moved: readon
       if (wanted !== (row ?? null)) changes.push({ user_id: userId, message_id: message.id, flags: wanted });
     }
   }
-  await writeChanges(db, changes);
+  await replaceFlagRows(db, changes);
   return losingAccess(db, realmId, everInOld, inNew, to);
-}
-
-async function writeChanges(db: Db, changes: Array<{ user_id: number; message_id: number; flags: number | null }>): Promise<void> {
-  for (const change of changes) {
-    await db.deleteFrom("user_message_flags").where("user_id", "=", change.user_id).where("message_id", "=", change.message_id).execute();
-  }
-  const inserts = changes.flatMap((c) => (c.flags === null ? [] : [{ user_id: c.user_id, message_id: c.message_id, flags: c.flags }]));
-  const BATCH_ROWS = 500;
-  for (let i = 0; i < inserts.length; i += BATCH_ROWS) await db.insertInto("user_message_flags").values(inserts.slice(i, i + BATCH_ROWS)).execute();
 }
 
 /** Old-channel users (active) who cannot see the messages in the new channel: guests for a public one, else non-subscribers. */
 async function losingAccess(db: Db, realmId: number, everInOld: Set<number>, inNew: Set<number>, to: StreamRow): Promise<number[]> {
   const ids = [...everInOld].filter((id) => !inNew.has(id));
   if (ids.length === 0) return [];
-  const users = await db.selectFrom("users").select(["id", "role"]).where("realm_id", "=", realmId).where("is_active", "=", 1).where("id", "in", ids).execute();
+  const users = await userRolesByIds(db, realmId, ids, { activeOnly: true });
   return users.filter((u) => to.invite_only === 1 || isGuest(u)).map((u) => u.id);
 }

@@ -2,20 +2,21 @@
  * What the Notification Bot posts after PATCH /messages/{id} moved messages (Zulip's
  * send_message_moved_breadcrumbs and maybe_send_resolve_topic_notifications): the "marked this
  * topic as resolved/unresolved" notice, and the breadcrumbs in the new and old threads. The
- * notices are planned inside the move's transaction (an undone resolve deletes its notice there)
- * and posted after it commits, in upstream's order: resolve notice, new thread, old thread.
+ * notices are planned inside the move's transaction (an undone resolve deletes its notice there),
+ * all before any is posted; the move then posts them in that transaction (doSendNotices), in
+ * upstream's order: resolve notice, new thread, old thread, their events after the move's.
  */
-import { sql } from "kysely";
 import { nowSeconds } from "../../clock.ts";
 import { channelNarrow, encodeHashComponent } from "../../markdown/urls.ts";
 import type { Db } from "../../store/types.ts";
+import { latestTopicMessage } from "../../store/messages.ts";
 import type { MessageRow, StreamRow, UserRow } from "../../store/schema.ts";
-import { VISIBILITY_POLICY } from "../../store/user-topics.ts";
+import { topicFollowerIds } from "../../store/user-topics.ts";
 import type { AuthedCtx, Emit } from "../context.ts";
 import { doDeleteMessages } from "./delete.ts";
 import type { PropagateMode } from "./edit-checks.ts";
 import { topicMessages } from "./move.ts";
-import { findNotificationBot, sendNotice, silentMention, type NoticeReads } from "./notification-bot.ts";
+import { findNotificationBot, silentMention, type Notice } from "./notification-bot.ts";
 
 /**
  * Within this many seconds a resolve undone (or an unresolve redone) deletes the previous notice
@@ -32,9 +33,6 @@ const LINK_ESCAPES: Record<string, string> = { "`": "&#96;", ">": "&gt;", "*": "
 
 /** Our resolve notices (this codebase keeps no message type, so they are known by sender and text). */
 const RESOLVE_NOTICE = /^@_\*\*[^*]+\|\d+\*\* has marked this topic as (?:un)?resolved\.$/;
-
-/** A message the Notification Bot will post. */
-export type Notice = { stream: StreamRow; topic: string; content: string; reads: NoticeReads };
 
 /** A committed-to channel edit, as the notices need it. */
 export type MovedEdit = {
@@ -63,38 +61,12 @@ export function topicLinkSyntax(stream: Pick<StreamRow, "id" | "name">, topic: s
   return `[${label}](${channelNarrow(stream.id, stream.name)}/topic/${encodeHashComponent(topic)})`;
 }
 
-/** Active human subscribers of the channel who follow one of the topics: the only ones a resolve notice stays unread for. */
-async function topicFollowers(db: Db, realmId: number, stream: StreamRow, topics: string[]): Promise<number[]> {
-  const rows = await db
-    .selectFrom("user_topics")
-    .innerJoin("subscriptions", (join) => join.onRef("subscriptions.user_id", "=", "user_topics.user_id").onRef("subscriptions.stream_id", "=", "user_topics.stream_id"))
-    .innerJoin("users", "users.id", "user_topics.user_id")
-    .select("user_topics.user_id")
-    .where("user_topics.realm_id", "=", realmId)
-    .where("user_topics.stream_id", "=", stream.id)
-    .where(sql<string>`lower(user_topics.topic)`, "in", topics.map((t) => t.toLowerCase()))
-    .where("user_topics.visibility_policy", "=", VISIBILITY_POLICY.followed)
-    .where("subscriptions.active", "=", 1)
-    .where("users.is_active", "=", 1)
-    .where("users.is_bot", "=", 0)
-    .execute();
-  return [...new Set(rows.map((r) => r.user_id))];
-}
-
 /**
  * Upstream's maybe_delete_previous_resolve_topic_notification: when the topic's latest message is
  * a resolve notice younger than the grace period, it is deleted (and no new notice is sent).
  */
 async function undoRecentResolveNotice(ctx: AuthedCtx, tx: Db, emit: Emit, stream: StreamRow, topic: string): Promise<boolean> {
-  const latest = await tx
-    .selectFrom("messages")
-    .selectAll()
-    .where("realm_id", "=", ctx.realm.id)
-    .where("stream_id", "=", stream.id)
-    .where(sql<string>`lower(topic)`, "=", topic.toLowerCase())
-    .orderBy("id", "desc")
-    .limit(1)
-    .executeTakeFirst();
+  const latest = await latestTopicMessage(tx, ctx.realm.id, stream.id, topic);
   if (latest === undefined || nowSeconds(ctx.clock) - latest.date_sent > RESOLVE_UNDO_GRACE_SECONDS) return false;
   const bot = await findNotificationBot(ctx, tx);
   if (bot === undefined || latest.sender_id !== bot.id || !RESOLVE_NOTICE.test(latest.content)) return false;
@@ -107,7 +79,7 @@ async function resolveNotice(ctx: AuthedCtx, tx: Db, emit: Emit, edit: MovedEdit
   // Every user keeps upstream's default resolved_topic_notice_auto_read_policy, "except_followed".
   // Upstream takes a whole topic's followers before moving their follows along; ours stay behind,
   // so the followers of both names are those the topic's follows would have merged into.
-  const followers = await topicFollowers(tx, ctx.realm.id, edit.from, movedAll ? [edit.message.topic, topic] : [topic]);
+  const followers = await topicFollowerIds(tx, ctx.realm.id, edit.from.id, movedAll ? [edit.message.topic, topic] : [topic]);
   const content = `${silentMention(ctx.actor)} has marked this topic as ${edit.resolved ? "resolved" : "unresolved"}.`;
   return { stream: edit.from, topic, content, reads: { readBy: [ctx.actor.id], unreadOnlyFor: followers } };
 }
@@ -157,9 +129,4 @@ export async function planMoveNotices(ctx: AuthedCtx, tx: Db, emit: Emit, edit: 
     notices.push({ stream: from, topic: message.topic, content: oldThreadText(ctx.actor, where, edit.movedIds.length, movedAll), reads: readBy });
   }
   return notices;
-}
-
-/** Posts planned notices as the Notification Bot (after the move committed). */
-export async function sendMoveNotices(ctx: AuthedCtx, notices: readonly Notice[]): Promise<void> {
-  for (const notice of notices) await sendNotice(ctx, notice.stream, notice.topic, notice.content, notice.reads);
 }

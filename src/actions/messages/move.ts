@@ -2,31 +2,22 @@
  * Topic and channel moves of PATCH /messages/{id}: which messages a propagate mode covers, and
  * rewriting them (topic, channel, FL 365 last_moved_time, edit history, search entries).
  */
-import { sql } from "kysely";
 import type { EditHistoryEntry } from "../../present/messages.ts";
 import type { Db, Engine } from "../../store/types.ts";
 import { indexMessage } from "../../store/dialect/search-index.ts";
-import { receivedIds } from "../../store/message-flags.ts";
-import { streamRecipientId } from "../../store/messages.ts";
+import { receivedIds, storedFlags } from "../../store/message-flags.ts";
+import { streamRecipientId, topicMessageRows, updateMessage } from "../../store/messages.ts";
 import type { MessageRow, StreamRow, UserRow } from "../../store/schema.ts";
 import type { PropagateMode } from "./edit-checks.ts";
 
 /** Messages of the target's topic (case-insensitive), oldest first, that `actor` can see. */
 export async function topicMessages(db: Db, actor: UserRow, target: MessageRow, stream: StreamRow, fromId = 0): Promise<MessageRow[]> {
-  const rows = await db
-    .selectFrom("messages")
-    .selectAll()
-    .where("realm_id", "=", target.realm_id)
-    .where("stream_id", "=", stream.id)
-    .where(sql<string>`lower(topic)`, "=", target.topic.toLowerCase())
-    .where("id", ">=", fromId)
-    .orderBy("id")
-    .execute();
+  const rows = await topicMessageRows(db, target.realm_id, stream.id, target.topic, fromId);
   if (stream.history_public_to_subscribers === 1) return rows;
   // Protected history: only the messages the actor received (or holds a row for).
   const received = await receivedIds(db, actor.id, rows);
-  const held = rows.length === 0 ? [] : await db.selectFrom("user_message_flags").select("message_id").where("user_id", "=", actor.id).where("message_id", "in", rows.map((r) => r.id)).execute();
-  const visible = new Set([...received, ...held.map((h) => h.message_id)]);
+  const held = await storedFlags(db, actor.id, rows.map((r) => r.id));
+  const visible = new Set([...received, ...held.keys()]);
   return rows.filter((r) => visible.has(r.id));
 }
 
@@ -58,18 +49,12 @@ export async function applyMove(db: Db, engine: Engine, realmId: number, message
   const out: MessageRow[] = [];
   for (const message of messages) {
     const entry = message.id === target.id ? target.entry : plan.entry;
-    const row = await db
-      .updateTable("messages")
-      .set({
-        ...(plan.topic === null ? {} : { topic: plan.topic }),
-        ...(plan.toStream === null || recipientId === null ? {} : { stream_id: plan.toStream.id, recipient_id: recipientId }),
-        ...(plan.setsMovedTime ? { last_moved_time: now } : {}),
-        edit_history: withHistoryEntry(message.edit_history, entry),
-      })
-      .where("realm_id", "=", realmId)
-      .where("id", "=", message.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const row = await updateMessage(db, realmId, message.id, {
+      ...(plan.topic === null ? {} : { topic: plan.topic }),
+      ...(plan.toStream === null || recipientId === null ? {} : { stream_id: plan.toStream.id, recipient_id: recipientId }),
+      ...(plan.setsMovedTime ? { last_moved_time: now } : {}),
+      edit_history: withHistoryEntry(message.edit_history, entry),
+    });
     if (plan.topic !== null) await indexMessage(db, engine, { id: row.id, topic: row.topic, renderedContent: row.rendered_content });
     out.push(row);
   }

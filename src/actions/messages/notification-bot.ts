@@ -1,16 +1,17 @@
 /**
  * The realm's Notification Bot (Zulip's NOTIFICATION_BOT system bot): found, or created as a
  * generic bot the first time it is needed, and the one way to post as it (Zulip's
- * internal_send_stream_message).
+ * internal_send_stream_message), from rows and inside the caller's transaction.
  */
 import { ROLE } from "../../store/roles.ts";
 import { emailDomain } from "../../store/emails.ts";
+import type { Transaction } from "kysely";
 import type { Db } from "../../store/types.ts";
-import type { StreamRow, UserRow } from "../../store/schema.ts";
+import type { Database, StreamRow, UserRow } from "../../store/schema.ts";
 import { getUserByDeliveryEmail } from "../../store/users.ts";
-import { withTransaction, type AuthedCtx } from "../context.ts";
+import type { AuthedCtx, Emit } from "../context.ts";
 import { doCreateUser } from "../users/create.ts";
-import { sendMessage } from "./send.ts";
+import { checkMessage, doSendMessage } from "./send.ts";
 
 /** Generic bots (Zulip's DEFAULT_BOT type). */
 const GENERIC_BOT = 1;
@@ -27,22 +28,30 @@ export function findNotificationBot(ctx: AuthedCtx, db: Db): Promise<UserRow | u
   return getUserByDeliveryEmail(db, ctx.realm.id, botEmail(ctx));
 }
 
-/** The realm's Notification Bot, created the first time it is needed. */
-export async function notificationBot(ctx: AuthedCtx): Promise<UserRow> {
-  return withTransaction(ctx, async (tx) => {
-    const existing = await findNotificationBot(ctx, tx);
-    if (existing) return existing;
-    return doCreateUser(tx, ctx.clock, ctx.realm, { email: botEmail(ctx), fullName: "Notification Bot", role: ROLE.member, botType: GENERIC_BOT });
-  });
+/** The realm's Notification Bot, created in `tx` the first time it is needed. */
+export async function notificationBot(ctx: AuthedCtx, tx: Transaction<Database>): Promise<UserRow> {
+  const existing = await findNotificationBot(ctx, tx);
+  if (existing) return existing;
+  return doCreateUser(tx, ctx.clock, ctx.realm, { email: botEmail(ctx), fullName: "Notification Bot", role: ROLE.member, botType: GENERIC_BOT });
 }
 
 /** How a notification is marked read: `readBy` always read, and unread only for `unreadOnlyFor` when given. */
 export type NoticeReads = { readBy?: number[]; unreadOnlyFor?: number[] };
 
-/** Posts `content` to a channel topic as the Notification Bot, which may post anywhere; returns the message id. */
-export async function sendNotice(ctx: AuthedCtx, to: StreamRow, topic: string, content: string, reads: NoticeReads = {}): Promise<number> {
-  const bot = await notificationBot(ctx);
-  const botCtx = { ...ctx, actor: bot, client: "Internal" };
-  const input = { type: "stream" as const, to: JSON.stringify(to.id), topic, content, readBySender: true, systemBot: true, ...reads };
-  return (await sendMessage(botCtx, input)).id;
+/** A message the Notification Bot posts to a channel topic. */
+export type Notice = { stream: StreamRow; topic: string; content: string; reads: NoticeReads };
+
+/**
+ * Posts notices as the Notification Bot, which may post anywhere, inside the caller's transaction
+ * (Zulip's internal_send_stream_message), in order; returns their message ids.
+ */
+export async function doSendNotices(ctx: AuthedCtx, tx: Transaction<Database>, emit: Emit, notices: readonly Notice[]): Promise<number[]> {
+  if (notices.length === 0) return [];
+  const botCtx: AuthedCtx = { ...ctx, actor: await notificationBot(ctx, tx), client: "Internal" };
+  const ids: number[] = [];
+  for (const { stream, topic, content, reads } of notices) {
+    const request = await checkMessage(botCtx, tx, { addressee: { type: "stream", to: stream, topic }, content, readBySender: true, systemBot: true, ...reads });
+    ids.push((await doSendMessage(ctx, tx, emit, request)).id);
+  }
+  return ids;
 }

@@ -9,7 +9,7 @@ import { getStreamById } from "../../store/streams.ts";
 import { subscriberIds } from "../../store/subscriptions.ts";
 import { accessMessage } from "../../permissions/message-access.ts";
 import { withTransaction, type AuthedCtx } from "../context.ts";
-import { checkEmoji, EMOJI_TYPE, emojiByName } from "../organization/emoji-check.ts";
+import { checkEmoji, EMOJI_TYPE, emojiByName } from "../emoji/check.ts";
 
 /**
  * Who hears about changes to a message's reactions: everyone holding the message, plus the

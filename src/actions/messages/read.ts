@@ -5,7 +5,8 @@
  */
 import { JsonableError } from "../../errors.ts";
 import { emailDomain } from "../../store/emails.ts";
-import { loadMessageLookups, presentMessage, type ApiMessage, type MessagePresentOptions } from "../../present/messages.ts";
+import { messageLookups, presentMessage, type ApiMessage, type MessagePresentOptions } from "../../present/messages.ts";
+import { messageLookupRows } from "../../store/message-lookups.ts";
 import { flagsFor } from "../../store/message-flags.ts";
 import { fetchMessageRange, fetchRequestedMessages, LARGER_THAN_MAX_MESSAGE_ID, type RangeResult } from "../../store/message-queries.ts";
 import { directRecipientMembers, getMessages as loadMessages } from "../../store/messages.ts";
@@ -46,10 +47,8 @@ export type ShowOptions = MessagePresentOptions & { narrow: BuiltNarrow | null }
 
 /** Messages with the caller's flags (and match fields for a search), in the order given. */
 export async function showMessages(ctx: AuthedCtx, rows: readonly MessageRow[], opts: ShowOptions): Promise<Array<ApiMessage & { flags: readonly string[] } & Partial<SearchFields>>> {
-  const [lookups, flags] = await Promise.all([
-    loadMessageLookups(ctx.db, ctx.realm, rows, emailDomain(ctx.config.externalUrl)),
-    flagsFor(ctx.db, ctx.actor.id, [...rows]),
-  ]);
+  const [loaded, flags] = await Promise.all([messageLookupRows(ctx.db, ctx.realm.id, rows), flagsFor(ctx.db, ctx.actor.id, [...rows])]);
+  const lookups = messageLookups(ctx.realm, emailDomain(ctx.config.externalUrl), loaded);
   const search = opts.narrow?.search ?? null;
   const matcher = search ? searchMatcher(search) : null;
   return rows.map((row) => {

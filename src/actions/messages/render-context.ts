@@ -2,46 +2,31 @@
  * Loads what rendering one message may consult, for its sender: the users, groups and channels
  * its content names (only those), with the sender's permissions applied, and the realm's options.
  */
-import { sql } from "kysely";
 import { mentionCandidates, renderMessage, topicKey, type RenderContext, type RenderResult } from "../../markdown/render.ts";
 import { isUserInGroup } from "../../permissions/group-setting.ts";
 import { realmSettings } from "../../permissions/realm-settings.ts";
 import { hasContentAccess } from "../../permissions/stream-access.ts";
 import { userSetting } from "../../store/user-settings.ts";
 import type { Db } from "../../store/types.ts";
+import { topicMaxMessageId } from "../../store/messages.ts";
 import type { UserRow } from "../../store/schema.ts";
+import { streamsByNames } from "../../store/streams.ts";
 import { subscribedStreamIds } from "../../store/subscriptions.ts";
+import { groupsByNames } from "../../store/user-groups.ts";
+import { usersByNamesOrIds } from "../../store/users.ts";
 import { listLinkifiers } from "../../store/linkifiers.ts";
 import type { ActionCtx } from "../context.ts";
-import { renderableRealmEmoji } from "../organization/realm-emoji.ts";
+import { renderableRealmEmoji } from "../emoji/realm-emoji.ts";
 
 async function mentionUsers(db: Db, realmId: number, names: string[], ids: number[]): Promise<RenderContext["users"]> {
   if (names.length === 0 && ids.length === 0) return [];
-  const lowered = names.map((n) => n.toLowerCase());
-  const rows = await db
-    .selectFrom("users")
-    .select(["id", "full_name", "delivery_email", "is_active"])
-    .where("realm_id", "=", realmId)
-    .where((eb) => {
-      const terms = [];
-      if (lowered.length > 0) terms.push(eb(sql<string>`lower(full_name)`, "in", lowered));
-      if (ids.length > 0) terms.push(eb("id", "in", ids));
-      return eb.or(terms);
-    })
-    .orderBy("is_active", "desc")
-    .orderBy("id")
-    .execute();
+  const rows = await usersByNamesOrIds(db, realmId, names.map((n) => n.toLowerCase()), ids);
   return rows.map((r) => ({ id: r.id, full_name: r.full_name, email: r.delivery_email, is_active: r.is_active === 1 }));
 }
 
 async function mentionGroups(db: Db, realmId: number, sender: UserRow, names: string[]): Promise<RenderContext["groups"]> {
   if (names.length === 0) return [];
-  const rows = await db
-    .selectFrom("user_groups")
-    .select(["id", "name", "deactivated", "can_mention_group_id"])
-    .where("realm_id", "=", realmId)
-    .where("name", "in", names)
-    .execute();
+  const rows = await groupsByNames(db, realmId, names);
   const out = [];
   for (const row of rows) {
     if (row.name === null) continue;
@@ -53,7 +38,7 @@ async function mentionGroups(db: Db, realmId: number, sender: UserRow, names: st
 
 async function linkChannels(db: Db, realmId: number, sender: UserRow, names: string[]): Promise<NonNullable<RenderContext["channels"]>> {
   if (names.length === 0) return [];
-  const rows = await db.selectFrom("streams").selectAll().where("realm_id", "=", realmId).where("name", "in", names).execute();
+  const rows = await streamsByNames(db, realmId, names);
   const subscribed = await subscribedStreamIds(db, realmId, sender.id);
   const out = [];
   for (const stream of rows) if (await hasContentAccess(db, sender, stream, subscribed.has(stream.id))) out.push({ id: stream.id, name: stream.name });
@@ -66,14 +51,8 @@ async function topicMessageIds(db: Db, realmId: number, channels: NonNullable<Re
   for (const { channelName, topic } of topics) {
     const channel = channels.find((c) => c.name === channelName);
     if (!channel) continue;
-    const row = await db
-      .selectFrom("messages")
-      .select(sql<number>`max(id)`.as("max_id"))
-      .where("realm_id", "=", realmId)
-      .where("stream_id", "=", channel.id)
-      .where(sql<string>`lower(topic)`, "=", topic.toLowerCase())
-      .executeTakeFirst();
-    if (row?.max_id !== null && row?.max_id !== undefined) out.set(topicKey(channel.id, topic), Number(row.max_id));
+    const maxId = await topicMaxMessageId(db, realmId, channel.id, topic);
+    if (maxId !== null) out.set(topicKey(channel.id, topic), maxId);
   }
   return out;
 }

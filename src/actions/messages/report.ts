@@ -11,8 +11,8 @@ import type { MessageRow, UserRow } from "../../store/schema.ts";
 import { directRecipientMembers } from "../../store/messages.ts";
 import { getStreamById } from "../../store/streams.ts";
 import { usersByIds } from "../../store/users.ts";
-import type { AuthedCtx } from "../context.ts";
-import { sendNotice, silentMention as mention } from "./notification-bot.ts";
+import { withTransaction, type AuthedCtx } from "../context.ts";
+import { doSendNotices, silentMention as mention } from "./notification-bot.ts";
 
 /** The report reasons and how the notification names them. */
 export const REPORT_REASONS = {
@@ -52,23 +52,30 @@ async function reportHeader(db: Db, ctx: AuthedCtx, message: MessageRow, sender:
   return `${mention(ctx.actor)} reported a message sent by ${mention(sender)} to ${to} at ${when}.`;
 }
 
-/** Reports a message to the realm's moderators. */
+/** Reports a message to the realm's moderators; the channel is read in the transaction that posts to it. */
 export async function reportMessage(ctx: AuthedCtx, input: { messageId: number; reportType: ReportType; description: string }): Promise<void> {
   if (input.reportType === "other" && input.description === "") throw new JsonableError("An explanation is required.");
-  const settings = realmSettings(ctx.realm);
-  const channel = settings.moderation_request_channel_id === -1 ? undefined : await getStreamById(ctx.db, ctx.realm.id, settings.moderation_request_channel_id);
-  if (!channel || channel.is_archived === 1) throw new JsonableError("Message reporting is not enabled in this organization.");
-  const { message } = await accessMessage(ctx, ctx.db, input.messageId);
-  const [sender] = await usersByIds(ctx.db, ctx.realm.id, [message.sender_id]);
-  const header = await reportHeader(ctx.db, ctx, message, sender);
-  const streamName = message.stream_id === null ? null : (await getStreamById(ctx.db, ctx.realm.id, message.stream_id))?.name;
+  await withTransaction(ctx, async (tx, emit) => {
+    const settings = realmSettings(ctx.realm);
+    const channel = settings.moderation_request_channel_id === -1 ? undefined : await getStreamById(tx, ctx.realm.id, settings.moderation_request_channel_id);
+    if (!channel || channel.is_archived === 1) throw new JsonableError("Message reporting is not enabled in this organization.");
+    const { message } = await accessMessage(ctx, tx, input.messageId);
+    const [sender] = await usersByIds(tx, ctx.realm.id, [message.sender_id]);
+    const content = await reportContent(ctx, tx, input, message, sender);
+    await doSendNotices(ctx, tx, emit, [{ stream: channel, topic: `${sender.full_name} moderation`, content, reads: {} }]);
+  });
+}
+
+/** The notification's text: who reported whom, the reason and explanation, and the quoted message. */
+async function reportContent(ctx: AuthedCtx, db: Db, input: { reportType: ReportType; description: string }, message: MessageRow, sender: UserRow): Promise<string> {
+  const header = await reportHeader(db, ctx, message, sender);
+  const streamName = message.stream_id === null ? null : (await getStreamById(db, ctx.realm.id, message.stream_id))?.name;
   const original =
     streamName === null || streamName === undefined
       ? `[Original message](${ctx.config.externalUrl}/#narrow/dm/${message.recipient_id}/near/${message.id})`
       : `Original message at #**${streamName}>${message.topic}@${message.id}**`;
-  const maxQuote = settings.max_message_length - MAX_REPORT_DESCRIPTION_LENGTH - TEMPLATE_ROOM;
+  const maxQuote = realmSettings(ctx.realm).max_message_length - MAX_REPORT_DESCRIPTION_LENGTH - TEMPLATE_ROOM;
   const quoted = message.content.length > maxQuote ? `${message.content.slice(0, maxQuote - 20)}\n[message truncated]` : message.content;
   const fence = unusedFence(quoted);
-  const content = `${header}\n\`\`\`quote\n**${REPORT_REASONS[input.reportType]}**. ${input.description}\n\`\`\`\n\n${fence} spoiler ${original}\n${quoted}\n${fence}\n`;
-  await sendNotice(ctx, channel, `${sender.full_name} moderation`, content);
+  return `${header}\n\`\`\`quote\n**${REPORT_REASONS[input.reportType]}**. ${input.description}\n\`\`\`\n\n${fence} spoiler ${original}\n${quoted}\n${fence}\n`;
 }

@@ -3,7 +3,6 @@
  * user ids or emails, JSON or comma-separated), the channel or users resolved, and the posting
  * and direct-message permissions checked (Zulip's check_message addressing half).
  */
-import { sql } from "kysely";
 import { JsonableError, StreamDoesNotExistError, StreamWithIdDoesNotExistError } from "../../errors.ts";
 import { isUserInGroup } from "../../permissions/group-setting.ts";
 import { realmSettings } from "../../permissions/realm-settings.ts";
@@ -16,7 +15,7 @@ import type { StreamRow, UserRow } from "../../store/schema.ts";
 import { getStreamById, getStreamByName } from "../../store/streams.ts";
 import { getSubscription } from "../../store/subscriptions.ts";
 import { getGroup } from "../../store/user-groups.ts";
-import { getUser } from "../../store/users.ts";
+import { getUser, usersByIdsOrEmails } from "../../store/users.ts";
 import type { AuthedCtx } from "../context.ts";
 import { inaccessibleUserIds } from "../../permissions/user-access.ts";
 
@@ -106,13 +105,7 @@ async function usersNamed(ctx: AuthedCtx, db: Db, to: string[] | number[], host:
   const dummy = new RegExp(`^user(\\d+)@${host.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`, "i");
   const ids = to.map((key) => (typeof key === "number" ? key : Number(dummy.exec(key)?.[1] ?? NaN))).filter((id) => Number.isInteger(id));
   const emails = to.flatMap((key) => (typeof key === "string" ? [key.toLowerCase()] : []));
-  if (ids.length === 0 && emails.length === 0) return [];
-  return db
-    .selectFrom("users")
-    .selectAll()
-    .where("realm_id", "=", ctx.realm.id)
-    .where((eb) => eb.or([...(ids.length > 0 ? [eb("id", "in", ids)] : []), ...(emails.length > 0 ? [eb(sql<string>`lower(delivery_email)`, "in", emails)] : [])]))
-    .execute();
+  return usersByIdsOrEmails(db, ctx.realm.id, ids, emails);
 }
 
 /** The users a direct message names, checked as Zulip does (unknown, deactivated, inaccessible). */

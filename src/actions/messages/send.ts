@@ -1,10 +1,14 @@
 /**
- * POST /messages: checks the addressing, renders, stores the message with only the flag rows that
- * differ from the default, indexes it for search, applies automatic topic visibility and, after
- * commit, sends each recipient's queues a `message` event with that user's flags.
+ * Sending a message, in Zulip's two steps (zerver/actions/message_send.py): `checkMessage` resolves
+ * the addressee, checks posting and mention permissions, normalises content and topic and renders,
+ * writing nothing, into a `SendRequest`; `doSendMessage` writes it inside the caller's transaction
+ * (the message, its attachments, the flag rows that differ from the default, the search entry,
+ * first_message_id, automatic topic visibility) and emits the `message` event, which reaches each
+ * recipient's queues with that user's flags after commit. POST /messages runs both in one transaction.
  */
+import type { Transaction } from "kysely";
 import { nowSeconds } from "../../clock.ts";
-import { messageEventTemplate, TEMPLATE_PRESENT_OPTIONS } from "../../events/kinds/messages.ts";
+import { messageEventTemplate, TEMPLATE_PRESENT_OPTIONS, type MessageEventTemplate } from "../../events/kinds/messages.ts";
 import { JsonableError } from "../../errors.ts";
 import { renderMessage, type RenderResult } from "../../markdown/render.ts";
 import type { Linkifier } from "../../markdown/types.ts";
@@ -12,29 +16,32 @@ import { effectiveMemberIds } from "../../permissions/group-setting.ts";
 import { hasRealmPermission } from "../../permissions/check.ts";
 import { realmSettings } from "../../permissions/realm-settings.ts";
 import { EMAIL_VISIBILITY, emailDomain } from "../../store/emails.ts";
-import { loadMessageLookups, newChannelMessageLookups, presentMessage } from "../../present/messages.ts";
+import { messageLookups, newChannelMessageLookups, presentMessage } from "../../present/messages.ts";
+import { messageLookupRows } from "../../store/message-lookups.ts";
 import type { Db } from "../../store/types.ts";
 import { indexNewMessage } from "../../store/dialect/search-index.ts";
 import { defaultFlagBits, effectiveFlagBits, flagNames } from "../../store/message-flags.ts";
 import { directConversation, insertFlagRows, insertMessage, streamRecipientId, topicParticipantIds } from "../../store/messages.ts";
-import { MESSAGE_FLAG, type MessageRow, type StreamRow } from "../../store/schema.ts";
+import { MESSAGE_FLAG, type Database, type MessageRow, type StreamRow, type UserRow } from "../../store/schema.ts";
 import { updateStream } from "../../store/streams.ts";
 import { subscriberIds } from "../../store/subscriptions.ts";
 import { usersByIds } from "../../store/users.ts";
-import type { Delivery } from "../../events/types.ts";
 import { claimAttachments } from "../attachments/claim.ts";
-import { withTransaction, type AuthedCtx } from "../context.ts";
+import { withTransaction, type ActionCtx, type AuthedCtx, type Emit } from "../context.ts";
 import { loadRenderContext } from "./render-context.ts";
 import { defaultReadBySender, normalizeContent, normalizeTopic } from "./send-content.ts";
 import { checkCanPost, checkCanSendDirect, parseDirectRecipients, parseStreamIndicator, resolveDirectUsers, resolveStream } from "./send-recipients.ts";
 import { applySenderVisibility, followForMentions } from "./send-visibility.ts";
 
-/** POST /messages input, after parameter parsing. */
+/**
+ * Who a message goes to (Zulip's Addressee): POST /messages gives the raw `to` (a channel name or
+ * id, or a list of user ids or emails), which checkMessage resolves; internal senders give rows.
+ */
+export type Addressee = { type: "stream"; to: string | StreamRow; topic?: string } | { type: "private"; to: string | UserRow[] };
+
+/** What checkMessage checks; the sender and the client are the context's actor and client. */
 export type SendMessageInput = {
-  type: "stream" | "private";
-  /** The raw `to` value: a channel name or id, or a list of user ids or emails. */
-  to: string;
-  topic?: string;
+  addressee: Addressee;
   content: string;
   queueId?: string;
   localId?: string;
@@ -47,34 +54,57 @@ export type SendMessageInput = {
   unreadOnlyFor?: number[];
 };
 
+/** A checked and rendered message, ready to be written (Zulip's SendMessageRequest). */
+export type SendRequest = {
+  sender: UserRow;
+  client: string;
+  /** The normalised Markdown. */
+  content: string;
+  rendered: RenderResult;
+  linkifiers: readonly Linkifier[];
+  recipientId: number;
+  /** The channel, or null for a direct message. */
+  stream: StreamRow | null;
+  /** The stored topic ("" for direct messages). */
+  topic: string;
+  receiverIds: number[];
+  /** Receivers mentioned directly or through a group. */
+  mentionedIds: ReadonlySet<number>;
+  /** Flag bits of the receivers whose flags differ from the default (see storedSendFlags). */
+  storedFlags: ReadonlyMap<number, number>;
+  queueId: string | null;
+  localId: string | null;
+};
+
+/** What sending returns: the id and, when sending changed the sender's topic policy, the new one. */
 export type SendMessageResult = { id: number; automatic_new_visibility_policy?: number };
 
 /** Where the message goes, once addressing is checked. */
-type Target = { recipientId: number; stream: StreamRow | null; topic: string; receiverIds: number[] };
+type Target = Pick<SendRequest, "recipientId" | "stream" | "topic" | "receiverIds">;
 
-async function channelTarget(ctx: AuthedCtx, tx: Db, input: SendMessageInput): Promise<Target> {
-  const stream = await resolveStream(ctx, tx, parseStreamIndicator(input.to));
-  const topicRaw = input.topic;
+async function channelTarget(ctx: AuthedCtx, db: Db, addressee: Extract<Addressee, { type: "stream" }>, systemBot: boolean): Promise<Target> {
+  const stream = typeof addressee.to === "string" ? await resolveStream(ctx, db, parseStreamIndicator(addressee.to)) : addressee.to;
+  const topicRaw = addressee.topic;
   if (topicRaw === undefined) throw new JsonableError("Missing topic");
-  if (!input.systemBot) await checkCanPost(ctx, tx, stream);
+  if (!systemBot) await checkCanPost(ctx, db, stream);
   const topic = normalizeTopic(topicRaw, ctx.realm);
-  const subscribers = await subscriberIds(tx, ctx.realm.id, stream.id);
+  const subscribers = await subscriberIds(db, ctx.realm.id, stream.id);
   const receiverIds = [...new Set([ctx.actor.id, ...subscribers])];
-  return { recipientId: await streamRecipientId(tx, ctx.realm.id, stream.id), stream, topic, receiverIds };
+  return { recipientId: await streamRecipientId(db, ctx.realm.id, stream.id), stream, topic, receiverIds };
 }
 
-async function directTarget(ctx: AuthedCtx, tx: Db, input: SendMessageInput): Promise<Target> {
-  const users = await resolveDirectUsers(ctx, tx, parseDirectRecipients(input.to));
+async function directTarget(ctx: AuthedCtx, db: Db, addressee: Extract<Addressee, { type: "private" }>): Promise<Target> {
+  const users = typeof addressee.to === "string" ? await resolveDirectUsers(ctx, db, parseDirectRecipients(addressee.to)) : addressee.to;
   const memberIds = [...new Set([...users.map((u) => u.id), ctx.actor.id])];
-  await checkCanSendDirect(ctx, tx, users, memberIds);
-  const conversation = await directConversation(tx, ctx.realm.id, memberIds);
+  await checkCanSendDirect(ctx, db, users, memberIds);
+  const conversation = await directConversation(db, ctx.realm.id, memberIds);
   return { recipientId: conversation.recipientId, stream: null, topic: "", receiverIds: conversation.memberIds };
 }
 
 /** Zulip's wildcard and group-mention permission checks, in its order. */
-async function checkMentions(ctx: AuthedCtx, tx: Db, target: Target, rendered: RenderResult, participants: number[]): Promise<void> {
+async function checkMentions(ctx: AuthedCtx, db: Db, target: Target, rendered: RenderResult, participants: number[]): Promise<void> {
   const threshold = realmSettings(ctx.realm).wildcard_mention_threshold;
-  const mayMentionMany = () => hasRealmPermission(tx, ctx.realm, ctx.actor, "can_mention_many_users_group");
+  const mayMentionMany = () => hasRealmPermission(db, ctx.realm, ctx.actor, "can_mention_many_users_group");
   if (target.stream && rendered.wildcard.channel && target.receiverIds.length > threshold && !(await mayMentionMany())) {
     throw new JsonableError("You do not have permission to use channel wildcard mentions in this channel.", { code: "STREAM_WILDCARD_MENTION_NOT_ALLOWED" });
   }
@@ -86,9 +116,9 @@ async function checkMentions(ctx: AuthedCtx, tx: Db, target: Target, rendered: R
 }
 
 /** Users mentioned directly or through a mentioned group, among the receivers. */
-async function mentionedIds(tx: Db, rendered: RenderResult, receivers: Set<number>): Promise<Set<number>> {
+async function mentionedIds(db: Db, rendered: RenderResult, receivers: Set<number>): Promise<Set<number>> {
   const ids = new Set(rendered.mentionedUserIds);
-  for (const groupId of rendered.mentionedGroupIds) for (const id of await effectiveMemberIds(tx, groupId)) ids.add(id);
+  for (const groupId of rendered.mentionedGroupIds) for (const id of await effectiveMemberIds(db, groupId)) ids.add(id);
   return new Set([...ids].filter((id) => receivers.has(id)));
 }
 
@@ -120,79 +150,105 @@ function storedSendFlags(senderId: number, receivers: ReadonlySet<number>, isRea
 }
 
 /**
- * The message event's delivery: one template with each receiver's flags inside; queues that asked
- * for all public channels get it too. Published by the caller after commit.
+ * Zulip's check_message: checks a message from `ctx.actor` (addressee, posting permission, content
+ * and topic, mention permissions) and renders it. Reads only; throws the first refusal.
  */
-async function messageDelivery(ctx: AuthedCtx, tx: Db, message: MessageRow, target: Target, flags: Map<number, number>, input: SendMessageInput, linkifiers: readonly Linkifier[]): Promise<Delivery> {
+export async function checkMessage(ctx: AuthedCtx, db: Db, input: SendMessageInput): Promise<SendRequest> {
+  if (input.queueId !== undefined && input.localId === undefined) throw new JsonableError("Missing 'local_id' argument", { code: "REQUEST_VARIABLE_MISSING", data: { var_name: "local_id" } });
+  const content = normalizeContent(input.content, ctx.realm);
+  const readBySender = input.readBySender ?? defaultReadBySender(ctx.client);
+  const { addressee } = input;
+  const target = addressee.type === "stream" ? await channelTarget(ctx, db, addressee, input.systemBot === true) : await directTarget(ctx, db, addressee);
+  const renderContext = await loadRenderContext(ctx, db, ctx.actor, content);
+  const rendered = renderMessage(content, renderContext);
+  const participants = target.stream && rendered.wildcard.topic ? [...new Set([...(await topicParticipantIds(db, ctx.realm.id, target.stream.id, target.topic)), ctx.actor.id])] : [];
+  await checkMentions(ctx, db, target, rendered, participants);
+  const receivers = new Set(target.receiverIds);
+  const mentioned = await mentionedIds(db, rendered, receivers);
+  const topicWildcard = new Set(participants.filter((id) => receivers.has(id)));
+  const storedFlags = storedSendFlags(ctx.actor.id, receivers, readBy(ctx.actor.id, readBySender, input), input, mentioned, topicWildcard);
+  return {
+    ...target,
+    sender: ctx.actor,
+    client: ctx.client,
+    content,
+    rendered,
+    linkifiers: renderContext.linkifiers ?? [],
+    mentionedIds: mentioned,
+    storedFlags,
+    queueId: input.queueId ?? null,
+    localId: input.localId ?? null,
+  };
+}
+
+/** The message event: one template with each receiver's flags inside. */
+async function messageEvent(ctx: ActionCtx, db: Db, message: MessageRow, request: SendRequest): Promise<MessageEventTemplate> {
+  const { sender, stream } = request;
   const host = emailDomain(ctx.config.externalUrl);
-  const lookups = target.stream === null ? await loadMessageLookups(tx, ctx.realm, [message], host) : newChannelMessageLookups(ctx.realm, host, ctx.actor, target.stream, linkifiers);
-  const presented = presentMessage(message, ctx.actor, TEMPLATE_PRESENT_OPTIONS, lookups);
+  const lookups = stream === null ? messageLookups(ctx.realm, host, await messageLookupRows(db, ctx.realm.id, [message])) : newChannelMessageLookups(ctx.realm, host, sender, stream, request.linkifiers);
+  const presented = presentMessage(message, sender, TEMPLATE_PRESENT_OPTIONS, lookups);
   const userFlags: Record<string, readonly string[]> = {};
-  for (const id of target.receiverIds) {
-    userFlags[id] = flagNames(effectiveFlagBits(id, message, { received: true, stored: flags.get(id) }));
+  for (const id of request.receiverIds) {
+    userFlags[id] = flagNames(effectiveFlagBits(id, message, { received: true, stored: request.storedFlags.get(id) }));
   }
-  const sender = ctx.actor;
-  const template = messageEventTemplate(presented, {
+  return messageEventTemplate(presented, {
     raw_content: message.content,
     user_flags: userFlags,
     gravatar_computable: sender.email_address_visibility === EMAIL_VISIBILITY.everyone && sender.avatar_source === "G",
     empty_topic_display_name: realmSettings(ctx.realm).realm_empty_topic_display_name,
-    sender_queue_id: input.queueId ?? null,
-    local_id: input.localId ?? null,
+    sender_queue_id: request.queueId,
+    local_id: request.localId,
   });
-  const publicChannel = target.stream !== null && target.stream.invite_only === 0;
-  return { realmId: ctx.realm.id, event: template, userIds: target.receiverIds, allPublicStreamsQueues: publicChannel };
 }
 
-/** Sends a channel or direct message as the caller. */
-export async function sendMessage(ctx: AuthedCtx, input: SendMessageInput): Promise<SendMessageResult> {
-  if (input.queueId !== undefined && input.localId === undefined) throw new JsonableError("Missing 'local_id' argument", { code: "REQUEST_VARIABLE_MISSING", data: { var_name: "local_id" } });
-  const content = normalizeContent(input.content, ctx.realm);
-  const readBySender = input.readBySender ?? defaultReadBySender(ctx.client);
-  const { result, delivery } = await withTransaction(ctx, async (tx, emit) => {
-    const target = input.type === "stream" ? await channelTarget(ctx, tx, input) : await directTarget(ctx, tx, input);
-    const renderContext = await loadRenderContext(ctx, tx, ctx.actor, content);
-    const rendered = renderMessage(content, renderContext);
-    const participants = target.stream && rendered.wildcard.topic ? [...new Set([...(await topicParticipantIds(tx, ctx.realm.id, target.stream.id, target.topic)), ctx.actor.id])] : [];
-    await checkMentions(ctx, tx, target, rendered, participants);
-    const message = await insertMessage(tx, {
-      realm_id: ctx.realm.id,
-      sender_id: ctx.actor.id,
-      recipient_id: target.recipientId,
-      stream_id: target.stream?.id ?? null,
-      topic: target.topic,
-      content,
-      rendered_content: rendered.html,
-      date_sent: nowSeconds(ctx.clock),
-      sending_client: ctx.client,
-      last_edit_time: null,
-      last_moved_time: null,
-      edit_history: null,
-      is_me_message: rendered.isMeMessage ? 1 : 0,
-      has_link: rendered.hasLink ? 1 : 0,
-      has_image: rendered.hasImage ? 1 : 0,
-      has_attachment: rendered.hasAttachment ? 1 : 0,
-      stream_wildcard_mention: rendered.wildcard.channel ? 1 : 0,
-    });
-    await claimAttachments(tx, ctx.realm.id, ctx.actor.id, message.id, rendered.linkedUploadPaths, emit);
-    const receivers = new Set(target.receiverIds);
-    const mentioned = await mentionedIds(tx, rendered, receivers);
-    const topicWildcard = new Set(participants.filter((id) => receivers.has(id)));
-    const stored = storedSendFlags(ctx.actor.id, receivers, readBy(ctx.actor.id, readBySender, input), input, mentioned, topicWildcard);
-    await insertFlagRows(tx, message.id, stored);
-    await indexNewMessage(tx, ctx.engine, { id: message.id, topic: message.topic, renderedContent: message.rendered_content });
-    const delivery = await messageDelivery(ctx, tx, message, target, stored, input, renderContext.linkifiers ?? []);
-    const result: SendMessageResult = { id: message.id };
-    if (target.stream) {
-      if (target.stream.first_message_id === null) await updateStream(tx, ctx.realm.id, target.stream.id, { first_message_id: message.id });
-      const policy = await applySenderVisibility(ctx, tx, emit, ctx.actor, target.stream, message);
-      if (policy !== undefined) result.automatic_new_visibility_policy = policy;
-      const mentionedUsers = mentioned.size === 0 ? [] : await usersByIds(tx, ctx.realm.id, [...mentioned]);
-      await followForMentions(ctx, tx, emit, mentionedUsers, message);
-    }
-    return { result, delivery };
+function insertSentMessage(ctx: ActionCtx, tx: Db, request: SendRequest): Promise<MessageRow> {
+  const { rendered } = request;
+  return insertMessage(tx, {
+    realm_id: ctx.realm.id,
+    sender_id: request.sender.id,
+    recipient_id: request.recipientId,
+    stream_id: request.stream?.id ?? null,
+    topic: request.topic,
+    content: request.content,
+    rendered_content: rendered.html,
+    date_sent: nowSeconds(ctx.clock),
+    sending_client: request.client,
+    last_edit_time: null,
+    last_moved_time: null,
+    edit_history: null,
+    is_me_message: rendered.isMeMessage ? 1 : 0,
+    has_link: rendered.hasLink ? 1 : 0,
+    has_image: rendered.hasImage ? 1 : 0,
+    has_attachment: rendered.hasAttachment ? 1 : 0,
+    stream_wildcard_mention: rendered.wildcard.channel ? 1 : 0,
   });
-  // After commit, and after the user_topic events emitted inside the transaction (Zulip's order).
-  ctx.bus.publish([delivery]);
+}
+
+/**
+ * Zulip's do_send_messages for one checked message, inside the caller's transaction: writes it and
+ * emits its `message` event (after any user_topic events of its automatic topic visibility, as
+ * Zulip orders them); queues that asked for all public channels get public channels' messages too.
+ */
+export async function doSendMessage(ctx: ActionCtx, tx: Transaction<Database>, emit: Emit, request: SendRequest): Promise<SendMessageResult> {
+  const { sender, stream } = request;
+  const message = await insertSentMessage(ctx, tx, request);
+  await claimAttachments(tx, ctx.realm.id, sender.id, message.id, request.rendered.linkedUploadPaths, emit);
+  await insertFlagRows(tx, message.id, request.storedFlags);
+  await indexNewMessage(tx, ctx.engine, { id: message.id, topic: message.topic, renderedContent: message.rendered_content });
+  const event = await messageEvent(ctx, tx, message, request);
+  const result: SendMessageResult = { id: message.id };
+  if (stream) {
+    if (stream.first_message_id === null) await updateStream(tx, ctx.realm.id, stream.id, { first_message_id: message.id });
+    const policy = await applySenderVisibility(ctx, tx, emit, sender, stream, message);
+    if (policy !== undefined) result.automatic_new_visibility_policy = policy;
+    const mentionedUsers = request.mentionedIds.size === 0 ? [] : await usersByIds(tx, ctx.realm.id, [...request.mentionedIds]);
+    await followForMentions(ctx, tx, emit, mentionedUsers, message);
+  }
+  emit(event, request.receiverIds, { allPublicStreamsQueues: stream !== null && stream.invite_only === 0 });
   return result;
+}
+
+/** POST /messages: checks and sends a channel or direct message as the caller, in one transaction. */
+export async function sendMessage(ctx: AuthedCtx, input: SendMessageInput): Promise<SendMessageResult> {
+  return withTransaction(ctx, async (tx, emit) => doSendMessage(ctx, tx, emit, await checkMessage(ctx, tx, input)));
 }

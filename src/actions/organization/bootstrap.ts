@@ -9,26 +9,18 @@ import { REALM_GROUP_SETTING_DEFAULTS, type RealmGroupSetting } from "../../perm
 import { ROLE, SYSTEM_GROUP, SYSTEM_GROUPS } from "../../store/roles.ts";
 import { randomAlphanumeric } from "../../secrets.ts";
 import type { Database, RealmRow } from "../../store/schema.ts";
-import { getDefaultRealm } from "../../store/realms.ts";
-import { addSubgroups } from "../../store/user-groups.ts";
+import { getDefaultRealm, insertRealm, updateRealmSettings } from "../../store/realms.ts";
+import { addSubgroups, insertGroup, updateGroup } from "../../store/user-groups.ts";
 import { doCreateUser, type CreatedUser } from "../users/create.ts";
 import { apiEmail, emailDomain } from "../../store/emails.ts";
 
 /** Creates a realm, its eight system groups (nested as Zulip nests them) and its default settings. */
 export async function doCreateRealm(db: Kysely<Database>, clock: Clock, opts: { name: string; stringId: string }): Promise<RealmRow> {
   return db.transaction().execute(async (tx) => {
-    const realm = await tx
-      .insertInto("realms")
-      .values({ string_id: opts.stringId, name: opts.name, description: "", date_created: nowSeconds(clock), deactivated: 0, settings: "{}" })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const realm = await insertRealm(tx, { string_id: opts.stringId, name: opts.name, description: "", date_created: nowSeconds(clock), deactivated: 0, settings: "{}" });
     const ids = new Map<string, number>();
     for (const group of SYSTEM_GROUPS) {
-      const row = await tx
-        .insertInto("user_groups")
-        .values({ realm_id: realm.id, name: group.name, description: group.description, is_system_group: 1, deactivated: 0, date_created: null, creator_id: null })
-        .returning("id")
-        .executeTakeFirstOrThrow();
+      const row = await insertGroup(tx, { realm_id: realm.id, name: group.name, description: group.description, is_system_group: 1, deactivated: 0, date_created: null, creator_id: null });
       ids.set(group.name, row.id);
     }
     const nobody = ids.get(SYSTEM_GROUP.nobody) as number;
@@ -36,24 +28,20 @@ export async function doCreateRealm(db: Kysely<Database>, clock: Clock, opts: { 
       const id = ids.get(group.name) as number;
       if (group.parent) await addSubgroups(tx, ids.get(group.parent) as number, [id]);
       // System groups are managed by the server only; every permission on them is role:nobody.
-      await tx
-        .updateTable("user_groups")
-        .set({
-          can_add_members_group_id: nobody,
-          can_join_group_id: nobody,
-          can_leave_group_id: nobody,
-          can_manage_group_id: nobody,
-          can_mention_group_id: ids.get(SYSTEM_GROUP.everyone) as number,
-          can_remove_members_group_id: nobody,
-        })
-        .where("id", "=", id)
-        .execute();
+      await updateGroup(tx, realm.id, id, {
+        can_add_members_group_id: nobody,
+        can_join_group_id: nobody,
+        can_leave_group_id: nobody,
+        can_manage_group_id: nobody,
+        can_mention_group_id: ids.get(SYSTEM_GROUP.everyone) as number,
+        can_remove_members_group_id: nobody,
+      });
     }
     const settings: Record<string, number> = {};
     for (const [key, groupName] of Object.entries(REALM_GROUP_SETTING_DEFAULTS)) {
       settings[key as RealmGroupSetting] = ids.get(groupName) as number;
     }
-    await tx.updateTable("realms").set({ settings: JSON.stringify(settings) }).where("id", "=", realm.id).execute();
+    await updateRealmSettings(tx, realm.id, settings);
     return { ...realm, settings: JSON.stringify(settings) };
   });
 }

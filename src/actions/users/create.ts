@@ -5,6 +5,7 @@ import { systemGroupsForRole } from "../../store/roles.ts";
 import { hashPassword, randomAlphanumeric } from "../../secrets.ts";
 import type { Database, RealmRow, UserRow } from "../../store/schema.ts";
 import { addMembers, systemGroupsByName } from "../../store/user-groups.ts";
+import { insertUser } from "../../store/users.ts";
 
 export type CreatedUser = UserRow;
 
@@ -21,29 +22,25 @@ export type NewUserInput = {
 
 /** Inserts the user (checking nothing) and puts it in the system groups of its role. */
 export async function doCreateUser(tx: Transaction<Database>, clock: Clock, realm: RealmRow, input: NewUserInput): Promise<CreatedUser> {
-  const user = await tx
-    .insertInto("users")
-    .values({
-      realm_id: realm.id,
-      delivery_email: input.email,
-      email_address_visibility: 1,
-      full_name: input.fullName,
-      role: input.role,
-      is_active: 1,
-      is_bot: input.botType === undefined ? 0 : 1,
-      bot_type: input.botType ?? null,
-      bot_owner_id: input.botOwnerId ?? null,
-      api_key: randomAlphanumeric(32),
-      password_hash: input.password ? await hashPassword(input.password) : null,
-      date_joined: nowSeconds(clock),
-      timezone: input.timezone ?? "",
-      avatar_source: "G",
-      avatar_version: 1,
-      is_billing_admin: 0,
-      settings: "{}",
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const user = await insertUser(tx, {
+    realm_id: realm.id,
+    delivery_email: input.email,
+    email_address_visibility: 1,
+    full_name: input.fullName,
+    role: input.role,
+    is_active: 1,
+    is_bot: input.botType === undefined ? 0 : 1,
+    bot_type: input.botType ?? null,
+    bot_owner_id: input.botOwnerId ?? null,
+    api_key: randomAlphanumeric(32),
+    password_hash: input.password ? await hashPassword(input.password) : null,
+    date_joined: nowSeconds(clock),
+    timezone: input.timezone ?? "",
+    avatar_source: "G",
+    avatar_version: 1,
+    is_billing_admin: 0,
+    settings: "{}",
+  });
   const groups = await systemGroupsByName(tx, realm.id);
   for (const name of systemGroupsForRole(input.role)) {
     const group = groups.get(name);

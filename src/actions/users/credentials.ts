@@ -8,7 +8,7 @@ import { ROLE } from "../../store/roles.ts";
 import { hashPassword, randomAlphanumeric } from "../../secrets.ts";
 import type { Db } from "../../store/types.ts";
 import type { Database, RealmRow, UserRow } from "../../store/schema.ts";
-import { insertService, setUsersActive } from "../../store/users.ts";
+import { activeBotIdsOwnedBy, insertService, setUsersActive, updateUser } from "../../store/users.ts";
 import { doCreateUser, type CreatedUser } from "./create.ts";
 
 /** Zulip's bot types, by the CLI's names. */
@@ -37,20 +37,14 @@ export async function doCreateBot(tx: Transaction<Database>, clock: Clock, realm
 /** Replaces a user's API key; the old one stops working at once. */
 export async function doRegenerateApiKey(db: Db, user: UserRow): Promise<string> {
   const apiKey = randomAlphanumeric(32);
-  await db.updateTable("users").set({ api_key: apiKey }).where("realm_id", "=", user.realm_id).where("id", "=", user.id).execute();
+  await updateUser(db, user.realm_id, user.id, { api_key: apiKey });
   return apiKey;
 }
 
 /** Deactivates a user and, as Zulip does, the active bots they own; returns the ids deactivated. */
 export async function doDeactivateUser(tx: Transaction<Database>, user: UserRow): Promise<number[]> {
-  const bots = user.is_bot === 1 ? [] : await tx
-    .selectFrom("users")
-    .select("id")
-    .where("realm_id", "=", user.realm_id)
-    .where("bot_owner_id", "=", user.id)
-    .where("is_active", "=", 1)
-    .execute();
-  const ids = [user.id, ...bots.map((b) => b.id)];
+  const bots = user.is_bot === 1 ? [] : await activeBotIdsOwnedBy(tx, user.realm_id, user.id);
+  const ids = [user.id, ...bots];
   await setUsersActive(tx, user.realm_id, ids, false);
   return ids;
 }
@@ -58,7 +52,7 @@ export async function doDeactivateUser(tx: Transaction<Database>, user: UserRow)
 /** Stores a new scrypt hash of the password. */
 export async function doSetPassword(db: Db, user: UserRow, password: string): Promise<void> {
   const hash = await hashPassword(password);
-  await db.updateTable("users").set({ password_hash: hash }).where("realm_id", "=", user.realm_id).where("id", "=", user.id).execute();
+  await updateUser(db, user.realm_id, user.id, { password_hash: hash });
 }
 
 /** The per-user special permission SPEC.md requires (with the owner role) for `new_email`. */
@@ -67,7 +61,7 @@ export const CAN_CHANGE_USER_EMAILS = "can_change_user_emails";
 /** Sets a boolean in the user's settings JSON (e.g. can_change_user_emails). */
 export async function doSetUserFlagSetting(db: Db, user: UserRow, key: string, value: boolean): Promise<void> {
   const settings: Record<string, unknown> = { ...parseSettings(user.settings), [key]: value };
-  await db.updateTable("users").set({ settings: JSON.stringify(settings) }).where("realm_id", "=", user.realm_id).where("id", "=", user.id).execute();
+  await updateUser(db, user.realm_id, user.id, { settings: JSON.stringify(settings) });
 }
 
 function parseSettings(text: string): Record<string, unknown> {

@@ -15,7 +15,7 @@ import type { Db } from "../../store/types.ts";
 import { getUserStatus, presenceEnabled, setPresenceEnabled, upsertUserStatus, type StatusPatch } from "../../store/user-status.ts";
 import { nowSeconds } from "../../clock.ts";
 import { withTransaction, type AuthedCtx } from "../context.ts";
-import { checkEmoji, EMOJI_TYPE, emojiByName, type EmojiRef } from "../organization/emoji-check.ts";
+import { checkEmoji, EMOJI_TYPE, emojiByName, type EmojiRef } from "../emoji/check.ts";
 import { accessUserById, userIdsWhoCanAccess } from "../../permissions/user-access.ts";
 
 /** What POST /users/me/status accepts; absent keys are left unchanged. */

@@ -1,6 +1,7 @@
 /** `attachment` events, sent only to the uploader. */
 import type { ApiAttachment } from "../../present/attachments.ts";
 
+/** An upload added, changed or removed, with the uploader's new total upload size. */
 export type AttachmentEvent =
   | { type: "attachment"; op: "add" | "update"; attachment: ApiAttachment; upload_space_used: number }
   | { type: "attachment"; op: "remove"; attachment: { id: number }; upload_space_used: number };

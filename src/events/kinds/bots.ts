@@ -9,6 +9,9 @@ export type RealmBotUpdateEvent = { type: "realm_bot"; op: "update"; bot: { user
 /** A bot the recipient no longer administers (e.g. its ownership moved away from them). */
 export type RealmBotDeleteEvent = { type: "realm_bot"; op: "delete"; bot: { user_id: number } };
 
+/** Every realm_bot event. */
+export type RealmBotEvent = RealmBotAddEvent | RealmBotUpdateEvent | RealmBotDeleteEvent;
+
 /** The event giving a bot to those who administer it. */
 export function realmBotAddEvent(bot: Record<string, unknown>): RealmBotAddEvent {
   return { type: "realm_bot", op: "add", bot };

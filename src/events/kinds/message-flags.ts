@@ -6,6 +6,7 @@ export type UnreadMessageDetail =
   | { type: "private"; user_ids: number[]; mentioned?: true }
   | { type: "stream"; stream_id: number; topic: string; unmuted_stream_msg: boolean; mentioned?: true };
 
+/** A flag added to or removed from some of the recipient's messages. */
 export type UpdateMessageFlagsEvent = {
   type: "update_message_flags";
   op: "add" | "remove";

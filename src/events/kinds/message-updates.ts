@@ -1,4 +1,5 @@
 /** `update_message` and `delete_message` events: messages edited, moved or deleted. */
+import type { ClientCapabilities } from "../queue-options.ts";
 
 /** The fields of an `update_message` event that do not depend on the receiving user. */
 export type UpdateMessageBase = {
@@ -25,14 +26,17 @@ export type UpdateMessageBase = {
 /** What a user receives: the base plus their own flags for `message_id` after the edit. */
 export type UpdateMessageEvent = UpdateMessageBase & { flags: string[] };
 
+/** Where deleted messages were: a channel topic, or a direct conversation. */
+type DeletedFrom = { message_type: "stream" | "private"; stream_id?: number; topic?: string };
+
 /** A deletion; the queue layer splits `message_ids` for clients without bulk_message_deletion. */
-export type DeleteMessageEvent = {
-  type: "delete_message";
-  message_ids: number[];
-  message_type: "stream" | "private";
-  stream_id?: number;
-  topic?: string;
-};
+export type DeleteMessageEvent = { type: "delete_message"; message_ids: number[] } & DeletedFrom;
+
+/** What a client without bulk_message_deletion receives: one event per deleted message (FL 13). */
+export type DeleteOneMessageEvent = { type: "delete_message"; message_id: number } & DeletedFrom;
+
+/** Every event this file declares. */
+export type MessageUpdateEvent = UpdateMessageEvent | DeleteMessageEvent | DeleteOneMessageEvent;
 
 /** One user's `update_message` event. */
 export function updateMessageEvent(base: UpdateMessageBase, flags: string[]): UpdateMessageEvent {
@@ -44,4 +48,14 @@ export function deleteMessageEvent(messageIds: number[], where: { streamId: numb
   const ids = [...messageIds].sort((a, b) => a - b);
   if (where === null) return { type: "delete_message", message_ids: ids, message_type: "private" };
   return { type: "delete_message", message_ids: ids, message_type: "stream", stream_id: where.streamId, topic: where.topic };
+}
+
+/** Splits a deletion into singleton events unless the client declared bulk_message_deletion (FL 13). */
+export function deleteMessageEventForQueue(
+  event: DeleteMessageEvent | DeleteOneMessageEvent,
+  options: { capabilities: Pick<ClientCapabilities, "bulk_message_deletion"> },
+): DeleteMessageEvent | DeleteOneMessageEvent | DeleteOneMessageEvent[] {
+  if (options.capabilities.bulk_message_deletion || !("message_ids" in event)) return event;
+  const { message_ids: ids, ...where } = event;
+  return ids.map((id) => ({ ...where, message_id: id }));
 }

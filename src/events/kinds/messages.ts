@@ -5,7 +5,6 @@
  * the template into what one queue receives, so flags and formats are exact per queue.
  */
 import type { ApiMessage, MessagePresentOptions } from "../../present/messages.ts";
-import type { ApiEvent } from "../types.ts";
 
 /** What a client receives. `local_message_id` only on the queue that sent the message. */
 export type MessageEvent = { type: "message"; message: ApiMessage; flags: readonly string[]; local_message_id?: string };
@@ -36,24 +35,18 @@ export function messageEventTemplate(message: ApiMessage, variants: MessageEvent
   return { type: "message", message, flags: [], variants };
 }
 
-function isVariants(value: unknown): value is MessageEventVariants {
-  return value !== null && typeof value === "object" && "user_flags" in value && "raw_content" in value;
-}
+/** Every message event: the published template, or a queue's copy. */
+export type AnyMessageEvent = MessageEventTemplate | MessageEvent;
 
-function isApiMessage(value: unknown): value is ApiMessage {
-  return value !== null && typeof value === "object" && "id" in value && "content" in value;
-}
-
-/** What one queue sees of a message event template (other events pass unchanged). */
+/** What one queue sees of a message event template (a queue's copy passes unchanged). */
 export function messageEventForQueue(
-  event: ApiEvent,
+  event: AnyMessageEvent,
   options: { apply_markdown: boolean; client_gravatar: boolean; capabilities: { empty_topic_name: boolean } },
   target: { queueId: string; userId: number },
-): ApiEvent {
-  const variants: unknown = "variants" in event ? event.variants : undefined;
-  const template: unknown = "message" in event ? event.message : undefined;
-  if (!isVariants(variants) || !isApiMessage(template)) return event;
-  const message: ApiMessage = { ...template };
+): MessageEvent {
+  if (!("variants" in event)) return event;
+  const { variants } = event;
+  const message: ApiMessage = { ...event.message };
   if (!options.apply_markdown) {
     message.content = variants.raw_content;
     message.content_type = "text/x-markdown";

@@ -25,6 +25,28 @@ export type UserSettingsUpdateEvent = { type: "user_settings"; op: "update"; pro
 /** The legacy form of a notification-setting change, for clients without user_settings_object. */
 export type UpdateGlobalNotificationsEvent = { type: "update_global_notifications"; user: string; notification_name: string; setting: boolean | number | string };
 
+/**
+ * The legacy form of a display-setting change, for clients without user_settings_object. No
+ * action sends it yet; the type is here so its queue adapter is checked against it.
+ */
+export type UpdateDisplaySettingsEvent = {
+  type: "update_display_settings";
+  user: string;
+  setting_name: string;
+  setting: boolean | number | string;
+  language_name?: string;
+};
+
+/** Every event this file declares. */
+export type OrganizationEvent =
+  | UserStatusEvent
+  | CustomProfileFieldsEvent
+  | RealmPlaygroundsEvent
+  | RealmLinkifiersEvent
+  | UserSettingsUpdateEvent
+  | UpdateGlobalNotificationsEvent
+  | UpdateDisplaySettingsEvent;
+
 /** The event for a status change. */
 export function userStatusEvent(userId: number, change: UserStatusChange): UserStatusEvent {
   return { type: "user_status", user_id: userId, ...change };

@@ -1,5 +1,6 @@
 /** `reaction` events: an emoji reaction was added to or removed from a message. */
 
+/** One user's reaction added to or removed from a message. */
 export type ReactionEvent = {
   type: "reaction";
   op: "add" | "remove";

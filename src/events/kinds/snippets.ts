@@ -1,6 +1,7 @@
 /** `saved_snippets` events, sent only to the snippet's owner. */
 import type { ApiSavedSnippet } from "../../present/attachments.ts";
 
+/** A saved snippet created, edited or deleted. */
 export type SavedSnippetsEvent =
   | { type: "saved_snippets"; op: "add" | "update"; saved_snippet: ApiSavedSnippet }
   | { type: "saved_snippets"; op: "remove"; saved_snippet_id: number };

@@ -1,10 +1,12 @@
 /** `stream` events: channels created, archived (deleted) and changed. */
 import type { ApiStream } from "../../present/streams.ts";
 import type { ClientCapabilities } from "../queue-options.ts";
-import type { ApiEvent } from "../types.ts";
 
+/** Channels that became visible to the recipients. */
 export type StreamCreateEvent = { type: "stream"; op: "create"; streams: ApiStream[] };
+/** Channels archived or no longer visible to the recipients. */
 export type StreamDeleteEvent = { type: "stream"; op: "delete"; streams: ApiStream[] };
+/** One changed property of a channel. */
 export type StreamUpdateEvent = {
   type: "stream";
   op: "update";
@@ -16,6 +18,7 @@ export type StreamUpdateEvent = {
   history_public_to_subscribers?: boolean;
   is_web_public?: boolean;
 };
+/** Every stream event. */
 export type StreamEvent = StreamCreateEvent | StreamDeleteEvent | StreamUpdateEvent;
 
 /** Channels that became visible (created, unarchived, or newly accessible). */
@@ -38,21 +41,14 @@ export function streamUpdateEvent(
   return { type: "stream", op: "update", stream_id: stream.stream_id, name: stream.name, property, value, ...extra };
 }
 
-/** Whether a value is a presented channel that is archived. */
-function isArchivedStream(value: unknown): value is ApiStream {
-  return value !== null && typeof value === "object" && "is_archived" in value && value.is_archived === true;
-}
-
 /**
  * How a queue sees a `stream` event (FL 315): a client that declared `archived_channels` keeps
  * archived channels, so their archiving reaches it as `update` of `is_archived` rather than a
  * `delete`; other clients get the `delete`. Meant for the `stream` entry of events/adapters.ts.
  */
-export function streamEventForQueue(event: ApiEvent, options: { capabilities: Pick<ClientCapabilities, "archived_channels"> }): ApiEvent[] {
-  if (event.type !== "stream" || !("op" in event) || event.op !== "delete" || !options.capabilities.archived_channels) return [event];
-  const streams: unknown = "streams" in event ? event.streams : undefined;
-  if (!Array.isArray(streams)) return [event];
-  const archived = streams.filter(isArchivedStream).map((s) => streamUpdateEvent(s, "is_archived", true));
-  const gone = streams.filter((s) => !isArchivedStream(s));
+export function streamEventForQueue(event: StreamEvent, options: { capabilities: Pick<ClientCapabilities, "archived_channels"> }): StreamEvent[] {
+  if (event.op !== "delete" || !options.capabilities.archived_channels) return [event];
+  const archived = event.streams.filter((s) => s.is_archived).map((s) => streamUpdateEvent(s, "is_archived", true));
+  const gone = event.streams.filter((s) => !s.is_archived);
   return gone.length > 0 ? [...archived, { ...event, streams: gone }] : archived;
 }

@@ -1,5 +1,6 @@
 /** `submessage` events: a widget's data (e.g. a poll vote) was attached to a message. */
 
+/** One submessage, sent to everyone who has the message. */
 export type SubmessageEvent = {
   type: "submessage";
   msg_type: string;

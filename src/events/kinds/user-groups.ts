@@ -6,7 +6,6 @@ import type { GroupSettingValue } from "../../permissions/group-setting.ts";
 import type { GroupPermissionSetting } from "../../permissions/group-access.ts";
 import type { ApiUserGroup } from "../../present/user-groups.ts";
 import type { ClientCapabilities } from "../queue-options.ts";
-import type { ApiEvent } from "../types.ts";
 
 /**
  * Internal markers, removed before delivery. `for_reactivation`: the `add` that re-announces a
@@ -20,6 +19,7 @@ export type UserGroupAddEvent = { type: "user_group"; op: "add"; group: ApiUserG
 
 /** Changed properties of a group. */
 export type UserGroupUpdateData = Partial<{ name: string; description: string; deactivated: boolean } & Record<GroupPermissionSetting, GroupSettingValue>>;
+/** Changed properties of a group (`data` holds only those). */
 export type UserGroupUpdateEvent = { type: "user_group"; op: "update"; group_id: number; data: UserGroupUpdateData } & Markers;
 
 /** Users joined or left a group's direct members. */
@@ -30,6 +30,9 @@ export type UserGroupSubgroupsEvent = { type: "user_group"; op: "add_subgroups" 
 
 /** A group was deactivated, as clients without include_deactivated_groups see it. */
 export type UserGroupRemoveEvent = { type: "user_group"; op: "remove"; group_id: number };
+
+/** Every user_group event. */
+export type UserGroupEvent = UserGroupAddEvent | UserGroupUpdateEvent | UserGroupMembersEvent | UserGroupSubgroupsEvent | UserGroupRemoveEvent;
 
 /** Whether the group an event is about is deactivated (marks the event for the adapter). */
 function marker(groupDeactivated: boolean): Markers {
@@ -61,10 +64,10 @@ export function userGroupRemoveEvent(groupId: number): UserGroupRemoveEvent {
   return { type: "user_group", op: "remove", group_id: groupId };
 }
 
-const MARKERS = new Set(["for_reactivation", "deactivated"]);
-
-function withoutMarkers(event: ApiEvent): ApiEvent {
-  return { ...Object.fromEntries(Object.entries(event).filter(([key]) => !MARKERS.has(key))), type: event.type };
+/** The event as clients receive it: without the internal markers. */
+function withoutMarkers(event: Exclude<UserGroupEvent, UserGroupRemoveEvent>): UserGroupEvent {
+  const { for_reactivation: _forReactivation, deactivated: _deactivated, ...clean } = event;
+  return clean;
 }
 
 /**
@@ -74,13 +77,10 @@ function withoutMarkers(event: ApiEvent): ApiEvent {
  * changes to a deactivated group (renames included) not at all. Meant for the `user_group` entry
  * of events/adapters.ts.
  */
-export function userGroupEventForQueue(event: ApiEvent, options: { capabilities: Pick<ClientCapabilities, "include_deactivated_groups"> }): ApiEvent | null {
-  const forReactivation = "for_reactivation" in event && event.for_reactivation === true;
-  if (options.capabilities.include_deactivated_groups) return forReactivation ? null : withoutMarkers(event);
-  const data: unknown = "data" in event ? event.data : undefined;
-  const deactivated = data !== null && typeof data === "object" && "deactivated" in data ? data.deactivated : undefined;
-  if (deactivated === true && "group_id" in event && typeof event.group_id === "number") return userGroupRemoveEvent(event.group_id);
-  const aboutDeactivatedGroup = "deactivated" in event && event.deactivated === true;
-  if (deactivated === false || aboutDeactivatedGroup) return null;
+export function userGroupEventForQueue(event: UserGroupEvent, options: { capabilities: Pick<ClientCapabilities, "include_deactivated_groups"> }): UserGroupEvent | null {
+  if (event.op === "remove") return event;
+  if (options.capabilities.include_deactivated_groups) return event.for_reactivation ? null : withoutMarkers(event);
+  if (event.op === "update" && event.data.deactivated === true) return userGroupRemoveEvent(event.group_id);
+  if ((event.op === "update" && event.data.deactivated === false) || event.deactivated) return null;
   return withoutMarkers(event);
 }

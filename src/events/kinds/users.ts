@@ -6,6 +6,9 @@ export type RealmUserAddEvent = { type: "realm_user"; op: "add"; person: Record<
 /** One change to a user: `person` holds `user_id` and the changed field(s) only. */
 export type RealmUserUpdateEvent = { type: "realm_user"; op: "update"; person: { user_id: number } & Record<string, unknown> };
 
+/** Every realm_user event. */
+export type RealmUserEvent = RealmUserAddEvent | RealmUserUpdateEvent;
+
 /** The event announcing a new user or bot. */
 export function realmUserAddEvent(person: Record<string, unknown>): RealmUserAddEvent {
   return { type: "realm_user", op: "add", person };

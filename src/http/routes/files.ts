@@ -5,12 +5,12 @@
  * public custom emoji images under `/user_avatars/{realm_id}/emoji/images/`. Errors use the
  * envelope through the app's error handler.
  */
-import type { FastifyReply, FastifyRequest } from "fastify";
-import { readEmojiImage } from "../../actions/organization/realm-emoji.ts";
+import type { FastifyReply } from "fastify";
+import { readEmojiImage } from "../../actions/emoji/realm-emoji.ts";
 import { FileNotFoundError } from "../../errors.ts";
 import { readUploadByToken, readUploadForUser, type ServedFile } from "../../actions/attachments/uploads.ts";
 import { authenticate } from "../auth.ts";
-import type { AppDeps } from "../app.ts";
+import type { RawRoutes } from "../endpoint.ts";
 import { servingHeaders } from "../../files/names.ts";
 
 /** Custom emoji change rarely and their file names are never reused (`<id>.<ext>`). */
@@ -25,11 +25,8 @@ function stringParam(params: unknown, key: string): string {
   return typeof value === "string" ? value : "";
 }
 
-/** The part of the Fastify app these routes use. */
-type RouteHost = { get(path: string, handler: (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>): unknown };
-
 /** Registers the file-serving routes on the app. */
-export function registerRoutes(app: RouteHost, deps: Pick<AppDeps, "store" | "config" | "clock">, host: string): void {
+export const registerRoutes: RawRoutes = (app, deps, host) => {
   const { store, config, clock } = deps;
   app.get("/user_uploads/temporary/:token/:filename", async (req, reply) =>
     sendFile(reply, await readUploadByToken(store.reader, config, stringParam(req.params, "token"), clock.nowMs())),
@@ -47,4 +44,4 @@ export function registerRoutes(app: RouteHost, deps: Pick<AppDeps, "store" | "co
       .headers({ "content-type": image.contentType, "x-content-type-options": "nosniff", "cache-control": `public, max-age=${EMOJI_CACHE_SECONDS}` })
       .send(image.data);
   });
-}
+};

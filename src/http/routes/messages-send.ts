@@ -1,6 +1,6 @@
 /** POST /messages: send a channel or direct message. */
 import { z } from "zod";
-import { sendMessage } from "../../actions/messages/send.ts";
+import { sendMessage, type Addressee } from "../../actions/messages/send.ts";
 import { defineEndpoint } from "../endpoint.ts";
 import { JsonableError } from "../../errors.ts";
 import { bool, str } from "../params.ts";
@@ -13,6 +13,11 @@ function messageType(type: string): "private" | "stream" {
   const canonical = Object.hasOwn(MESSAGE_TYPES, type) ? MESSAGE_TYPES[type] : undefined;
   if (!canonical) throw new JsonableError("Invalid type");
   return canonical;
+}
+
+/** The addressee as the request names it; the action resolves `to`. */
+function addressee(type: "private" | "stream", to: string, topic: string | undefined): Addressee {
+  return type === "stream" ? { type, to, topic } : { type, to };
 }
 
 const params = z.object({
@@ -35,9 +40,7 @@ export const endpoints = [
     aliases: { subject: "topic" },
     handler: async (p, ctx) =>
       sendMessage(ctx, {
-        type: messageType(p.type),
-        to: p.to,
-        topic: p.topic,
+        addressee: addressee(messageType(p.type), p.to, p.topic),
         content: p.content,
         queueId: p.queue_id,
         localId: p.local_id,

@@ -1,6 +1,6 @@
 /** Custom emoji: GET /realm/emoji, POST and DELETE /realm/emoji/{emoji_name}. */
 import { z } from "zod";
-import { addRealmEmoji, deactivateEmoji, listEmoji } from "../../actions/organization/realm-emoji.ts";
+import { addRealmEmoji, deactivateEmoji, listEmoji } from "../../actions/emoji/realm-emoji.ts";
 import { uploadedFiles } from "../../files/uploaded-file.ts";
 import { defineEndpoint } from "../endpoint.ts";
 import { str } from "../params.ts";

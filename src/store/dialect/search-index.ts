@@ -11,7 +11,7 @@
 import { sql, type QueryExecutorProvider } from "kysely";
 import type { Db, Engine } from "../types.ts";
 import { atBatchEnd } from "../group-commit.ts";
-import { prepared } from "../prepared.ts";
+import { prepared, type Placeholders } from "../prepared.ts";
 import { searchTokens } from "../search-words.ts";
 
 const ENTITIES: Readonly<Record<string, string>> = { amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'", "#x27": "'", nbsp: " " };
@@ -84,7 +84,9 @@ export function indexMessage(db: Db, engine: Engine, message: IndexedMessage): P
 }
 
 const indexOneQuery = prepared(
-  (_db, p: { id: number; topic: string; content: string }) => sql`insert into message_search (rowid, topic, content) values (${p.id}, ${p.topic}, ${p.content})`,
+  "indexOne",
+  (_db, param: Placeholders<{ id: number; topic: string; content: string }>) =>
+    sql`insert into message_search (rowid, topic, content) values (${param("id")}, ${param("topic")}, ${param("content")})`,
 );
 
 /** Indexes a message just inserted: nothing of it can be in the index yet. */

@@ -1,0 +1,42 @@
+/** Who belongs to a group: direct members, and members through nested subgroups. */
+import { sql } from "kysely";
+import type { Db } from "./types.ts";
+import { prepared, type Placeholders } from "./prepared.ts";
+import { cachedRead } from "./read-cache.ts";
+import { directMemberIds, withSubgroupsOf } from "./user-groups.ts";
+
+const userInGroupQuery = prepared(
+  "userInGroup",
+  (_db, param: Placeholders<{ groupId: number; userId: number }>) => sql<{ found: number }>`
+    ${withSubgroupsOf(sql`select cast(${param("groupId")} as integer)`)}
+    select 1 as found from user_group_members m join users u on u.id = m.user_id
+    where m.user_id = ${param("userId")} and u.is_active = 1 and m.group_id in (select id from sub)
+    limit 1`,
+);
+
+/** Whether a user is an active member of a group, directly or through nested subgroups. */
+export const isUserInGroup = cachedRead(
+  "user in group",
+  ["users", "user_group_members", "user_group_subgroups"],
+  (groupId: number, userId: number) => `${groupId}/${userId}`,
+  (found: boolean) => found,
+  async (db, groupId, userId) => (await userInGroupQuery(db, { groupId, userId })).length > 0,
+);
+
+/** Active members of a group, directly or through nested subgroups, ascending. */
+export async function effectiveMemberIds(db: Db, groupId: number): Promise<number[]> {
+  const rows = await sql<{ user_id: number }>`
+    ${withSubgroupsOf(sql`select cast(${groupId} as integer)`)}
+    select distinct m.user_id as user_id from user_group_members m join users u on u.id = m.user_id
+    where u.is_active = 1 and m.group_id in (select id from sub)
+    order by m.user_id`.execute(db);
+  return rows.rows.map((r) => Number(r.user_id));
+}
+
+/** Direct members of a group (active ones), ascending. */
+export async function activeDirectMemberIds(db: Db, groupId: number): Promise<number[]> {
+  const ids = await directMemberIds(db, groupId);
+  if (ids.length === 0) return [];
+  const active = await db.selectFrom("users").select("id").where("id", "in", ids).where("is_active", "=", 1).orderBy("id").execute();
+  return active.map((u) => u.id);
+}

@@ -1,0 +1,40 @@
+/** The rows presenting a batch of messages reads besides the messages (present/messages.ts takes them loaded). */
+import type { Db } from "./types.ts";
+import type { MessageRow, ReactionRow, StreamRow, UserRow } from "./schema.ts";
+import { listLinkifiers, type LinkifierRow } from "./linkifiers.ts";
+import { directRecipientMembers } from "./messages.ts";
+import { reactionsOfMessages } from "./reactions.ts";
+import { getStreamsByIds } from "./streams.ts";
+import { submessagesOfMessages, type SubmessageRow } from "./submessages.ts";
+import { usersByIds } from "./users.ts";
+
+/** What a batch of messages refers to. */
+export type MessageLookupRows = {
+  /** Member ids of each direct recipient among the messages, by recipient id. */
+  directMembers: Map<number, number[]>;
+  /** The senders and the direct-message participants. */
+  users: UserRow[];
+  /** The channels of the channel messages. */
+  streams: Array<Pick<StreamRow, "id" | "name">>;
+  reactions: ReactionRow[];
+  submessages: SubmessageRow[];
+  /** The realm's linkifiers in order (none read for an empty batch). */
+  linkifiers: LinkifierRow[];
+};
+
+/** Batch-loads the senders, channels, direct-message participants, reactions, submessages and linkifiers of the messages. */
+export async function messageLookupRows(db: Db, realmId: number, rows: readonly MessageRow[]): Promise<MessageLookupRows> {
+  const ids = rows.map((r) => r.id);
+  const streamIds = [...new Set(rows.flatMap((r) => (r.stream_id === null ? [] : [r.stream_id])))];
+  const directIds = [...new Set(rows.filter((r) => r.stream_id === null).map((r) => r.recipient_id))];
+  const directMembers = await directRecipientMembers(db, directIds);
+  const userIds = [...new Set([...rows.map((r) => r.sender_id), ...[...directMembers.values()].flat()])];
+  const [users, streams, reactions, submessages, linkifiers] = await Promise.all([
+    usersByIds(db, realmId, userIds),
+    getStreamsByIds(db, realmId, streamIds),
+    reactionsOfMessages(db, realmId, ids),
+    submessagesOfMessages(db, ids),
+    rows.length === 0 ? [] : listLinkifiers(db, realmId),
+  ]);
+  return { directMembers, users, streams, reactions, submessages, linkifiers };
+}
