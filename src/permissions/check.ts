@@ -1,7 +1,7 @@
 /** Permission checks against realm settings that hold group-setting values. */
 import type { Db } from "../store/types.ts";
 import type { RealmRow, UserRow } from "../store/schema.ts";
-import { isUserInGroup } from "./group-setting.ts";
+import { isUserInGroup } from "../store/group-membership.ts";
 import { realmSettings, type RealmGroupSetting } from "./realm-settings.ts";
 import { ROLE } from "../store/roles.ts";
 

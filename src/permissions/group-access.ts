@@ -8,7 +8,7 @@ import type { Db } from "../store/types.ts";
 import type { RealmRow, UserGroupRow, UserRow } from "../store/schema.ts";
 import { getGroup } from "../store/user-groups.ts";
 import { hasRealmPermission, isGuest } from "./check.ts";
-import { isUserInGroup } from "./group-setting.ts";
+import { isUserInGroup } from "../store/group-membership.ts";
 import { SYSTEM_GROUP, type SystemGroupName } from "../store/roles.ts";
 
 /** The permission settings every user group carries, as API names. */

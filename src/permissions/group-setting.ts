@@ -9,8 +9,7 @@ import { activeDirectMemberIds } from "../store/group-membership.ts";
 import { usersByIds } from "../store/users.ts";
 import { JsonableError } from "../errors.ts";
 
-/** Membership checks, kept importable from here for the permission code that uses them. */
-export { activeDirectMemberIds, effectiveMemberIds, isUserInGroup } from "../store/group-membership.ts";
+/** Membership checks (queries in store/group-membership.ts), still importable from here by the rules and actions using them. */
 
 export type AnonymousGroupValue = { direct_members: number[]; direct_subgroups: number[] };
 export type GroupSettingValue = number | AnonymousGroupValue;

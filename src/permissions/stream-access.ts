@@ -9,7 +9,7 @@ import type { Db } from "../store/types.ts";
 import type { StreamRow, SubscriptionRow, UserRow } from "../store/schema.ts";
 import { getStreamById, getStreamByName } from "../store/streams.ts";
 import { activeRealmMembers, getSubscription, subscriberIds, type RealmMember } from "../store/subscriptions.ts";
-import { effectiveMemberIds, isUserInGroup } from "./group-setting.ts";
+import { effectiveMemberIds, isUserInGroup } from "../store/group-membership.ts";
 import { isGuest, isRealmAdmin } from "./check.ts";
 
 /** A channel the caller may use, and the caller's active subscription to it (if any). */

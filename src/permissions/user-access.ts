@@ -4,7 +4,7 @@
  */
 import { JsonableError } from "../errors.ts";
 import { hasRealmPermission, isGuest, isRealmAdmin } from "./check.ts";
-import { effectiveMemberIds } from "./group-setting.ts";
+import { effectiveMemberIds } from "../store/group-membership.ts";
 import { realmSettings, type RealmGroupSetting } from "./realm-settings.ts";
 import { canSeeDeliveryEmail } from "./email-visibility.ts";
 import { emailDomain } from "../store/emails.ts";

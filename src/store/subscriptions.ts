@@ -66,12 +66,12 @@ export async function subscriptionRowsFor(db: Db, realmId: number, userIds: numb
     .execute();
 }
 
-/** Active subscribers (active users only) of each given stream, ascending ids. */
 /** The subscriptions of a realm that receive their channel's messages: active, of active users. */
 export function receivingSubscriptions(db: Db, realmId: number | Expression<number>) {
   return db.selectFrom("subscriptions").where("realm_id", "=", realmId).where("active", "=", 1).where("is_user_active", "=", 1);
 }
 
+/** Active subscribers (active users only) of each given stream, ascending ids. */
 export async function subscriberIdsByStream(db: Db, realmId: number, streamIds: number[]): Promise<Map<number, number[]>> {
   const out = new Map<number, number[]>(streamIds.map((id) => [id, []]));
   if (streamIds.length === 0) return out;

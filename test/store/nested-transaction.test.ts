@@ -13,7 +13,7 @@ import { freshStore, STORES, type FreshStore } from "../helpers/stores.ts";
 
 // A hang fails the test (and the race below fails it with a clear message) instead of stalling the run.
 const LIMIT_MS = 5000;
-const bounded = { timeout: LIMIT_MS };
+const bounded = { timeout: 2 * LIMIT_MS };
 
 /** `promise`, or a rejection if it has not settled within LIMIT_MS. */
 async function within<T>(promise: Promise<T>, what: string): Promise<T> {

@@ -8,7 +8,7 @@ import { after, before, describe, test } from "node:test";
 import { doCreateRealm } from "../../src/actions/organization/bootstrap.ts";
 import { doCreateUser } from "../../src/actions/users/create.ts";
 import { systemClock } from "../../src/clock.ts";
-import { effectiveMemberIds, isUserInGroup } from "../../src/permissions/group-setting.ts";
+import { effectiveMemberIds, isUserInGroup } from "../../src/store/group-membership.ts";
 import { ROLE } from "../../src/store/roles.ts";
 import { migrate, openStore, type Store } from "../../src/store/db.ts";
 import { addMembers, addSubgroups, loadGroupGraph } from "../../src/store/user-groups.ts";

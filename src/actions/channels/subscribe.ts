@@ -2,7 +2,8 @@
 import { nowSeconds } from "../../clock.ts";
 import { JsonableError } from "../../errors.ts";
 import { hasRealmPermission, isGuest, isRealmAdmin } from "../../permissions/check.ts";
-import { isUserInGroup, type GroupSettingValue } from "../../permissions/group-setting.ts";
+import { type GroupSettingValue } from "../../permissions/group-setting.ts";
+import { isUserInGroup } from "../../store/group-membership.ts";
 import { hasContentAccess, inAdministerGroup, metadataAccessUserIds } from "../../permissions/stream-access.ts";
 import { presentStreams, renderStreamDescription } from "../../present/streams.ts";
 import { streamLookups } from "../../store/stream-lookups.ts";

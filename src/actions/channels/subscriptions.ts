@@ -4,7 +4,7 @@
  */
 import { JsonableError, StreamDoesNotExistError } from "../../errors.ts";
 import { isGuest, isRealmAdmin } from "../../permissions/check.ts";
-import { isUserInGroup } from "../../permissions/group-setting.ts";
+import { isUserInGroup } from "../../store/group-membership.ts";
 import { accessStreamById, hasMetadataAccess, inAdministerGroup, metadataAccessUserIds } from "../../permissions/stream-access.ts";
 import { presentStreams, presentSubscription, type ApiSubscription } from "../../present/streams.ts";
 import { streamLookups } from "../../store/stream-lookups.ts";

@@ -5,7 +5,7 @@
 import { JsonableError } from "../../errors.ts";
 import { userGroupMembersEvent, userGroupSubgroupsEvent } from "../../events/kinds/user-groups.ts";
 import { accessGroupForUpdate, checkMemberOrAdmin, getNamedGroup } from "../../permissions/group-access.ts";
-import { activeDirectMemberIds, effectiveMemberIds, isUserInGroup } from "../../permissions/group-setting.ts";
+import { activeDirectMemberIds, effectiveMemberIds, isUserInGroup } from "../../store/group-membership.ts";
 import type { GroupPermissionSetting } from "../../permissions/group-access.ts";
 import type { Db } from "../../store/types.ts";
 import type { UserGroupRow, UserRow } from "../../store/schema.ts";

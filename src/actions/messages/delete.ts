@@ -9,7 +9,7 @@ import { deleteMessageEvent } from "../../events/kinds/message-updates.ts";
 import { streamUpdateEvent } from "../../events/kinds/streams.ts";
 import { JsonableError } from "../../errors.ts";
 import { hasRealmPermission } from "../../permissions/check.ts";
-import { isUserInGroup } from "../../permissions/group-setting.ts";
+import { isUserInGroup } from "../../store/group-membership.ts";
 import { accessMessage, messageEventUserIds } from "../../permissions/message-access.ts";
 import { realmSettings } from "../../permissions/realm-settings.ts";
 import type { Db } from "../../store/types.ts";

@@ -5,7 +5,7 @@
  */
 import { JsonableError, MoveMessagesTimeLimitError } from "../../errors.ts";
 import { hasRealmPermission, isModeratorOrAbove, isRealmAdmin } from "../../permissions/check.ts";
-import { isUserInGroup } from "../../permissions/group-setting.ts";
+import { isUserInGroup } from "../../store/group-membership.ts";
 import { realmSettings } from "../../permissions/realm-settings.ts";
 import { inAdministerGroup } from "../../permissions/stream-access.ts";
 import type { Db } from "../../store/types.ts";

@@ -5,7 +5,7 @@
  */
 import { JsonableError } from "../../errors.ts";
 import type { RenderResult } from "../../markdown/render.ts";
-import { effectiveMemberIds, isUserInGroup } from "../../permissions/group-setting.ts";
+import { effectiveMemberIds, isUserInGroup } from "../../store/group-membership.ts";
 import { realmSettings } from "../../permissions/realm-settings.ts";
 import { receiverIds } from "../../permissions/message-access.ts";
 import type { Db } from "../../store/types.ts";

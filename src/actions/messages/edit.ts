@@ -9,7 +9,7 @@ import { JsonableError } from "../../errors.ts";
 import { topicLinks } from "../../markdown/topic-links.ts";
 import { updateMessageEvent, deleteMessageEvent, type UpdateMessageBase } from "../../events/kinds/message-updates.ts";
 import { isGuest, isModeratorOrAbove } from "../../permissions/check.ts";
-import { isUserInGroup } from "../../permissions/group-setting.ts";
+import { isUserInGroup } from "../../store/group-membership.ts";
 import { accessMessage, messageEventUserIds, receiverIds } from "../../permissions/message-access.ts";
 import { accessStreamById } from "../../permissions/stream-access.ts";
 import type { EditHistoryEntry } from "../../present/messages.ts";

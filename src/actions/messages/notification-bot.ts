@@ -3,6 +3,7 @@
  * generic bot the first time it is needed, and the one way to post as it (Zulip's
  * internal_send_stream_message), from rows and inside the caller's transaction.
  */
+import { JsonableError } from "../../errors.ts";
 import { ROLE } from "../../store/roles.ts";
 import { emailDomain } from "../../store/emails.ts";
 import type { Transaction } from "kysely";
@@ -11,7 +12,7 @@ import type { Database, StreamRow, UserRow } from "../../store/schema.ts";
 import { getUserByDeliveryEmail } from "../../store/users.ts";
 import type { AuthedCtx, Emit } from "../context.ts";
 import { doCreateUser } from "../users/create.ts";
-import { checkMessage, doSendMessage } from "./send.ts";
+import { checkMessage, doSendMessage, type SendRequest } from "./send.ts";
 
 /** Generic bots (Zulip's DEFAULT_BOT type). */
 const GENERIC_BOT = 1;
@@ -50,7 +51,16 @@ export async function doSendNotices(ctx: AuthedCtx, tx: Transaction<Database>, e
   const botCtx: AuthedCtx = { ...ctx, actor: await notificationBot(ctx, tx), client: "Internal" };
   const ids: number[] = [];
   for (const { stream, topic, content, reads } of notices) {
-    const request = await checkMessage(botCtx, tx, { addressee: { type: "stream", to: stream, topic }, content, readBySender: true, systemBot: true, ...reads });
+    let request: SendRequest;
+    try {
+      request = await checkMessage(botCtx, tx, { addressee: { type: "stream", to: stream, topic }, content, readBySender: true, systemBot: true, ...reads });
+    } catch (err) {
+      // Zulip's _internal_prep_message: an internal message that fails its checks (say, an empty
+      // topic where the realm now requires topics) is logged and skipped; the action stands.
+      if (!(err instanceof JsonableError)) throw err;
+      ctx.log.warn({ streamId: stream.id, reason: err.message }, "notification bot message skipped");
+      continue;
+    }
     ids.push((await doSendMessage(ctx, tx, emit, request)).id);
   }
   return ids;

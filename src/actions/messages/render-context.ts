@@ -3,7 +3,7 @@
  * its content names (only those), with the sender's permissions applied, and the realm's options.
  */
 import { mentionCandidates, renderMessage, topicKey, type RenderContext, type RenderResult } from "../../markdown/render.ts";
-import { isUserInGroup } from "../../permissions/group-setting.ts";
+import { isUserInGroup } from "../../store/group-membership.ts";
 import { realmSettings } from "../../permissions/realm-settings.ts";
 import { hasContentAccess } from "../../permissions/stream-access.ts";
 import { userSetting } from "../../store/user-settings.ts";

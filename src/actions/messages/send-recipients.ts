@@ -4,7 +4,7 @@
  * and direct-message permissions checked (Zulip's check_message addressing half).
  */
 import { JsonableError, StreamDoesNotExistError, StreamWithIdDoesNotExistError } from "../../errors.ts";
-import { isUserInGroup } from "../../permissions/group-setting.ts";
+import { isUserInGroup } from "../../store/group-membership.ts";
 import { realmSettings } from "../../permissions/realm-settings.ts";
 import { SYSTEM_GROUP } from "../../store/roles.ts";
 import { isGuest } from "../../permissions/check.ts";

@@ -12,7 +12,7 @@ import { messageEventTemplate, TEMPLATE_PRESENT_OPTIONS, type MessageEventTempla
 import { JsonableError } from "../../errors.ts";
 import { renderMessage, type RenderResult } from "../../markdown/render.ts";
 import type { Linkifier } from "../../markdown/types.ts";
-import { effectiveMemberIds } from "../../permissions/group-setting.ts";
+import { effectiveMemberIds } from "../../store/group-membership.ts";
 import { hasRealmPermission } from "../../permissions/check.ts";
 import { realmSettings } from "../../permissions/realm-settings.ts";
 import { EMAIL_VISIBILITY, emailDomain } from "../../store/emails.ts";
