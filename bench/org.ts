@@ -21,12 +21,12 @@ export async function createOrg(store: FreshStore, count: number): Promise<Bench
   const s = openStore({ databaseUrl: store.databaseUrl, dataDir: store.dataDir });
   try {
     await migrate(s);
-    const realm = await doCreateRealm(s.db, systemClock, { name: "Bench Org", stringId: "" });
+    const realm = await s.db.transaction().execute((tx) => doCreateRealm(tx, { clock: systemClock }, { name: "Bench Org", stringId: "" }));
     const users: BenchUser[] = [];
     for (let i = 0; i < count; i++) {
       const email = `user${i}@bench.example.com`;
       const role = i === 0 ? ROLE.owner : ROLE.member;
-      const row = await s.db.transaction().execute((tx) => doCreateUser(tx, systemClock, realm, { email, fullName: `Bench User ${i}`, role }));
+      const row = await s.db.transaction().execute((tx) => doCreateUser(tx, { realm, clock: systemClock }, { email, fullName: `Bench User ${i}`, role }));
       users.push({ id: row.id, email, apiKey: row.api_key });
     }
     return { realmId: realm.id, users };

@@ -47,7 +47,7 @@ function loadConfigOrFail(): Config {
 }
 
 /** Runs the command named in argv; failures print one line on stderr and set a non-zero exit code. */
-export async function main(argv: string[]): Promise<void> {
+async function main(argv: string[]): Promise<void> {
   const [name = "serve", ...rest] = argv;
   if (name === "help" || name === "--help" || name === "-h") {
     process.stdout.write(usage());

@@ -1,7 +1,9 @@
 /** An injectable clock: real time in production, driven by tests through the test-control route. */
 
+/** A timer set on a clock, cancellable until it fires. */
 export type TimerHandle = { cancel(): void };
 
+/** Time as the server sees it: the wall clock, or one a test drives. */
 export interface Clock {
   /** Milliseconds since the epoch. */
   nowMs(): number;

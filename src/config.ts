@@ -1,6 +1,7 @@
 /** Server configuration, read once from environment variables (documented in README.md). */
 import path from "node:path";
 
+/** The server's settings, as read from the environment. */
 export type Config = {
   host: string;
   port: number;

@@ -31,7 +31,7 @@ export const ERROR_CODES = [
   "INCOMPATIBLE_PARAMETERS",
 ] as const;
 
-export type ErrorCode = (typeof ERROR_CODES)[number];
+type ErrorCode = (typeof ERROR_CODES)[number];
 
 /** An error shown to the client as Zulip's envelope: `{result: "error", msg, code, ...data}`. */
 export class JsonableError extends Error {

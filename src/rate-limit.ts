@@ -1,6 +1,7 @@
 /** Counting attempts per key in a time window (failed logins), so repeated failures are refused. */
 import type { Clock } from "./clock.ts";
 
+/** Counts attempts per key and says how long a key that went over the limit must wait. */
 export interface RateLimiter {
   /** Seconds until `key` may try again, or 0 when it is under the limit. */
   retryAfter(key: string): Promise<number>;

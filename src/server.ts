@@ -12,10 +12,10 @@ import { busChannel, RedisBus } from "./events/redis-bus.ts";
 import { MemoryRateLimiter } from "./rate-limit.ts";
 import { startAttachmentSweep } from "./actions/attachments/sweep.ts";
 
-export type RunningServer = { app: Awaited<ReturnType<typeof buildApp>>; store: Store; bus: EventBus; clock: Clock; url: string; close(): Promise<void> };
+type RunningServer = { app: Awaited<ReturnType<typeof buildApp>>; store: Store; bus: EventBus; clock: Clock; url: string; close(): Promise<void> };
 
 /** A logger that never prints credentials, even if a header or body field slips into a log call. */
-export function makeLogger(config: Config): Logger {
+function makeLogger(config: Config): Logger {
   return pino({
     level: config.logLevel,
     redact: { paths: ["req.headers.authorization", "*.api_key", "*.password", "*.key", "api_key", "password"], censor: "[redacted]" },

@@ -5,13 +5,13 @@
  */
 
 /** One `varspec` of an expression: a name with an optional prefix length or explode modifier. */
-export type VarSpec = { name: string; prefix: number | null; explode: boolean };
+type VarSpec = { name: string; prefix: number | null; explode: boolean };
 
 /** One `{...}` expression: its operator ("" for simple string expansion) and variables. */
-export type Expression = { operator: string; vars: VarSpec[] };
+type Expression = { operator: string; vars: VarSpec[] };
 
 /** A parsed template: its literal parts and expressions in order. */
-export type UriTemplate = { parts: Array<{ literal: string } | Expression>; variableNames: string[] };
+type UriTemplate = { parts: Array<{ literal: string } | Expression>; variableNames: string[] };
 
 /** Level 2-4 operators (RFC 6570 section 2.2). `=,!@|` are reserved for future use: invalid. */
 const OPERATORS = new Set(["+", "#", ".", "/", ";", "?", "&"]);

@@ -11,7 +11,15 @@ import type { Engine } from "../store/types.ts";
 import type { GroupCommitter } from "../store/group-commit.ts";
 import type { Database, RealmRow, UserRow } from "../store/schema.ts";
 
-/** What an action may use: never a Fastify object, never a global. */
+/**
+ * What an action may use: never a Fastify object, never a global. Exported actions take
+ * `verbNoun(ctx, ...ids, input?)`: an `input` object of API parameters carries the wire names
+ * exactly as the route's zod schema parses them (snake_case: `stream_id`, `emoji_name`), so a
+ * route passes its `params` through (splitting off the ids the action takes as plain arguments)
+ * and an API parameter is found in code by grep. Plain arguments are ordinary identifiers
+ * (camelCase: `messageId`), as are request types that code builds rather than parses (the send
+ * request with its `addressee`, a route's derived `groupSettings`).
+ */
 export type ActionCtx = {
   db: Kysely<Database>;
   engine: Engine;
@@ -36,10 +44,24 @@ export type ActionCtx = {
 export type AuthedCtx = ActionCtx & { actor: UserRow };
 
 /** How an emitted event is delivered beyond its users (see Delivery). */
-export type EmitOptions = Pick<Delivery, "allPublicStreamsQueues">;
+type EmitOptions = Pick<Delivery, "allPublicStreamsQueues">;
 
 /** Queues an event for the given users; delivered only if the transaction commits. */
 export type Emit = (event: ApiEvent, userIds: Iterable<number>, options?: EmitOptions) => void;
+
+/**
+ * What a trusted `do*` primitive may read besides its transaction: an action's context and the
+ * `emit` of the transaction it writes in. Every primitive has one shape,
+ * `doVerbNoun(tx, env, ...subjects, ...values)` (Zulip's do_*: the objects, then the values):
+ * - `tx: Db`: the caller's transaction (or the database, for a single write); a primitive never
+ *   opens a transaction, never publishes, and checks nothing (its callers check first);
+ * - `env: Pick<DoEnv, ...>`: only the fields the primitive reads, so an action passes `ctx` or
+ *   `{ ...ctx, emit }`, and the CLI and bootstrap, which have no request, pass their own
+ *   `{ realm, clock }` to the same function;
+ * - then the rows it acts on (a user, a stream, messages), then plain values (a role, a checked
+ *   input, the users its events go to).
+ */
+export type DoEnv = ActionCtx & { emit: Emit };
 
 /**
  * Runs `fn` in one transaction. Events passed to `emit` are published after commit, in order;

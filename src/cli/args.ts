@@ -9,8 +9,9 @@ export class CliError extends Error {
 }
 
 /** One `--name value` option of a command. */
-export type OptionSpec = { required?: boolean; choices?: readonly string[]; help: string };
+type OptionSpec = { required?: boolean; choices?: readonly string[]; help: string };
 
+/** A command's options, by name (without the leading `--`). */
 export type OptionSpecs = Record<string, OptionSpec>;
 
 /** Parses `argv` strictly against `specs`; unknown, missing or invalid options are usage errors. */

@@ -81,7 +81,7 @@ const createUser: Command = {
     if (opts.password === "") throw new CliError("--password must not be empty", 2);
     await checkEmailFree(env, email);
     const user = await env.db.transaction().execute((tx) =>
-      doCreateUser(tx, env.clock, env.realm, { email, fullName, role, password: opts.password ?? null }),
+      doCreateUser(tx, env, { email, fullName, role, password: opts.password ?? null }),
     );
     env.print(credentials(user));
   },
@@ -109,7 +109,7 @@ const createBot: Command = {
     const email = `${shortName}-bot@${emailDomain(env.config.externalUrl)}`;
     if (await getUserByDeliveryEmail(env.db, env.realm.id, email)) throw new CliError(`Username already in use: '${email}'`);
     const bot = await env.db.transaction().execute((tx) =>
-      doCreateBot(tx, env.clock, env.realm, { email, fullName, botType: BOT_TYPE[type], ownerId: owner.id, serviceUrl }),
+      doCreateBot(tx, env, { email, fullName, botType: BOT_TYPE[type], ownerId: owner.id, serviceUrl }),
     );
     env.print(credentials(bot));
   },
@@ -146,7 +146,7 @@ const regenerateApiKey: Command = {
   options: emailOnly,
   async run(env, opts) {
     const user = await existingUser(env, requireOpt(opts, "email"));
-    env.print(await doRegenerateApiKey(env.db, user));
+    env.print(await doRegenerateApiKey(env.db, env, user));
   },
 };
 
@@ -159,7 +159,7 @@ const deactivateUser: Command = {
     if (user.role === ROLE.owner && user.is_bot === 0 && (await countActiveHumanOwners(env.db, env.realm.id)) <= 1) {
       throw new CliError("Cannot deactivate the only organization owner.");
     }
-    const ids = await env.db.transaction().execute((tx) => doDeactivateUser(tx, user));
+    const ids = await env.db.transaction().execute((tx) => doDeactivateUser(tx, env, user));
     env.print({ user_id: user.id, email: user.delivery_email, deactivated_user_ids: ids });
   },
 };
@@ -172,7 +172,7 @@ const setPassword: Command = {
     if (user.is_bot === 1) throw new CliError("bots log in with their API key and have no password");
     const password = await env.readLine("New password: ");
     if (password === "") throw new CliError("the password read from stdin is empty", 2);
-    await doSetPassword(env.db, user, password);
+    await doSetPassword(env.db, env, user, password);
     env.print({ user_id: user.id, email: user.delivery_email });
   },
 };
@@ -183,7 +183,7 @@ const grantEmailChange: Command = {
   async run(env, opts) {
     const user = await existingUser(env, requireOpt(opts, "email"));
     if (user.role !== ROLE.owner) env.warn(`note: '${user.delivery_email}' is not an owner; the permission takes effect only for owners`);
-    await doSetUserFlagSetting(env.db, user, CAN_CHANGE_USER_EMAILS, true);
+    await doSetUserFlagSetting(env.db, env, user, CAN_CHANGE_USER_EMAILS, true);
     env.print({ user_id: user.id, email: user.delivery_email, [CAN_CHANGE_USER_EMAILS]: true });
   },
 };

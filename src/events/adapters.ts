@@ -13,13 +13,13 @@ import { typingEventForQueue } from "./kinds/typing.ts";
 import { userGroupEventForQueue } from "./kinds/user-groups.ts";
 
 /** The queue an event is being adapted for. */
-export type QueueTarget = { queueId: string; userId: number };
+type QueueTarget = { queueId: string; userId: number };
 
 /** What one queue receives for an event of type `T`. */
-export type EventAdapter<T extends ApiEventType> = (event: ApiEventOf<T>, options: QueueOptions, target: QueueTarget) => ApiEvent | ApiEvent[] | null;
+type EventAdapter<T extends ApiEventType> = (event: ApiEventOf<T>, options: QueueOptions, target: QueueTarget) => ApiEvent | ApiEvent[] | null;
 
 /** At most one adapter per event type, each taking that type's events. */
-export type EventAdapters = { readonly [T in ApiEventType]?: EventAdapter<T> };
+type EventAdapters = { readonly [T in ApiEventType]?: EventAdapter<T> };
 
 /** Sends the event only to queues whose client declared the capability. */
 const onlyWith =
@@ -34,7 +34,7 @@ const onlyWithout =
     options.capabilities[capability] ? null : event;
 
 /** Adapters by event type; types without an entry reach every accepting queue unchanged. */
-export const EVENT_ADAPTERS: EventAdapters = {
+const EVENT_ADAPTERS: EventAdapters = {
   // linkifier_url_template (FL 176): older clients get no realm_linkifiers events at all.
   realm_linkifiers: onlyWith("linkifier_url_template"),
   // user_settings_object (FL 89): the legacy settings events go only to clients without it.

@@ -4,8 +4,10 @@
  */
 import type { Delivery } from "./types.ts";
 
+/** Receives each delivery a bus carries. */
 export type DeliveryHandler = (delivery: Delivery) => void;
 
+/** Carries deliveries from the writer to the processes holding the target users' queues. */
 export interface EventBus {
   /** Sends deliveries to every subscriber (in this process, and others when shared). */
   publish(deliveries: Delivery[]): void;

@@ -18,8 +18,9 @@ import type { ApiEvent, Delivery, QueuedEvent } from "./types.ts";
 const MAX_QUEUE_LIFESPAN_SECONDS = 7 * 24 * 3600;
 
 /** What a new queue is for. `lifespanSeconds` 0 or absent means the configured idle timeout. */
-export type NewQueue = { realmId: number; userId: number; options: QueueOptions; lifespanSeconds?: number };
+type NewQueue = { realmId: number; userId: number; options: QueueOptions; lifespanSeconds?: number };
 
+/** This process's event queues: creates, finds, feeds, polls and expires them. */
 export class QueueManager {
   /** Prefix of every queue id made here. */
   readonly processId: string;

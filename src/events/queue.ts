@@ -7,10 +7,10 @@ import { eventMatchesNarrow } from "./narrow.ts";
 import type { ApiEvent, QueuedEvent } from "./types.ts";
 
 /** What creating a queue needs. */
-export type QueueSpec = { id: string; realmId: number; userId: number; options: QueueOptions; lifespanMs: number; nowMs: number };
+type QueueSpec = { id: string; realmId: number; userId: number; options: QueueOptions; lifespanMs: number; nowMs: number };
 
 /** The outcome of acknowledging `last_event_id`. */
-export type AckResult = "ok" | "already_pruned" | "not_in_queue";
+type AckResult = "ok" | "already_pruned" | "not_in_queue";
 
 /** An event queue held in this process's memory. */
 export class EventQueue {

@@ -7,10 +7,10 @@ import fs from "node:fs/promises";
 import path from "node:path";
 
 /** The storage areas under the uploads directory. */
-export type StorageArea = "files" | "emoji";
+type StorageArea = "files" | "emoji";
 
 /** Resolves `relative` inside `area`, or null when it is empty or would leave the area. */
-export function resolveStoredPath(uploadsDir: string, area: StorageArea, relative: string): string | null {
+function resolveStoredPath(uploadsDir: string, area: StorageArea, relative: string): string | null {
   const base = path.join(uploadsDir, area);
   if (relative === "" || relative.includes("\0")) return null;
   const segments = relative.split("/");

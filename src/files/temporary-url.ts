@@ -7,7 +7,7 @@
 import crypto from "node:crypto";
 
 /** Zulip's temporary URLs last 60 seconds. */
-export const TEMPORARY_URL_TTL_MS = 60_000;
+const TEMPORARY_URL_TTL_MS = 60_000;
 
 /** 128 bits of HMAC are plenty against forgery within a minute. */
 const MAC_CHARS = 22;
@@ -18,7 +18,7 @@ function sign(payload: string): string {
 }
 
 /** The attachment a token names. */
-export type TokenTarget = { realmId: number; attachmentId: number };
+type TokenTarget = { realmId: number; attachmentId: number };
 
 /** A token for an attachment that expires TEMPORARY_URL_TTL_MS after `nowMs`. */
 export function temporaryToken(target: TokenTarget, nowMs: number): string {

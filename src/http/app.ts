@@ -21,7 +21,7 @@ import { parseParams } from "./params.ts";
 import { emailDomain } from "../store/emails.ts";
 import { fileFieldNames, receiveMultipartFile } from "../files/uploaded-file.ts";
 
-export type AppDeps = {
+type AppDeps = {
   store: Store;
   bus: EventBus;
   clock: Clock;

@@ -5,7 +5,7 @@ import { UnauthorizedError } from "../errors.ts";
 import { authenticateApiKey } from "../actions/users/authenticate.ts";
 
 /** Splits an Authorization header into email and key, or null when it is not Basic. */
-export function parseBasicAuth(header: string | undefined): { email: string; key: string } | null {
+function parseBasicAuth(header: string | undefined): { email: string; key: string } | null {
   if (!header) return null;
   const match = /^Basic\s+(\S+)\s*$/i.exec(header);
   if (!match) return null;

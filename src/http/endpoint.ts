@@ -12,7 +12,7 @@ export class Redirect {
 }
 
 /** Success data merged into `{result: "success", msg: ""}`. */
-export type SuccessData = Record<string, unknown>;
+type SuccessData = Record<string, unknown>;
 
 type Common<S extends z.ZodObject> = {
   method: "GET" | "POST" | "PATCH" | "DELETE" | "PUT";
@@ -23,7 +23,7 @@ type Common<S extends z.ZodObject> = {
   aliases?: Record<string, string>;
 };
 
-export type EndpointDef<S extends z.ZodObject> =
+type EndpointDef<S extends z.ZodObject> =
   | (Common<S> & { auth: "user"; handler: (params: z.output<S>, ctx: AuthedCtx) => Promise<SuccessData | Redirect> })
   | (Common<S> & { auth: "none" | "optional"; handler: (params: z.output<S>, ctx: ActionCtx) => Promise<SuccessData | Redirect> });
 
@@ -43,7 +43,7 @@ export function defineEndpoint<S extends z.ZodObject>(def: EndpointDef<S>): Endp
 }
 
 /** The part of the Fastify app that raw routes use. */
-export type RouteHost = { get(path: string, handler: (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>): unknown };
+type RouteHost = { get(path: string, handler: (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>): unknown };
 
 /**
  * Routes outside /api/v1 that answer with file bytes rather than the envelope; a route file

@@ -52,7 +52,7 @@ export const json = <T extends z.ZodType>(schema: T) => z.preprocess(decodeJson,
 /** A JSON-encoded list of integers, the most common JSON parameter. */
 export const intList = () => json(z.array(z.number().int()));
 
-export type ParseResult<T> = { params: T; ignored: string[] };
+type ParseResult<T> = { params: T; ignored: string[] };
 
 /**
  * Parses merged request values with an endpoint's schema. `aliases` maps a deprecated name to

@@ -41,7 +41,7 @@ const LANGUAGES: ReadonlyArray<readonly [string, readonly string[]]> = [
 const DISPLAY_NAMES = new Map(LANGUAGES.flatMap(([display, aliases]) => aliases.map((a): [string, string] => [a, display])));
 
 /** The data-code-language value for a fence's language, or null for none. */
-export function codeLanguage(lang: string): string | null {
+function codeLanguage(lang: string): string | null {
   if (lang === "") return null;
   return DISPLAY_NAMES.get(lang.toLowerCase()) ?? lang;
 }

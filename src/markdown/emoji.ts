@@ -24,7 +24,7 @@ const EMOTICONS = new Map([
 ]);
 
 /** HTML for a unicode emoji. */
-export function unicodeEmojiHtml(name: string, code: string): string {
+function unicodeEmojiHtml(name: string, code: string): string {
   const label = name.replace(/_/g, " ");
   return tag("span", [["aria-label", label], ["class", `emoji emoji-${code}`], ["role", "img"], ["title", label]], escapeText(`:${name}:`));
 }
@@ -34,7 +34,7 @@ function imageEmojiHtml(name: string, src: string): string {
 }
 
 /** HTML for `:name:`, or null when no such emoji exists. */
-export function namedEmojiHtml(name: string, realmEmoji: readonly RealmEmoji[]): string | null {
+function namedEmojiHtml(name: string, realmEmoji: readonly RealmEmoji[]): string | null {
   const custom = realmEmoji.find((e) => e.name === name && !e.deactivated);
   if (custom !== undefined) return imageEmojiHtml(name, custom.source_url);
   const code = unicodeEmojiCode(name);
@@ -44,7 +44,7 @@ export function namedEmojiHtml(name: string, realmEmoji: readonly RealmEmoji[]):
 }
 
 /** A piece of text: plain (to be escaped later) or ready HTML. */
-export type Piece = { text: string } | { html: string };
+type Piece = { text: string } | { html: string };
 
 const EMOJI_SYNTAX = /:([\p{L}\p{N}_+-]+):/gu;
 // One emoji: a pictograph (or keycap base) with optional FE0F/keycap/skin tone, ZWJ-joined;

@@ -92,7 +92,7 @@ const OPERATORS: Record<string, { prefix: string; sep: string; named: boolean; r
 };
 
 /** Expands an RFC 6570 (level 3, plus prefix modifiers) URL template. */
-export function expandUrlTemplate(template: string, vars: Readonly<Record<string, string | undefined>>): string {
+function expandUrlTemplate(template: string, vars: Readonly<Record<string, string | undefined>>): string {
   return template.replace(/\{([+#./;?&]?)([^}]*)\}/g, (_whole, op: string, list: string) => {
     const spec = OPERATORS[op] ?? OPERATORS[""];
     const parts: string[] = [];

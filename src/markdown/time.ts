@@ -69,7 +69,7 @@ function parseHuman(text: string): number | null {
 }
 
 /** The instant a timestamp denotes, in milliseconds, or null if it is not understood. */
-export function parseTimestamp(text: string): number | null {
+function parseTimestamp(text: string): number | null {
   const trimmed = text.trim();
   if (/^-?\d+(\.\d+)?$/.test(trimmed)) {
     const ms = Number(trimmed) * 1000;

@@ -7,7 +7,7 @@ import { TLDS } from "./tlds.ts";
 import type { Linkifier } from "./types.ts";
 
 /** One link of a topic: the text it covers and where it goes. */
-export interface TopicLink {
+interface TopicLink {
   text: string;
   url: string;
 }

@@ -37,7 +37,7 @@ import { parseSearch } from "../store/search-words.ts";
 export type { BuiltNarrow } from "../store/message-narrow.ts";
 
 /** Zulip's resolved-topic prefix. */
-export const RESOLVED_TOPIC_PREFIX = "✔ ";
+const RESOLVED_TOPIC_PREFIX = "✔ ";
 /** The largest message id an `id` operand may name (Zulip's MAX_POSSIBLE_MESSAGE_ID). */
 const MAX_MESSAGE_ID = 2147483647;
 /** Zulip's fallback name of the empty topic; a topic operand equal to it means "" (FL 334). */

@@ -17,7 +17,7 @@ export function escapeTopic(topic: string): string {
 }
 
 /** Whether a word of the text, folded as the index folds it, is one of the search's tokens. */
-export type WordMatcher = (word: string) => boolean;
+type WordMatcher = (word: string) => boolean;
 
 /** The word matcher of a search. */
 export function searchMatcher(query: SearchQuery): WordMatcher {

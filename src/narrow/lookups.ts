@@ -1,7 +1,8 @@
 /**
- * What narrow operands name: channels by name or id, users by API email or id (deactivated
- * users included, as Zulip's narrows accept them), and whether the viewer may read a channel's
- * history. Conversations and channel lists come straight from store/ (messages.ts, streams.ts).
+ * Where a narrow is evaluated (`NarrowScope`) and what its operands name: channels by name or id,
+ * users by API email or id (deactivated users included, as Zulip's narrows accept them), and
+ * whether the viewer may read a channel's history. Conversations and channel lists come straight
+ * from store/ (messages.ts, streams.ts).
  */
 import type { Db } from "../store/types.ts";
 import { apiEmail } from "../store/emails.ts";

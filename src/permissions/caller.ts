@@ -6,6 +6,7 @@ import type { Kysely } from "kysely";
 import type { Config } from "../config.ts";
 import type { Database, RealmRow, UserRow } from "../store/schema.ts";
 
+/** Who asks, in which realm, with the database to read. */
 export type Caller = {
   db: Kysely<Database>;
   config: Config;

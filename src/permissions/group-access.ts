@@ -21,10 +21,11 @@ export const GROUP_PERMISSION_SETTINGS = [
   "can_remove_members_group",
 ] as const;
 
+/** The name of one of a user group's permission settings. */
 export type GroupPermissionSetting = (typeof GROUP_PERMISSION_SETTINGS)[number];
 
 /** "creator": an anonymous group holding only the group's creator (Zulip's group_creator). */
-export type GroupSettingDefault = SystemGroupName | "creator";
+type GroupSettingDefault = SystemGroupName | "creator";
 
 /**
  * Each group permission setting: the system groups it may never be set to (SPEC.md), whether
@@ -59,14 +60,14 @@ export async function getNamedGroup(db: Db, realmId: number, groupId: number, op
 }
 
 /** Whether the user holds one of a group's permission settings (guests only those open to them). */
-export async function hasGroupPermission(db: Db, user: UserRow, group: UserGroupRow, setting: GroupPermissionSetting): Promise<boolean> {
+async function hasGroupPermission(db: Db, user: UserRow, group: UserGroupRow, setting: GroupPermissionSetting): Promise<boolean> {
   if (isGuest(user) && !GROUP_SETTING_RULES[setting].allowGuests) return false;
   const holder = group[groupSettingColumn(setting)];
   return holder !== null && isUserInGroup(db, holder, user.id);
 }
 
 /** Whether the user may manage every group of the realm (realm can_manage_all_groups; never guests). */
-export async function canManageAllGroups(db: Db, realm: RealmRow, user: UserRow): Promise<boolean> {
+async function canManageAllGroups(db: Db, realm: RealmRow, user: UserRow): Promise<boolean> {
   return !isGuest(user) && hasRealmPermission(db, realm, user, "can_manage_all_groups");
 }
 
@@ -90,6 +91,6 @@ export async function accessGroupForUpdate(
 }
 
 /** Whether the actor manages the group, realm-wide or through its can_manage_group. */
-export async function canManageGroup(db: Db, realm: RealmRow, actor: UserRow, group: UserGroupRow): Promise<boolean> {
+async function canManageGroup(db: Db, realm: RealmRow, actor: UserRow, group: UserGroupRow): Promise<boolean> {
   return (await canManageAllGroups(db, realm, actor)) || hasGroupPermission(db, actor, group, "can_manage_group");
 }

@@ -9,9 +9,9 @@ import { activeDirectMemberIds } from "../store/group-membership.ts";
 import { usersByIds } from "../store/users.ts";
 import { JsonableError } from "../errors.ts";
 
-/** Membership checks (queries in store/group-membership.ts), still importable from here by the rules and actions using them. */
-
-export type AnonymousGroupValue = { direct_members: number[]; direct_subgroups: number[] };
+/** A setting value that lists its holders rather than naming a group. */
+type AnonymousGroupValue = { direct_members: number[]; direct_subgroups: number[] };
+/** A group-setting value on the wire: a named group's id, or an anonymous group. */
 export type GroupSettingValue = number | AnonymousGroupValue;
 
 /** The API form of the setting stored as `groupId`: an integer for named groups, else the object. */
@@ -30,7 +30,7 @@ export function sameGroupSetting(a: GroupSettingValue, b: GroupSettingValue): bo
 }
 
 /** Rules a setting imposes on the groups it may name. */
-export type SettingRules = { setting: string; forbiddenSystemGroups?: readonly string[] };
+type SettingRules = { setting: string; forbiddenSystemGroups?: readonly string[] };
 
 /**
  * Validates a value and returns the group id to store: a named group's own id, or a new

@@ -20,7 +20,7 @@ import { isGuest } from "./check.ts";
 import { hasContentAccess } from "./stream-access.ts";
 
 /** A message the caller may see, its channel (null for direct messages), and whether they received it. */
-export type MessageAccess = { message: MessageRow; stream: StreamRow | null; received: boolean };
+type MessageAccess = { message: MessageRow; stream: StreamRow | null; received: boolean };
 
 /** Whether a user received a message (or holds a flag row for it, as a historical reader). */
 async function hasUserMessage(db: Db, user: UserRow, message: MessageRow): Promise<boolean> {

@@ -33,6 +33,7 @@ export const REALM_GROUP_SETTING_DEFAULTS = {
   direct_message_permission_group: SYSTEM_GROUP.everyone,
 } as const satisfies Record<string, SystemGroupName>;
 
+/** The name of one of the realm's group-valued permission settings. */
 export type RealmGroupSetting = keyof typeof REALM_GROUP_SETTING_DEFAULTS;
 
 /** The names of the realm permission settings, in declaration order. */
@@ -97,7 +98,7 @@ export const REALM_SCALAR_DEFAULTS = {
   zulip_update_announcements_stream_id: -1 as number,
 } as const;
 
-export type RealmScalarSettings = { -readonly [K in keyof typeof REALM_SCALAR_DEFAULTS]: (typeof REALM_SCALAR_DEFAULTS)[K] extends string ? string : (typeof REALM_SCALAR_DEFAULTS)[K] extends boolean ? boolean : (typeof REALM_SCALAR_DEFAULTS)[K] };
+type RealmScalarSettings = { -readonly [K in keyof typeof REALM_SCALAR_DEFAULTS]: (typeof REALM_SCALAR_DEFAULTS)[K] extends string ? string : (typeof REALM_SCALAR_DEFAULTS)[K] extends boolean ? boolean : (typeof REALM_SCALAR_DEFAULTS)[K] };
 
 /** The realm's settings: stored values over defaults. Group settings are group ids. */
 export type RealmSettings = RealmScalarSettings & Record<RealmGroupSetting, number>;

@@ -13,9 +13,9 @@ import { effectiveMemberIds, isUserInGroup } from "../store/group-membership.ts"
 import { isGuest, isRealmAdmin } from "./check.ts";
 
 /** A channel the caller may use, and the caller's active subscription to it (if any). */
-export type StreamAccess = { stream: StreamRow; sub: SubscriptionRow | null };
+type StreamAccess = { stream: StreamRow; sub: SubscriptionRow | null };
 
-export type AccessOptions = {
+type AccessOptions = {
   /** Require permission to administer the channel (admins, can_administer_channel_group). */
   forWrite?: boolean;
   /** Accept callers who only see the channel's metadata (admins and permission groups on private channels). */
@@ -27,7 +27,7 @@ export type AccessOptions = {
 const INVALID_ID = "Invalid channel ID";
 
 /** Whether a channel is public (neither private nor web-public counts as private). */
-export function isPublicStream(stream: StreamRow): boolean {
+function isPublicStream(stream: StreamRow): boolean {
   return stream.invite_only === 0;
 }
 
@@ -53,7 +53,7 @@ export async function hasMetadataAccess(db: Db, user: UserRow, stream: StreamRow
 }
 
 /** Whether the user may change the channel's settings, given that they can see it. */
-export async function canAdministerStream(db: Db, user: UserRow, stream: StreamRow): Promise<boolean> {
+async function canAdministerStream(db: Db, user: UserRow, stream: StreamRow): Promise<boolean> {
   return isRealmAdmin(user) || inAdministerGroup(db, user, stream);
 }
 

@@ -14,7 +14,7 @@ import { getUser, getUserByDeliveryEmail, idsSharingSubscription, listUsers } fr
 import type { AuthedCaller } from "./caller.ts";
 
 /** What a caller may do with the user it fetches. */
-export type AccessOptions = { allowDeactivated?: boolean; allowBots?: boolean; forAdmin: boolean };
+type AccessOptions = { allowDeactivated?: boolean; allowBots?: boolean; forAdmin: boolean };
 
 /** Active holders of a realm permission setting, through nested subgroups. */
 async function realmPermissionHolders(db: Db, realm: RealmRow, setting: RealmGroupSetting): Promise<Set<number>> {

@@ -30,7 +30,7 @@ export function presentSavedSnippet(row: SavedSnippetRow): ApiSavedSnippet {
 export type ApiRealmEmoji = { id: string; name: string; source_url: string; still_url: string | null; deactivated: boolean; author_id: number | null };
 
 /** The path clients load a custom emoji's image from. */
-export function realmEmojiUrl(realmId: number, fileName: string): string {
+function realmEmojiUrl(realmId: number, fileName: string): string {
   return `/user_avatars/${realmId}/emoji/images/${encodeURIComponent(fileName)}`;
 }
 

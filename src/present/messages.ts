@@ -22,7 +22,7 @@ export type MessagePresentOptions = {
 };
 
 /** A direct-message participant as display_recipient lists it. */
-export type DisplayRecipientUser = { id: number; email: string; full_name: string; is_mirror_dummy: boolean };
+type DisplayRecipientUser = { id: number; email: string; full_name: string; is_mirror_dummy: boolean };
 
 /** One edit-history entry as stored (newest first) and shown. */
 export type EditHistoryEntry = {
@@ -63,7 +63,7 @@ export type ApiMessage = {
 };
 
 /** Everything presenting a batch of messages needs besides the rows. */
-export type MessageLookups = {
+type MessageLookups = {
   host: string;
   realmStringId: string;
   emptyTopicDisplayName: string;

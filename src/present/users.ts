@@ -55,7 +55,7 @@ function isoMinutes(seconds: number): string {
 }
 
 /** A user's profile_data object: field id → {value, rendered_value?}. */
-export type ProfileData = Record<string, { value: string; rendered_value?: string }>;
+type ProfileData = Record<string, { value: string; rendered_value?: string }>;
 
 /** Builds profile_data from stored values. */
 export function profileDataOf(values: ProfileValueRow[]): ProfileData {
@@ -65,7 +65,7 @@ export function profileDataOf(values: ProfileValueRow[]): ProfileData {
 }
 
 /** How to present a user to one viewer. */
-export type PresentOptions = {
+type PresentOptions = {
   viewer: Viewer;
   host: string;
   /** The client computes gravatar URLs itself (avatar_url null when it can). */

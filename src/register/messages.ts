@@ -27,7 +27,7 @@ const byNumber = (a: number, b: number) => a - b;
 const byString = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Zulip's unread_msgs from sorted unread data (aggregate_unread_data). */
-export function aggregateUnreads(raw: RawUnreads, truncated: boolean) {
+function aggregateUnreads(raw: RawUnreads, truncated: boolean) {
   const pms = groupIds(raw.pms, String)
     .sort((a, b) => byNumber(a.value, b.value))
     .map((g): IdGroup<"other_user_id" | "sender_id"> => ({ other_user_id: g.value, sender_id: g.value, unread_message_ids: g.ids }));

@@ -35,7 +35,7 @@ const LEGACY_NOTIFICATIONS: readonly string[] = [
 ];
 
 /** A user's (or, for spectators, the realm default) personal settings in the API shape. */
-export function userSettings(ctx: SnapshotCtx, user: UserRow | null): Record<string, unknown> {
+function userSettings(ctx: SnapshotCtx, user: UserRow | null): Record<string, unknown> {
   const realmLanguage = realmSettings(ctx.realm).default_language;
   return {
     ...USER_SETTING_DEFAULTS,

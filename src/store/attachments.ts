@@ -3,6 +3,7 @@ import { sql, type Selectable } from "kysely";
 import type { Db } from "./types.ts";
 import type { AttachmentTable } from "./schema.ts";
 
+/** A stored upload. */
 export type AttachmentRow = Selectable<AttachmentTable>;
 
 /** A linking message as GET /attachments lists it (date_sent in seconds). */

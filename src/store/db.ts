@@ -16,6 +16,7 @@ import { attachReadCache, shareReadCache } from "./read-cache.ts";
 import { TableVersions } from "./table-versions.ts";
 import { startCheckpointer } from "./sqlite-checkpointer.ts";
 
+/** An open database: the Kysely handles, its engine and what closes it. */
 export type Store = {
   /** Reads and writes; migrations, the first-start bootstrap, the CLI and tests use it. */
   db: Kysely<Database>;

@@ -17,7 +17,7 @@ const WRITE_BATCH = 500;
  * flags (stream wildcard mentions are derived and not included), `defaultBits` what no row means,
  * and `hasRow` whether Zulip would hold a UserMessage row (received, or a historical row).
  */
-export type FlagState = { bits: number; defaultBits: number; hasRow: boolean };
+type FlagState = { bits: number; defaultBits: number; hasRow: boolean };
 
 /** Each message's flag state for one user (by message id). */
 export async function flagStates(db: Db, userId: number, messages: FlagMessage[]): Promise<Map<number, FlagState>> {

@@ -45,6 +45,7 @@ export async function atBatchEnd(db: object, write: Write): Promise<void> {
 
 type Outcome = { job: Job; ok: true; value: unknown } | { job: Job; ok: false; error: unknown };
 
+/** Runs a transaction in the next group-commit batch; settles after that batch's COMMIT. */
 export type GroupCommitter = <T>(fn: (tx: Transaction<Database>) => Promise<T>) => Promise<T>;
 
 // Compiled once: these run twice per transaction.

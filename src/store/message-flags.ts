@@ -9,22 +9,17 @@ import { sql, type Expression, type RawBuilder, type SqlBool } from "kysely";
 import type { Db } from "./types.ts";
 import { MESSAGE_FLAG, RECIPIENT_TYPE, type MessageRow } from "./schema.ts";
 
-/** Zulip's API flag names, in bit order. */
-export type FlagName = keyof typeof MESSAGE_FLAG;
+/** One of Zulip's API flag names (a key of MESSAGE_FLAG). */
+type FlagName = keyof typeof MESSAGE_FLAG;
 
 /** The API flag names, in Zulip's order. */
-export const FLAG_NAMES: readonly FlagName[] = ["read", "starred", "collapsed", "mentioned", "stream_wildcard_mentioned", "topic_wildcard_mentioned", "has_alert_word", "historical"];
-
-/** Whether a string is one of the stored flag names. */
-export function isFlagName(name: string): name is FlagName {
-  return Object.hasOwn(MESSAGE_FLAG, name);
-}
+const FLAG_NAMES: readonly FlagName[] = ["read", "starred", "collapsed", "mentioned", "stream_wildcard_mentioned", "topic_wildcard_mentioned", "has_alert_word", "historical"];
 
 /** The fields of a message that its flags depend on. */
 export type FlagMessage = Pick<MessageRow, "id" | "sender_id" | "stream_id" | "recipient_id" | "stream_wildcard_mention">;
 
 /** How a user stands to one message: received it or not, and any stored flag row. */
-export type FlagInputs = { received: boolean; stored: number | undefined };
+type FlagInputs = { received: boolean; stored: number | undefined };
 
 /** The default flags of a received message: read for its sender, unread otherwise. */
 export function defaultFlagBits(userId: number, message: Pick<MessageRow, "sender_id">): number {
@@ -57,13 +52,6 @@ export function flagNames(bits: number): readonly string[] {
     namesByBits.set(bits, names);
   }
   return names;
-}
-
-/** Bits for a list of API flag names (unknown names are ignored). */
-export function flagBits(names: readonly string[]): number {
-  let bits = 0;
-  for (const name of names) if (isFlagName(name)) bits |= MESSAGE_FLAG[name];
-  return bits;
 }
 
 /** Stored flag rows of one user for the given messages. */
@@ -127,7 +115,7 @@ export async function receivedIds(db: Db, userId: number, messages: FlagMessage[
 }
 
 /** Effective flag bits of one user for each message (by message id). */
-export async function flagBitsFor(db: Db, userId: number, messages: FlagMessage[]): Promise<Map<number, number>> {
+async function flagBitsFor(db: Db, userId: number, messages: FlagMessage[]): Promise<Map<number, number>> {
   const ids = messages.map((m) => m.id);
   const [stored, received] = await Promise.all([storedFlags(db, userId, ids), receivedIds(db, userId, messages)]);
   return new Map(messages.map((m) => [m.id, effectiveFlagBits(userId, m, { received: received.has(m.id), stored: stored.get(m.id) })]));

@@ -31,7 +31,7 @@ export type BuiltNarrow = {
 };
 
 /** What a `has:` operand may ask for. */
-export type HasOperand = "reaction" | "attachment" | "image" | "link";
+type HasOperand = "reaction" | "attachment" | "image" | "link";
 
 const m = (column: string) => sql.ref(`messages.${column}`);
 

@@ -16,7 +16,7 @@ export type QueryScope = { db: Db; engine: Engine; realmId: number; viewerId: nu
 export const LARGER_THAN_MAX_MESSAGE_ID = 10_000_000_000_000_000;
 
 /** Which messages around an anchor to read; `first_unread` is resolved here. */
-export type RangeRequest = { anchor: number | "first_unread"; numBefore: number; numAfter: number; includeAnchor: boolean };
+type RangeRequest = { anchor: number | "first_unread"; numBefore: number; numAfter: number; includeAnchor: boolean };
 
 /** Message ids of a range, ascending, with what the client may conclude about the edges. */
 export type RangeResult = {
@@ -43,7 +43,7 @@ function matching(scope: QueryScope, narrow: BuiltNarrow, visibility: Expression
 }
 
 /** The oldest unread message of the narrow, skipping muted channels and topics; else LARGER_THAN_MAX_MESSAGE_ID. */
-export async function firstUnreadId(scope: QueryScope, narrow: BuiltNarrow): Promise<number> {
+async function firstUnreadId(scope: QueryScope, narrow: BuiltNarrow): Promise<number> {
   const { query, id } = matching(scope, narrow, narrow.personal);
   const row = await query
     .where(unreadForSql(scope.viewerId))

@@ -10,10 +10,10 @@ import { RECIPIENT_TYPE, type MessageRow, type MessageTable, type NewMessage } f
 import { cachedRead } from "./read-cache.ts";
 
 /** A direct conversation: its group and recipient ids. */
-export type DirectConversation = { groupId: number; recipientId: number; memberIds: number[] };
+type DirectConversation = { groupId: number; recipientId: number; memberIds: number[] };
 
 /** The key of a set of users: sorted ids joined by commas. */
-export function directMemberKey(userIds: Iterable<number>): string {
+function directMemberKey(userIds: Iterable<number>): string {
   return [...new Set(userIds)].sort((a, b) => a - b).join(",");
 }
 
@@ -172,7 +172,7 @@ export async function getMessages(db: Db, realmId: number, messageIds: number[])
 }
 
 /** The columns of a message an edit or a move rewrites. */
-export type MessageUpdate = Updateable<MessageTable>;
+type MessageUpdate = Updateable<MessageTable>;
 
 /** Writes the given columns of one message and returns the new row. */
 export function updateMessage(db: Db, realmId: number, messageId: number, patch: MessageUpdate): Promise<MessageRow> {

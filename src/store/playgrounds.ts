@@ -4,7 +4,7 @@ import type { Db } from "./types.ts";
 import type { RealmPlaygroundTable } from "./schema.ts";
 
 /** A stored playground. */
-export type PlaygroundRow = Selectable<RealmPlaygroundTable>;
+type PlaygroundRow = Selectable<RealmPlaygroundTable>;
 
 /** The realm's playgrounds, oldest first. */
 export function listPlaygrounds(db: Db, realmId: number): Promise<PlaygroundRow[]> {

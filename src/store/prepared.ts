@@ -63,7 +63,7 @@ export class PlaceholderUsedAsValueError extends Error {
 export type Placeholders<P> = <K extends keyof P & string>(name: K) => Placeholder<P[K]>;
 
 /** A prepared query's builder: one query of `db`, its parameters taken from `param`. */
-export type PreparedBuilder<P, R> = (db: Db, param: Placeholders<P>) => Compilable<R> | RawBuilder<R>;
+type PreparedBuilder<P, R> = (db: Db, param: Placeholders<P>) => Compilable<R> | RawBuilder<R>;
 
 /** A prepared query as the registry lists it, for the test that runs each against its dynamic twin. */
 export interface PreparedQuery {

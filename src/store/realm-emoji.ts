@@ -3,6 +3,7 @@ import type { Selectable } from "kysely";
 import type { Db } from "./types.ts";
 import type { RealmEmojiTable } from "./schema.ts";
 
+/** A custom emoji row. */
 export type RealmEmojiRow = Selectable<RealmEmojiTable>;
 
 /** Every custom emoji of the realm, active or not, by id. */

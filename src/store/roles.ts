@@ -1,5 +1,6 @@
 /** User roles (Zulip's integer values) and the system groups that follow them. */
 
+/** Zulip's role values. */
 export const ROLE = {
   owner: 100,
   administrator: 200,
@@ -8,9 +9,10 @@ export const ROLE = {
   guest: 600,
 } as const;
 
-export type Role = (typeof ROLE)[keyof typeof ROLE];
+/** One of the role values. */
+type Role = (typeof ROLE)[keyof typeof ROLE];
 
-export const ROLE_VALUES: readonly number[] = Object.values(ROLE);
+const ROLE_VALUES: readonly number[] = Object.values(ROLE);
 
 /** Whether a number is one of the five roles. */
 export function isRole(value: number): value is Role {
@@ -27,6 +29,7 @@ export const ROLE_BY_NAME: Record<string, Role> = {
   guest: ROLE.guest,
 };
 
+/** The names of the system groups. */
 export const SYSTEM_GROUP = {
   owners: "role:owners",
   administrators: "role:administrators",
@@ -38,6 +41,7 @@ export const SYSTEM_GROUP = {
   nobody: "role:nobody",
 } as const;
 
+/** The name of a system group. */
 export type SystemGroupName = (typeof SYSTEM_GROUP)[keyof typeof SYSTEM_GROUP];
 
 /**

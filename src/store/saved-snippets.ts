@@ -3,6 +3,7 @@ import type { Selectable } from "kysely";
 import type { Db } from "./types.ts";
 import type { SavedSnippetTable } from "./schema.ts";
 
+/** A stored saved snippet. */
 export type SavedSnippetRow = Selectable<SavedSnippetTable>;
 
 /** A user's snippets, oldest first. */

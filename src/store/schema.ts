@@ -1,8 +1,10 @@
 /** Table types of the database, shared by both engines. Booleans are stored as 0/1 integers. */
 import type { Generated, Insertable, Selectable, Updateable } from "kysely";
 
+/** A boolean column: 0 or 1. */
 export type Flag = 0 | 1;
 
+/** Organizations (Zulip's realms). */
 export interface RealmTable {
   id: Generated<number>;
   string_id: string;
@@ -14,7 +16,8 @@ export interface RealmTable {
   settings: string;
 }
 
-export interface UserTable {
+/** Users and bots of every realm. */
+interface UserTable {
   id: Generated<number>;
   realm_id: number;
   delivery_email: string;
@@ -38,7 +41,8 @@ export interface UserTable {
   settings: string;
 }
 
-export interface ServiceTable {
+/** Outgoing-webhook services of bots. */
+interface ServiceTable {
   id: Generated<number>;
   realm_id: number;
   bot_user_id: number;
@@ -48,6 +52,7 @@ export interface ServiceTable {
   interface: number;
 }
 
+/** Channels; each `*_group_id` holds a group-setting value (permissions/group-setting.ts). */
 export interface StreamTable {
   id: Generated<number>;
   realm_id: number;
@@ -74,6 +79,7 @@ export interface StreamTable {
   can_resolve_topics_group_id: number;
 }
 
+/** Users' subscriptions to channels, with their personal settings (null: the user's default). */
 export interface SubscriptionTable {
   id: Generated<number>;
   realm_id: number;
@@ -93,6 +99,7 @@ export interface SubscriptionTable {
   is_user_active: Generated<Flag>;
 }
 
+/** User groups: named, system, and the anonymous ones behind group-setting values. */
 export interface UserGroupTable {
   id: Generated<number>;
   realm_id: number;
@@ -111,16 +118,19 @@ export interface UserGroupTable {
   can_remove_members_group_id: number | null;
 }
 
-export interface UserGroupMemberTable {
+/** Direct members of user groups. */
+interface UserGroupMemberTable {
   group_id: number;
   user_id: number;
 }
 
-export interface UserGroupSubgroupTable {
+/** Direct subgroups of user groups. */
+interface UserGroupSubgroupTable {
   supergroup_id: number;
   subgroup_id: number;
 }
 
+/** A realm's custom profile fields. */
 export interface CustomProfileFieldTable {
   id: Generated<number>;
   realm_id: number;
@@ -134,7 +144,8 @@ export interface CustomProfileFieldTable {
   editable_by_user: Flag;
 }
 
-export interface CustomProfileValueTable {
+/** Users' values for custom profile fields. */
+interface CustomProfileValueTable {
   realm_id: number;
   user_id: number;
   field_id: number;
@@ -145,24 +156,28 @@ export interface CustomProfileValueTable {
 /** Recipient types: a channel, or a set of users in direct messages. */
 export const RECIPIENT_TYPE = { stream: 2, direct: 3 } as const;
 
-export interface RecipientTable {
+/** Message recipients: a channel or a direct group (`type`, RECIPIENT_TYPE), by `type_id`. */
+interface RecipientTable {
   id: Generated<number>;
   realm_id: number;
   type: number;
   type_id: number;
 }
 
-export interface DirectGroupTable {
+/** Sets of users in direct messages, keyed by their sorted member ids. */
+interface DirectGroupTable {
   id: Generated<number>;
   realm_id: number;
   member_key: string;
 }
 
-export interface DirectGroupMemberTable {
+/** Members of direct groups. */
+interface DirectGroupMemberTable {
   group_id: number;
   user_id: number;
 }
 
+/** Messages, channel and direct. */
 export interface MessageTable {
   id: Generated<number>;
   realm_id: number;
@@ -196,13 +211,15 @@ export const MESSAGE_FLAG = {
   historical: 128,
 } as const;
 
-export interface UserMessageFlagTable {
+/** Users' message flags, where they differ from the default (MESSAGE_FLAG bits). */
+interface UserMessageFlagTable {
   user_id: number;
   message_id: number;
   flags: number;
 }
 
-export interface SubscriptionPeriodTable {
+/** Spans of a channel's message ids a user received while subscribed (open-ended while subscribed). */
+interface SubscriptionPeriodTable {
   id: Generated<number>;
   realm_id: number;
   user_id: number;
@@ -222,7 +239,8 @@ export interface UserTopicTable {
   last_updated: number;
 }
 
-export interface ReactionTable {
+/** Emoji reactions on messages. */
+interface ReactionTable {
   id: Generated<number>;
   realm_id: number;
   message_id: number;
@@ -232,6 +250,7 @@ export interface ReactionTable {
   reaction_type: string;
 }
 
+/** Submessages (widget data) of messages. */
 export interface SubmessageTable {
   id: Generated<number>;
   message_id: number;
@@ -240,6 +259,7 @@ export interface SubmessageTable {
   content: string;
 }
 
+/** Users' statuses: text and emoji. */
 export interface UserStatusTable {
   user_id: number;
   realm_id: number;
@@ -250,6 +270,7 @@ export interface UserStatusTable {
   timestamp: number;
 }
 
+/** A realm's code playgrounds. */
 export interface RealmPlaygroundTable {
   id: Generated<number>;
   realm_id: number;
@@ -258,6 +279,7 @@ export interface RealmPlaygroundTable {
   url_template: string;
 }
 
+/** A realm's linkifiers, applied in `order`. */
 export interface LinkifierTable {
   id: Generated<number>;
   realm_id: number;
@@ -266,6 +288,7 @@ export interface LinkifierTable {
   order: number;
 }
 
+/** A realm's custom emoji. */
 export interface RealmEmojiTable {
   id: Generated<number>;
   realm_id: number;
@@ -276,6 +299,7 @@ export interface RealmEmojiTable {
   is_animated: Flag;
 }
 
+/** Users' saved snippets. */
 export interface SavedSnippetTable {
   id: Generated<number>;
   realm_id: number;
@@ -285,6 +309,7 @@ export interface SavedSnippetTable {
   date_created: number;
 }
 
+/** Uploaded files. */
 export interface AttachmentTable {
   id: Generated<number>;
   realm_id: number;
@@ -296,7 +321,8 @@ export interface AttachmentTable {
   create_time: number;
 }
 
-export interface AttachmentMessageTable {
+/** Which messages link to which uploads. */
+interface AttachmentMessageTable {
   attachment_id: number;
   message_id: number;
 }
@@ -331,17 +357,30 @@ export interface Database {
   attachment_messages: AttachmentMessageTable;
 }
 
+/** A stored message. */
 export type MessageRow = Selectable<MessageTable>;
+/** A message to insert. */
 export type NewMessage = Insertable<MessageTable>;
+/** A stored reaction. */
 export type ReactionRow = Selectable<ReactionTable>;
 
+/** A stored realm. */
 export type RealmRow = Selectable<RealmTable>;
+/** A stored user or bot. */
 export type UserRow = Selectable<UserTable>;
+/** A user to insert. */
 export type NewUser = Insertable<UserTable>;
+/** Columns of a user to change. */
 export type UserUpdate = Updateable<UserTable>;
+/** A stored channel. */
 export type StreamRow = Selectable<StreamTable>;
+/** A channel to insert. */
 export type NewStream = Insertable<StreamTable>;
+/** A stored subscription. */
 export type SubscriptionRow = Selectable<SubscriptionTable>;
+/** A stored user group. */
 export type UserGroupRow = Selectable<UserGroupTable>;
+/** A stored bot service. */
 export type ServiceRow = Selectable<ServiceTable>;
+/** A stored custom profile field. */
 export type CustomProfileFieldRow = Selectable<CustomProfileFieldTable>;

@@ -21,7 +21,7 @@ const ASCII_WORD = /^[A-Za-z0-9]*$/;
 const MAX_TOKEN_BYTES = 2047;
 
 /** The words of a text, in order. */
-export function words(text: string): string[] {
+function words(text: string): string[] {
   return text.match(WORD_PATTERN) ?? [];
 }
 

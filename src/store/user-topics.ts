@@ -9,7 +9,7 @@ import { cachedRead } from "./read-cache.ts";
 /** Zulip's visibility_policy values. */
 export const VISIBILITY_POLICY = { inherit: 0, muted: 1, unmuted: 2, followed: 3 } as const;
 
-export type UserTopicRow = Selectable<UserTopicTable>;
+type UserTopicRow = Selectable<UserTopicTable>;
 
 const userTopicQuery = prepared("userTopic", (db, param: Placeholders<{ realmId: number; userId: number; streamId: number; loweredTopic: string }>) =>
   db

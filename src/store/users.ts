@@ -53,7 +53,7 @@ export async function usersByIdsOrEmails(db: Db, realmId: number, ids: number[],
 }
 
 /** A user a message may mention: id, name, delivery email and whether active. */
-export type MentionableUser = Pick<UserRow, "id" | "full_name" | "delivery_email" | "is_active">;
+type MentionableUser = Pick<UserRow, "id" | "full_name" | "delivery_email" | "is_active">;
 
 /** Users with any of the given lowercased full names or ids, active ones first, then by id. */
 export async function usersByNamesOrIds(db: Db, realmId: number, loweredNames: string[], ids: number[]): Promise<MentionableUser[]> {

@@ -1,7 +1,7 @@
 /**
  * The attachment lifecycle through messages: claimed on send (claimAttachments), released when
  * the last linking message is deleted (releaseAttachmentsForDeletedMessages). Needs the send and
- * delete actions to call src/actions/attachments-claim.ts.
+ * delete actions to call src/actions/attachments/claim.ts.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";

@@ -3,6 +3,7 @@ import { doSetUserFlagSetting, CAN_CHANGE_USER_EMAILS } from "../../src/actions/
 import { createProfileField, type NewProfileField } from "../../src/store/custom-profile.ts";
 import { openStore } from "../../src/store/db.ts";
 import type { CustomProfileFieldRow } from "../../src/store/schema.ts";
+import { getRealm } from "../../src/store/realms.ts";
 import { getUser } from "../../src/store/users.ts";
 import { expectSuccess, type Credentials } from "../helpers/client.ts";
 import type { TestServer } from "../helpers/server.ts";
@@ -41,9 +42,10 @@ export function addProfileField(server: TestServer, field: NewProfileField): Pro
 /** Grants (or revokes) the can_change_user_emails special permission, as the CLI will. */
 export function setCanChangeUserEmails(server: TestServer, userId: number, value: boolean): Promise<void> {
   return withStore(server, async (db) => {
+    const realm = await getRealm(db, server.fixtures.realmId);
     const user = await getUser(db, server.fixtures.realmId, userId);
-    if (!user) throw new Error(`no user ${userId}`);
-    await doSetUserFlagSetting(db, user, CAN_CHANGE_USER_EMAILS, value);
+    if (!realm || !user) throw new Error(`no user ${userId}`);
+    await doSetUserFlagSetting(db, { realm }, user, CAN_CHANGE_USER_EMAILS, value);
   });
 }
 

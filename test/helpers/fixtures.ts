@@ -38,16 +38,17 @@ export async function createFixtures(store: FreshStore): Promise<Fixtures> {
   const s = openStore({ databaseUrl: store.databaseUrl, dataDir: store.dataDir });
   try {
     await migrate(s);
-    const realm = await doCreateRealm(s.db, systemClock, { name: "Test Org", stringId: "" });
+    const realm = await s.db.transaction().execute((tx) => doCreateRealm(tx, { clock: systemClock }, { name: "Test Org", stringId: "" }));
+    const env = { realm, clock: systemClock };
     const out: Partial<Fixtures> = { realmId: realm.id };
     for (const [key, fullName, role] of PEOPLE) {
       const email = `${key}@example.com`;
-      const row = await s.db.transaction().execute((tx) => doCreateUser(tx, systemClock, realm, { email, fullName, role, password: FIXTURE_PASSWORD }));
+      const row = await s.db.transaction().execute((tx) => doCreateUser(tx, env, { email, fullName, role, password: FIXTURE_PASSWORD }));
       out[key] = { id: row.id, email, apiKey: row.api_key, password: FIXTURE_PASSWORD, fullName, role };
     }
     const memberId = (out.member as TestUser).id;
     const bot = await s.db.transaction().execute((tx) =>
-      doCreateUser(tx, systemClock, realm, { email: "helper-bot@example.com", fullName: "Helper Bot", role: ROLE.member, botType: 1, botOwnerId: memberId }),
+      doCreateUser(tx, env, { email: "helper-bot@example.com", fullName: "Helper Bot", role: ROLE.member, botType: 1, botOwnerId: memberId }),
     );
     out.bot = { id: bot.id, email: bot.delivery_email, apiKey: bot.api_key, password: "", fullName: bot.full_name, role: ROLE.member };
     return out as Fixtures;

@@ -1,4 +1,4 @@
-/** src/http/errors.ts: our error codes equal SPEC.md's, plus codes the OpenAPI file or a stated reason justifies. */
+/** src/errors.ts: our error codes equal SPEC.md's, plus codes the OpenAPI file or a stated reason justifies. */
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";

@@ -45,13 +45,13 @@ function referenceMembers(model: Model, groupId: number, seen = new Set<number>(
 async function buildCase(store: Store, seed: number): Promise<Model> {
   const rand = prng(seed);
   const pick = (n: number) => Math.floor(rand() * n);
-  const realm = await doCreateRealm(store.db, systemClock, { name: `Case ${seed}`, stringId: `case${seed}` });
+  const realm = await store.db.transaction().execute((tx) => doCreateRealm(tx, { clock: systemClock }, { name: `Case ${seed}`, stringId: `case${seed}` }));
   const model: Model = { groups: [], users: [], active: new Set(), members: new Map(), subgroups: new Map() };
   const userCount = 1 + pick(10);
   await store.db.transaction().execute(async (tx) => {
     for (let i = 0; i < userCount; i++) {
       const role = [ROLE.owner, ROLE.administrator, ROLE.moderator, ROLE.member, ROLE.guest][pick(5)];
-      const user = await doCreateUser(tx, systemClock, realm, { email: `u${i}@case${seed}.test`, fullName: `U ${i}`, role });
+      const user = await doCreateUser(tx, { realm, clock: systemClock }, { email: `u${i}@case${seed}.test`, fullName: `U ${i}`, role });
       model.users.push(user.id);
       if (rand() < 0.3) await tx.updateTable("users").set({ is_active: 0 }).where("id", "=", user.id).execute();
       else model.active.add(user.id);

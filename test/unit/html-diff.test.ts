@@ -1,4 +1,4 @@
-/** src/actions/html-diff.ts: word-level highlighting, and output that never breaks the markup. */
+/** src/markdown/html-diff.ts: word-level highlighting, and output that never breaks the markup. */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { highlightHtmlDifferences } from "../../src/markdown/html-diff.ts";

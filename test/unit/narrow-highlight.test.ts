@@ -1,4 +1,4 @@
-/** src/actions/search-highlight.ts: highlight spans around exactly the matched words, HTML left intact. */
+/** src/narrow/highlight.ts: highlight spans around exactly the matched words, HTML left intact. */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { escapeTopic, highlightHtml, searchFields, searchMatcher } from "../../src/narrow/highlight.ts";

@@ -1,4 +1,4 @@
-/** src/narrow/parse.ts and search.ts: narrow terms and search words, with Zulip's validation wording. */
+/** src/narrow/parse.ts and src/store/search-words.ts: narrow terms and search words, with Zulip's validation wording. */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { JsonableError } from "../../src/errors.ts";

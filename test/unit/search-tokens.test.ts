@@ -1,4 +1,4 @@
-/** src/narrow/search.ts: the tokens both indexes hold and every query is cut into. */
+/** src/store/search-words.ts: the tokens both indexes hold and every query is cut into. */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { foldWord, searchTokens } from "../../src/store/search-words.ts";

@@ -18,10 +18,11 @@ const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 const BATCH = 500;
 const WEEK_SECONDS = 7 * 24 * 60 * 60;
 
-export type SweepDeps = { db: Kysely<Database>; clock: Clock; config: Config; log: Logger };
+/** What the sweep runs on: the store, the clock, the configuration (the lifespan) and a log. */
+type SweepDeps = { db: Kysely<Database>; clock: Clock; config: Config; log: Logger };
 
 /** Deletes unclaimed uploads older than the configured weeks; returns how many were deleted. */
-export async function sweepUnclaimedAttachments(deps: SweepDeps): Promise<number> {
+async function sweepUnclaimedAttachments(deps: SweepDeps): Promise<number> {
   const cutoff = Math.floor(deps.clock.nowMs() / 1000) - deps.config.unclaimedUploadWeeks * WEEK_SECONDS;
   let total = 0;
   for (;;) {

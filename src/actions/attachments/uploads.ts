@@ -26,7 +26,7 @@ const MIB = 1024 * 1024;
 const ACCESS_CHECK_MESSAGES = 100;
 
 /** A byte limit as Zulip words it, in MiB. */
-export function mibText(bytes: number): string {
+function mibText(bytes: number): string {
   return String(Math.round((bytes / MIB) * 100) / 100);
 }
 
@@ -42,7 +42,7 @@ function newPathId(realmId: number, fileName: string): string {
 }
 
 /** The URL of an upload: /user_uploads/ and its path_id, each segment percent-encoded. */
-export function uploadUrl(pathId: string): string {
+function uploadUrl(pathId: string): string {
   return "/user_uploads/" + pathId.split("/").map(encodeURIComponent).join("/");
 }
 
@@ -89,7 +89,7 @@ export async function canReadAttachment(db: Db, user: UserRow, attachment: Attac
 }
 
 /** The upload at `pathId` (as in its URL, realm id first) if the user may read it. */
-export async function readableAttachment(db: Db, realm: RealmRow, user: UserRow, pathId: string): Promise<AttachmentRow> {
+async function readableAttachment(db: Db, realm: RealmRow, user: UserRow, pathId: string): Promise<AttachmentRow> {
   const attachment = await getAttachmentByPath(db, realm.id, pathId);
   if (!attachment) throw new FileNotFoundError();
   if (!(await canReadAttachment(db, user, attachment))) throw new FileForbiddenError();

@@ -15,7 +15,7 @@ import { systemGroupsByName } from "../../store/user-groups.ts";
 type SettingDefault = SystemGroupName | "creator";
 
 /** The channel permission settings, their defaults and whether role:everyone may hold them (Zulip's values). */
-export const STREAM_GROUP_SETTINGS = {
+const STREAM_GROUP_SETTINGS = {
   can_add_subscribers_group: { default: SYSTEM_GROUP.nobody, allowEveryone: false },
   can_administer_channel_group: { default: "creator", allowEveryone: false },
   can_delete_any_message_group: { default: SYSTEM_GROUP.nobody, allowEveryone: true },
@@ -28,11 +28,14 @@ export const STREAM_GROUP_SETTINGS = {
   can_subscribe_group: { default: SYSTEM_GROUP.nobody, allowEveryone: false },
 } as const satisfies Record<string, { default: SettingDefault; allowEveryone: boolean }>;
 
+/** The name of a channel permission setting. */
 export type StreamGroupSetting = keyof typeof STREAM_GROUP_SETTINGS;
+/** The channel permission settings' names, in declaration order. */
 export const STREAM_GROUP_SETTING_NAMES = Object.keys(STREAM_GROUP_SETTINGS) as StreamGroupSetting[];
 
 /** The `<setting>_id` column that stores a setting. */
-export type StreamGroupColumn = `${StreamGroupSetting}_id`;
+type StreamGroupColumn = `${StreamGroupSetting}_id`;
+/** The column that stores `setting`. */
 export function settingColumn(setting: StreamGroupSetting): StreamGroupColumn {
   return `${setting}_id`;
 }
@@ -128,7 +131,7 @@ export async function checkCanMakeWebPublic(db: Db, realm: RealmRow, actor: User
 }
 
 /** Zulip's palette for new subscriptions; the first color the user does not use yet is chosen. */
-export const STREAM_ASSIGNMENT_COLORS = [
+const STREAM_ASSIGNMENT_COLORS = [
   "#76ce90", "#fae589", "#a6c7e5", "#e79ab5", "#bfd56f", "#f4ae55", "#b0a5fd", "#addfe5",
   "#f5ce6e", "#c2726a", "#94c849", "#bd86e5", "#ee7e4a", "#a6dcbf", "#95a5fd", "#53a063",
   "#9987e1", "#e4523d", "#c2c2c2", "#4f8de4", "#c6a8ad", "#e7cc4d", "#c8bebf", "#a47462",

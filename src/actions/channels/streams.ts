@@ -8,11 +8,12 @@ import { streamCreateEvent, streamDeleteEvent } from "../../events/kinds/streams
 import type { StreamRow } from "../../store/schema.ts";
 import { listStreams, updateStream } from "../../store/streams.ts";
 import { subscribedStreamIds } from "../../store/subscriptions.ts";
-import { withTransaction, type AuthedCtx, type Emit } from "../context.ts";
+import { withTransaction, type AuthedCtx, type DoEnv } from "../context.ts";
 import type { Db } from "../../store/types.ts";
 import { listStreamTopics } from "./topics.ts";
 
-export type StreamFilters = {
+/** GET /streams's `include_*` filters. */
+type StreamFilters = {
   include_public: boolean;
   include_web_public: boolean;
   include_subscribed: boolean;
@@ -57,8 +58,8 @@ export async function getStreamId(ctx: AuthedCtx, name: string): Promise<{ strea
   return { stream_id: stream.id };
 }
 
-/** GET /users/me/{stream_id}/topics: see actions/topics.ts. */
-export async function getStreamTopics(ctx: AuthedCtx, streamId: number, opts: { allowEmptyTopicName: boolean } = { allowEmptyTopicName: false }): Promise<{ topics: Array<{ name: string; max_id: number }> }> {
+/** GET /users/me/{stream_id}/topics: see topics.ts. */
+export async function getStreamTopics(ctx: AuthedCtx, streamId: number, opts: { allow_empty_topic_name: boolean } = { allow_empty_topic_name: false }): Promise<{ topics: Array<{ name: string; max_id: number }> }> {
   return listStreamTopics(ctx, streamId, opts);
 }
 
@@ -75,9 +76,9 @@ export async function archiveStream(ctx: AuthedCtx, streamId: number): Promise<R
 }
 
 /** Brings an archived channel back (PATCH is_archived=false); everyone who can see it learns of it again. */
-export async function doUnarchiveStream(ctx: AuthedCtx, tx: Db, emit: Emit, stream: StreamRow): Promise<StreamRow> {
+export async function doUnarchiveStream(tx: Db, env: Pick<DoEnv, "db" | "config" | "realm" | "actor" | "emit">, stream: StreamRow): Promise<StreamRow> {
   if (stream.is_archived === 0) throw new JsonableError("Channel is not currently deactivated");
-  const active = await updateStream(tx, ctx.realm.id, stream.id, { is_archived: 0 });
-  emit(streamCreateEvent(presentStreams([active], await streamLookups(tx, ctx.realm.id, [active]))), await metadataAccessUserIds(ctx, active, tx));
+  const active = await updateStream(tx, env.realm.id, stream.id, { is_archived: 0 });
+  env.emit(streamCreateEvent(presentStreams([active], await streamLookups(tx, env.realm.id, [active]))), await metadataAccessUserIds(env, active, tx));
   return active;
 }

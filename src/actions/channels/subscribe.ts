@@ -25,7 +25,8 @@ import {
 } from "./settings.ts";
 import { checkColor, emitPeerEvent, presentUserSubscriptions, resolvePrincipals } from "./subscriptions.ts";
 
-export type SubscribeInput = {
+/** POST /users/me/subscriptions's parameters, decoded. */
+type SubscribeInput = {
   subscriptions: Array<{ name: string; description?: string; color?: string }>;
   principals?: string[] | number[];
   authorization_errors_fatal: boolean;
@@ -36,7 +37,8 @@ export type SubscribeInput = {
   groupSettings: Partial<Record<StreamGroupSetting, GroupSettingValue>>;
 };
 
-export type SubscribeResult = {
+/** The response: channel names by user id, newly or already subscribed, and the refused channels. */
+type SubscribeResult = {
   subscribed: Record<string, string[]>;
   already_subscribed: Record<string, string[]>;
   unauthorized?: string[];

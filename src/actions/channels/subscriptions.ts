@@ -169,7 +169,8 @@ export function checkColor(name: string, value: unknown): string {
   return value;
 }
 
-export type PropertyChange = { stream_id: number; property: string; value: boolean | string };
+/** One requested change of a personal subscription setting. */
+type PropertyChange = { stream_id: number; property: string; value: boolean | string };
 
 /** Validates one change as Zulip does before touching anything. */
 function validateChange(change: PropertyChange): void {

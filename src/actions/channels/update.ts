@@ -25,9 +25,11 @@ import {
 } from "./settings.ts";
 import type { Updateable } from "kysely";
 
-export type GroupSettingChange = { new: GroupSettingValue; old?: GroupSettingValue };
+/** A requested change of a channel permission setting: the new value, and the value the client believes is current. */
+type GroupSettingChange = { new: GroupSettingValue; old?: GroupSettingValue };
 
-export type StreamChanges = {
+/** PATCH /streams/{stream_id}'s parameters; absent ones are left unchanged. */
+type StreamChanges = {
   description?: string;
   new_name?: string;
   is_private?: boolean;
@@ -115,7 +117,7 @@ export async function updateStreamSettings(ctx: AuthedCtx, streamId: number, c: 
   const name = c.new_name === undefined ? undefined : await checkedNewName(ctx, ctx.db, stream, c.new_name);
   const contentAccess = await hasContentAccess(ctx.db, ctx.actor, stream, sub !== null);
   await withTransaction(ctx, async (tx, emit) => {
-    const row = c.is_archived === false ? await doUnarchiveStream(ctx, tx, emit, stream) : stream;
+    const row = c.is_archived === false ? await doUnarchiveStream(tx, { ...ctx, emit }, stream) : stream;
     const patch: Updateable<StreamTable> = await groupSettingPatch(ctx, tx, row, c, contentAccess);
     if (c.is_private !== undefined || c.is_web_public !== undefined || c.history_public_to_subscribers !== undefined) {
       Object.assign(patch, { invite_only: privacy.invite_only ? 1 : 0, is_web_public: privacy.web_public ? 1 : 0, history_public_to_subscribers: privacy.history ? 1 : 0 });

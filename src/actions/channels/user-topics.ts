@@ -7,28 +7,33 @@ import { mutedTopicsEvent, userTopicEvent } from "../../events/kinds/user-topics
 import { nowSeconds } from "../../clock.ts";
 import { realmSettings } from "../../permissions/realm-settings.ts";
 import { accessStreamById, accessStreamByName } from "../../permissions/stream-access.ts";
-import type { RealmRow, StreamRow } from "../../store/schema.ts";
+import type { RealmRow, StreamRow, UserRow } from "../../store/schema.ts";
+import type { Db } from "../../store/types.ts";
 import { getStreamById, getStreamByName } from "../../store/streams.ts";
 import { getUserTopic, setUserTopic, VISIBILITY_POLICY } from "../../store/user-topics.ts";
 import { mutedTopicsState } from "../../register/user-topics.ts";
-import { withTransaction, type AuthedCtx } from "../context.ts";
+import { withTransaction, type AuthedCtx, type DoEnv } from "../context.ts";
 
 /** `(no topic)` and the realm's empty-topic display name stand for the empty topic (FL 334/370). */
 function storedTopicName(realm: RealmRow, topic: string): string {
   return topic === "(no topic)" || topic === realmSettings(realm).realm_empty_topic_display_name ? "" : topic;
 }
 
-/** Sets the actor's policy for a topic; no change (same policy, or nothing to remove) sends no events. */
-async function doSetVisibilityPolicy(ctx: AuthedCtx, stream: StreamRow, topic: string, policy: number): Promise<void> {
-  await withTransaction(ctx, async (tx, emit) => {
-    const existing = await getUserTopic(tx, ctx.realm.id, ctx.actor.id, stream.id, topic);
-    const current = existing?.visibility_policy ?? VISIBILITY_POLICY.inherit;
-    if (current === policy) return;
-    const now = nowSeconds(ctx.clock);
-    await setUserTopic(tx, ctx.realm.id, { userId: ctx.actor.id, streamId: stream.id, topic, policy, now });
-    emit(mutedTopicsEvent(await mutedTopicsState(tx, ctx.realm, ctx.actor.id)), [ctx.actor.id]);
-    emit(userTopicEvent(stream.id, topic, policy, now), [ctx.actor.id]);
-  });
+/** Sets a user's policy for a topic; no change (same policy, or nothing to remove) sends no events. */
+async function doSetVisibilityPolicy(tx: Db, env: Pick<DoEnv, "realm" | "clock" | "emit">, user: UserRow, stream: StreamRow, topic: string, policy: number): Promise<void> {
+  const { realm, emit } = env;
+  const existing = await getUserTopic(tx, realm.id, user.id, stream.id, topic);
+  const current = existing?.visibility_policy ?? VISIBILITY_POLICY.inherit;
+  if (current === policy) return;
+  const now = nowSeconds(env.clock);
+  await setUserTopic(tx, realm.id, { userId: user.id, streamId: stream.id, topic, policy, now });
+  emit(mutedTopicsEvent(await mutedTopicsState(tx, realm, user.id)), [user.id]);
+  emit(userTopicEvent(stream.id, topic, policy, now), [user.id]);
+}
+
+/** Sets the actor's policy for a topic in one transaction. */
+function setVisibilityPolicy(ctx: AuthedCtx, stream: StreamRow, topic: string, policy: number): Promise<void> {
+  return withTransaction(ctx, (tx, emit) => doSetVisibilityPolicy(tx, { ...ctx, emit }, ctx.actor, stream, topic, policy));
 }
 
 /** A channel of the realm by id or name without an access check (removing a policy needs none), or `error`. */
@@ -44,7 +49,7 @@ export async function updateUserTopic(ctx: AuthedCtx, input: { stream_id: number
     input.visibility_policy === VISIBILITY_POLICY.inherit
       ? await streamForRemoval(ctx, { id: input.stream_id }, "Invalid channel ID")
       : (await accessStreamById(ctx, input.stream_id)).stream;
-  await doSetVisibilityPolicy(ctx, stream, storedTopicName(ctx.realm, input.topic), input.visibility_policy);
+  await setVisibilityPolicy(ctx, stream, storedTopicName(ctx.realm, input.topic), input.visibility_policy);
   return {};
 }
 
@@ -60,6 +65,6 @@ export async function updateMutedTopic(ctx: AuthedCtx, input: { stream_id?: numb
     stream = await streamForRemoval(ctx, ref, "Topic is not muted");
   }
   const policy = input.op === "add" ? VISIBILITY_POLICY.muted : VISIBILITY_POLICY.inherit;
-  await doSetVisibilityPolicy(ctx, stream, storedTopicName(ctx.realm, input.topic), policy);
+  await setVisibilityPolicy(ctx, stream, storedTopicName(ctx.realm, input.topic), policy);
   return {};
 }

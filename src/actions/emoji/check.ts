@@ -13,6 +13,7 @@ export const EMOJI_TYPE = { unicode: "unicode_emoji", realm: "realm_emoji", extr
 /** Zulip's own extra emoji, whose code is its name. */
 const EXTRA_EMOJI: ReadonlySet<string> = new Set(["zulip"]);
 
+/** An emoji as requests name it: name, code and namespace (`type`). */
 export type EmojiRef = { name: string; code: string; type: string };
 
 /** The code and namespace of an emoji name: realm emoji first, then extra, then unicode. */

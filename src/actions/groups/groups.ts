@@ -37,7 +37,8 @@ async function checkNameFree(db: Db, realmId: number, name: string, self: number
   if (clash && clash.id !== self) throw new JsonableError(`User group '${name}' already exists.`);
 }
 
-export type NewUserGroup = {
+/** POST /user_groups/create's parameters. */
+type NewUserGroup = {
   name: string;
   description: string;
   members: number[];
@@ -81,7 +82,8 @@ export async function listUserGroups(ctx: AuthedCtx, includeDeactivated: boolean
   return { user_groups: userGroupsSnapshot(index, includeDeactivated) };
 }
 
-export type UserGroupChanges = {
+/** PATCH /user_groups/{id}'s parameters; absent ones are left unchanged. */
+type UserGroupChanges = {
   name?: string;
   description?: string;
   deactivated?: boolean;

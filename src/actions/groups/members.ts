@@ -108,7 +108,8 @@ async function removeSubgroupsStep(s: Step, ids: number[]): Promise<void> {
   s.emit(userGroupSubgroupsEvent("remove_subgroups", group.id, unique(ids), group.deactivated === 1), s.everyone);
 }
 
-export type MembershipChanges = { add?: number[]; delete?: number[]; add_subgroups?: number[]; delete_subgroups?: number[] };
+/** POST /user_groups/{id}/members and /subgroups parameters: ids to add and to remove. */
+type MembershipChanges = { add?: number[]; delete?: number[]; add_subgroups?: number[]; delete_subgroups?: number[] };
 
 /** Runs the requested steps in one transaction, in Zulip's order; any refusal undoes them all. */
 async function runSteps(ctx: AuthedCtx, groupId: number, c: MembershipChanges): Promise<Record<string, never>> {

@@ -18,7 +18,7 @@ import { STREAM_GROUP_SETTING_NAMES, settingColumn } from "../channels/settings.
 export type GroupSettingChange = { new: GroupSettingValue; old?: GroupSettingValue };
 
 /** Column name → group id, for the settings being written. */
-export type GroupSettingColumns = Partial<Record<`${GroupPermissionSetting}_id`, number>>;
+type GroupSettingColumns = Partial<Record<`${GroupPermissionSetting}_id`, number>>;
 
 async function nobodyGroupId(db: Db, realmId: number): Promise<number> {
   const nobody = (await systemGroupsByName(db, realmId)).get(SYSTEM_GROUP.nobody);

@@ -22,7 +22,7 @@ import { updateStream } from "../../store/streams.ts";
 import { deleteSubmessagesOfMessages } from "../../store/submessages.ts";
 import { getUser } from "../../store/users.ts";
 import { releaseAttachmentsForDeletedMessages, removeAttachmentFiles } from "../attachments/claim.ts";
-import { withTransaction, type AuthedCtx, type Emit } from "../context.ts";
+import { withTransaction, type AuthedCtx, type DoEnv } from "../context.ts";
 
 const NO_PERMISSION = "You don't have permission to delete this message";
 
@@ -49,20 +49,21 @@ async function checkCanDelete(ctx: AuthedCtx, tx: Db, message: MessageRow, strea
  * primitive: checks nothing. Returns the released uploads' path ids, whose files the caller
  * removes after commit.
  */
-export async function doDeleteMessages(ctx: AuthedCtx, tx: Db, emit: Emit, messages: MessageRow[], stream: StreamRow | null): Promise<string[]> {
+export async function doDeleteMessages(tx: Db, env: Pick<DoEnv, "realm" | "engine" | "emit">, messages: MessageRow[], stream: StreamRow | null): Promise<string[]> {
+  const { realm, engine, emit } = env;
   const ids = messages.map((m) => m.id);
-  const audience = await messageEventUserIds(tx, ctx.realm.id, messages, stream);
-  const released = await releaseAttachmentsForDeletedMessages(tx, ctx.realm.id, ids, emit);
+  const audience = await messageEventUserIds(tx, realm.id, messages, stream);
+  const released = await releaseAttachmentsForDeletedMessages(tx, realm.id, ids, emit);
   await deleteFlagRowsOfMessages(tx, ids);
   await deleteReactionsOfMessages(tx, ids);
   await deleteSubmessagesOfMessages(tx, ids);
-  await unindexMessages(tx, ctx.engine, ids);
-  await deleteMessageRows(tx, ctx.realm.id, ids);
+  await unindexMessages(tx, engine, ids);
+  await deleteMessageRows(tx, realm.id, ids);
   const sample = messages[0];
   emit(deleteMessageEvent(ids, stream === null ? null : { streamId: stream.id, topic: sample.topic }), audience);
   if (stream !== null && stream.first_message_id !== null && ids.includes(stream.first_message_id)) {
-    const next = await firstStreamMessageId(tx, ctx.realm.id, stream.id);
-    const updated = await updateStream(tx, ctx.realm.id, stream.id, { first_message_id: next ?? null });
+    const next = await firstStreamMessageId(tx, realm.id, stream.id);
+    const updated = await updateStream(tx, realm.id, stream.id, { first_message_id: next ?? null });
     emit(streamUpdateEvent({ stream_id: stream.id, name: stream.name }, "first_message_id", updated.first_message_id), audience);
   }
   return released;
@@ -73,7 +74,7 @@ export async function deleteMessage(ctx: AuthedCtx, messageId: number): Promise<
   const released = await withTransaction(ctx, async (tx, emit) => {
     const { message, stream } = await accessMessage(ctx, tx, messageId, { forModify: true });
     await checkCanDelete(ctx, tx, message, stream, nowSeconds(ctx.clock));
-    return doDeleteMessages(ctx, tx, emit, [message], stream);
+    return doDeleteMessages(tx, { ...ctx, emit }, [message], stream);
   });
   await removeAttachmentFiles(ctx.config.uploadsDir, released);
 }

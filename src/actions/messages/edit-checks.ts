@@ -12,10 +12,10 @@ import type { Db } from "../../store/types.ts";
 import type { MessageRow, RealmRow, StreamRow, UserRow } from "../../store/schema.ts";
 
 /** Grace added to every edit and move time limit (upstream's edit_limit_buffer, seconds). */
-export const EDIT_LIMIT_BUFFER_SECONDS = 20;
+const EDIT_LIMIT_BUFFER_SECONDS = 20;
 
 /** The prefix of a resolved topic. */
-export const RESOLVED_TOPIC_PREFIX = "✔ ";
+const RESOLVED_TOPIC_PREFIX = "✔ ";
 
 /** The legacy spelling of the empty topic (before FL 334). */
 const LEGACY_NO_TOPIC = "(no topic)";
@@ -24,6 +24,7 @@ const BAD_TOPIC_CHAR = /[\p{Cc}\p{Cs}\p{Cn}]/u;
 /** What a topic longer than max_topic_length ends with after truncation. */
 const TOPIC_TRUNCATION = "...";
 
+/** Which messages of the topic a topic or channel move covers. */
 export type PropagateMode = "change_one" | "change_later" | "change_all";
 
 /** Content edits: the realm allows editing, only the sender edits content, within the time limit. */

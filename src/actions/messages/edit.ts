@@ -29,14 +29,14 @@ import { planMoveNotices } from "./move-notices.ts";
 import { doSendNotices, type Notice } from "./notification-bot.ts";
 
 /** The request, as PATCH /messages/{id} names it. */
-export type UpdateMessageInput = {
-  messageId: number;
+type UpdateMessageInput = {
+  message_id: number;
   content?: string;
   topic?: string;
-  streamId?: number;
-  propagateMode: checks.PropagateMode;
-  sendNotificationToOldThread: boolean;
-  sendNotificationToNewThread: boolean;
+  stream_id?: number;
+  propagate_mode: checks.PropagateMode;
+  send_notification_to_old_thread: boolean;
+  send_notification_to_new_thread: boolean;
 };
 
 /** A validated channel-message move. */
@@ -46,11 +46,11 @@ type Move = { topic: string | null; requestedTopic: string | null; to: StreamRow
 export async function updateMessage(ctx: AuthedCtx, input: UpdateMessageInput): Promise<{ detached_uploads: never[] }> {
   await withTransaction(ctx, async (tx, emit): Promise<void> => {
     const now = nowSeconds(ctx.clock);
-    const { message, stream } = await accessMessage(ctx, tx, input.messageId, { forModify: true });
+    const { message, stream } = await accessMessage(ctx, tx, input.message_id, { forModify: true });
     if (input.content !== undefined) checks.checkCanEditContent(ctx.realm, ctx.actor, message, now);
     const topic = stream === null ? input.topic : checks.requestedTopic(input.topic, ctx.realm, message.topic);
-    const streamId = stream !== null && input.streamId === stream.id ? undefined : input.streamId;
-    validatePayload(ctx, message, { ...input, topic, streamId });
+    const streamId = stream !== null && input.stream_id === stream.id ? undefined : input.stream_id;
+    validatePayload(ctx, message, { ...input, topic, stream_id: streamId });
     const content = input.content === undefined ? undefined : editedContent(input.content, ctx);
     if (stream === null) {
       if (content === undefined) throw new JsonableError("Nothing to change");
@@ -58,29 +58,29 @@ export async function updateMessage(ctx: AuthedCtx, input: UpdateMessageInput): 
       return;
     }
     const move = await planMove(ctx, tx, message, stream, topic, streamId, now);
-    await checkMoveLimits(ctx, tx, message, stream, move, input.propagateMode, now);
+    await checkMoveLimits(ctx, tx, message, stream, move, input.propagate_mode, now);
     const sender = await getUser(tx, ctx.realm.id, message.sender_id);
     if (!sender) throw new Error(`sender of message ${message.id} missing`);
     const rendered = content === undefined ? null : await renderEdit(ctx, tx, message, sender, stream, content);
-    const notify = { notifyOld: input.sendNotificationToOldThread, notifyNew: input.sendNotificationToNewThread };
+    const notify = { notifyOld: input.send_notification_to_old_thread, notifyNew: input.send_notification_to_new_thread };
     // The move's notices are written with it, their events after the move's.
-    await doSendNotices(ctx, tx, emit, await editChannelMessage(ctx, tx, emit, { message, stream, move, rendered, mode: input.propagateMode, now, notify }));
+    await doSendNotices(tx, { ...ctx, emit }, await editChannelMessage(ctx, tx, emit, { message, stream, move, rendered, mode: input.propagate_mode, now, notify }));
   });
   return { detached_uploads: [] };
 }
 
 /** Upstream's validate_message_edit_payload, after the topic was normalized. */
-function validatePayload(ctx: AuthedCtx, message: MessageRow, input: Omit<UpdateMessageInput, "messageId">): void {
-  if (input.topic === undefined && input.content === undefined && input.streamId === undefined) throw new JsonableError("Nothing to change");
+function validatePayload(ctx: AuthedCtx, message: MessageRow, input: Omit<UpdateMessageInput, "message_id">): void {
+  if (input.topic === undefined && input.content === undefined && input.stream_id === undefined) throw new JsonableError("Nothing to change");
   if (message.stream_id === null) {
-    if (input.streamId !== undefined) throw new JsonableError("Direct messages cannot be moved to channels.");
+    if (input.stream_id !== undefined) throw new JsonableError("Direct messages cannot be moved to channels.");
     if (input.topic !== undefined) throw new JsonableError("Direct messages cannot have topics.");
   }
-  if (input.propagateMode !== "change_one" && input.topic === undefined && input.streamId === undefined) {
+  if (input.propagate_mode !== "change_one" && input.topic === undefined && input.stream_id === undefined) {
     throw new JsonableError("Invalid propagate_mode without topic edit");
   }
   if (input.topic !== undefined) checks.checkTopicText(input.topic, ctx.realm);
-  if (input.streamId !== undefined && input.content !== undefined) throw new JsonableError("Cannot change message content while changing channel");
+  if (input.stream_id !== undefined && input.content !== undefined) throw new JsonableError("Cannot change message content while changing channel");
 }
 
 /** Target channel and topic of a channel-message edit, with the topic permission checks. */

@@ -14,11 +14,12 @@ import { checkFlagChange, doUpdateFlags } from "./flags.ts";
 /** Zulip's MAX_MESSAGES_PER_UPDATE: a range is clamped so one request changes at most this many. */
 const MAX_MESSAGES_PER_UPDATE = 5000;
 
-export type FlagsNarrowInput = {
+/** POST /messages/flags/narrow's parameters, decoded. */
+type FlagsNarrowInput = {
   anchor: string;
-  includeAnchor: boolean;
-  numBefore: number;
-  numAfter: number;
+  include_anchor: boolean;
+  num_before: number;
+  num_after: number;
   narrow: readonly unknown[] | null;
   op: string;
   flag: string;
@@ -35,14 +36,14 @@ function clampRange(numBefore: number, numAfter: number): { numBefore: number; n
 /** POST /messages/flags/narrow: counts of the range processed and of messages actually changed. */
 export async function updateMessageFlagsForNarrow(ctx: AuthedCtx, input: FlagsNarrowInput): Promise<Record<string, unknown>> {
   const anchor = parseAnchor(input.anchor, false);
-  if (input.numBefore > 0 && input.numAfter > 0 && !input.includeAnchor) throw new JsonableError("The anchor can only be excluded at an end of the range");
-  const range = clampRange(input.numBefore, input.numAfter);
+  if (input.num_before > 0 && input.num_after > 0 && !input.include_anchor) throw new JsonableError("The anchor can only be excluded at an end of the range");
+  const range = clampRange(input.num_before, input.num_after);
   const members = async (recipientId: number) => (await directRecipientMembers(ctx.db, [recipientId])).get(recipientId) ?? [];
   const terms = await applyWithOperator(parseNarrow(input.narrow ?? []), (id) => readableMessage(ctx, id), members);
   const narrow = await buildNarrow(narrowScope(ctx), terms);
-  const found = await fetchMessageRange(queryScope(ctx), narrow, { anchor, ...range, includeAnchor: input.includeAnchor });
+  const found = await fetchMessageRange(queryScope(ctx), narrow, { anchor, ...range, includeAnchor: input.include_anchor });
   const change = checkFlagChange(input.flag, input.op);
-  const updated = await withTransaction(ctx, (tx, emit) => doUpdateFlags(tx, emit, ctx.actor, { ...change, flag: input.flag }, found.ids));
+  const updated = await withTransaction(ctx, (tx, emit) => doUpdateFlags(tx, { ...ctx, emit }, ctx.actor, { ...change, flag: input.flag }, found.ids));
   return {
     processed_count: found.ids.length,
     updated_count: updated.length,

@@ -14,7 +14,7 @@ import { getStreamsByIds } from "../../store/streams.ts";
 import { subscribedStreamIds } from "../../store/subscriptions.ts";
 import { classifyUnreads, unreadRows, userHasTopicMessage, type UnreadRow } from "../../store/unreads.ts";
 import { accessStreamById } from "../../permissions/stream-access.ts";
-import { withTransaction, type AuthedCtx, type Emit } from "../context.ts";
+import { withTransaction, type AuthedCtx, type DoEnv } from "../context.ts";
 
 /** Zulip's flags that exist but no user may change (bookkeeping, or unused legacy flags). */
 const NON_EDITABLE_FLAGS: ReadonlySet<string> = new Set([
@@ -36,7 +36,7 @@ const MARK_READ_BATCH = 5000;
  * Ids of the given messages the user may see: those they hold (received, or with a flag row),
  * and channel messages with history public to subscribers in channels whose content they may read.
  */
-export async function accessibleMessageIds(db: Db, user: UserRow, messages: MessageRow[]): Promise<Set<number>> {
+async function accessibleMessageIds(db: Db, user: UserRow, messages: MessageRow[]): Promise<Set<number>> {
   const [received, stored] = await Promise.all([receivedIds(db, user.id, messages), storedFlags(db, user.id, messages.map((m) => m.id))]);
   const out = new Set(messages.filter((m) => received.has(m.id) || stored.has(m.id)).map((m) => m.id));
   const others = messages.filter((m) => !out.has(m.id) && m.stream_id !== null);
@@ -71,33 +71,33 @@ export function checkFlagChange(flag: string, op: string): { bit: number; op: "a
  * when the change would give them a flag row ("Invalid message(s)"). Emits the event; returns the changed ids.
  */
 export async function doUpdateFlags(
-  db: Db,
-  emit: Emit,
+  tx: Db,
+  env: Pick<DoEnv, "emit">,
   actor: UserRow,
   change: { op: "add" | "remove"; flag: string; bit: number },
   messageIds: number[],
 ): Promise<number[]> {
   let ids = [...new Set(messageIds)];
-  const rows = new Map((await getMessages(db, actor.realm_id, ids)).map((m) => [m.id, m]));
+  const rows = new Map((await getMessages(tx, actor.realm_id, ids)).map((m) => [m.id, m]));
   if (change.flag === "read" && change.op === "remove") {
     // Stream messages marked unread must be in subscribed streams (Zulip's invariant).
-    const subscribed = await subscribedStreamIds(db, actor.realm_id, actor.id);
+    const subscribed = await subscribedStreamIds(tx, actor.realm_id, actor.id);
     ids = ids.filter((id) => {
       const streamId = rows.get(id)?.stream_id ?? null;
       return streamId === null || subscribed.has(streamId);
     });
   }
-  const states = await flagStates(db, actor.id, [...rows.values()]);
+  const states = await flagStates(tx, actor.id, [...rows.values()]);
   const target = change.op === "add" ? change.bit : 0;
   const changed = ids.filter((id) => ((states.get(id)?.bits ?? HISTORICAL_DEFAULT) & change.bit) !== target);
   if ((HISTORICAL_DEFAULT & change.bit) !== target) {
     const unheld = changed.filter((id) => !states.get(id)?.hasRow);
     const known = unheld.flatMap((id) => rows.get(id) ?? []);
-    const accessible = await accessibleMessageIds(db, actor, known);
+    const accessible = await accessibleMessageIds(tx, actor, known);
     if (unheld.some((id) => !accessible.has(id))) throw new InvalidMessageError();
   }
   await writeFlagBits(
-    db,
+    tx,
     actor.id,
     changed.flatMap((id) => {
       const state = states.get(id);
@@ -114,16 +114,16 @@ export async function doUpdateFlags(
       const derived = m.stream_wildcard_mention === 1 && (state.bits & MESSAGE_FLAG.historical) === 0 ? MESSAGE_FLAG.stream_wildcard_mentioned : 0;
       return [{ id: m.id, stream_id: m.stream_id, topic: m.topic, recipient_id: m.recipient_id, sender_id: m.sender_id, bits: state.bits | derived }];
     });
-    event.message_details = unreadMessageDetails(actor.id, await classifyUnreads(db, actor.realm_id, actor.id, unread));
+    event.message_details = unreadMessageDetails(actor.id, await classifyUnreads(tx, actor.realm_id, actor.id, unread));
   }
-  emit(event, [actor.id]);
+  env.emit(event, [actor.id]);
   return changed;
 }
 
 /** POST /messages/flags: echoes the requested ids, as Zulip does. */
 export async function updateMessageFlags(ctx: AuthedCtx, input: { messages: number[]; op: string; flag: string }): Promise<{ messages: number[] }> {
   const { bit, op } = checkFlagChange(input.flag, input.op);
-  await withTransaction(ctx, (tx, emit) => doUpdateFlags(tx, emit, ctx.actor, { op, flag: input.flag, bit }, input.messages));
+  await withTransaction(ctx, (tx, emit) => doUpdateFlags(tx, { ...ctx, emit }, ctx.actor, { op, flag: input.flag, bit }, input.messages));
   return { messages: input.messages };
 }
 

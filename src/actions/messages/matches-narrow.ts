@@ -11,9 +11,9 @@ import { queryScope } from "./narrow-scope.ts";
 import { searchFields, searchMatcher, type SearchFields } from "../../narrow/highlight.ts";
 
 /** GET /messages/matches_narrow. */
-export async function matchesNarrow(ctx: AuthedCtx, input: { msgIds: readonly number[]; narrow: readonly unknown[] }): Promise<{ messages: Record<string, SearchFields> }> {
+export async function matchesNarrow(ctx: AuthedCtx, input: { msg_ids: readonly number[]; narrow: readonly unknown[] }): Promise<{ messages: Record<string, SearchFields> }> {
   const narrow = await narrowFromParam(ctx, input.narrow);
-  const ids = await matchingReceivedIds(queryScope(ctx), narrow, input.msgIds);
+  const ids = await matchingReceivedIds(queryScope(ctx), narrow, input.msg_ids);
   const rows = await loadMessages(ctx.db, ctx.realm.id, ids);
   const matcher = narrow.search ? searchMatcher(narrow.search) : null;
   const messages: Record<string, SearchFields> = {};

@@ -22,7 +22,7 @@ import { findNotificationBot, silentMention, type Notice } from "./notification-
  * Within this many seconds a resolve undone (or an unresolve redone) deletes the previous notice
  * instead of posting another (upstream's RESOLVE_TOPIC_UNDO_GRACE_PERIOD_SECONDS).
  */
-export const RESOLVE_UNDO_GRACE_SECONDS = 60;
+const RESOLVE_UNDO_GRACE_SECONDS = 60;
 
 /** How Zulip names the empty topic in links (Message.EMPTY_TOPIC_FALLBACK_NAME). */
 const EMPTY_TOPIC_LINK_NAME = "general chat";
@@ -35,7 +35,7 @@ const LINK_ESCAPES: Record<string, string> = { "`": "&#96;", ">": "&gt;", "*": "
 const RESOLVE_NOTICE = /^@_\*\*[^*]+\|\d+\*\* has marked this topic as (?:un)?resolved\.$/;
 
 /** A committed-to channel edit, as the notices need it. */
-export type MovedEdit = {
+type MovedEdit = {
   /** The target message as it was before the edit. */
   message: MessageRow;
   from: StreamRow;
@@ -53,7 +53,7 @@ export type MovedEdit = {
 };
 
 /** Zulip's get_stream_topic_link_syntax: `#**channel>topic**`, or a Markdown link when the names would break it. */
-export function topicLinkSyntax(stream: Pick<StreamRow, "id" | "name">, topic: string): string {
+function topicLinkSyntax(stream: Pick<StreamRow, "id" | "name">, topic: string): string {
   const breaks = (text: string) => text.search(BREAKS_TOPIC_LINK) !== -1;
   if (!breaks(stream.name) && !breaks(topic)) return `#**${stream.name}>${topic}**`;
   const escape = (text: string) => text.replace(BREAKS_TOPIC_LINK, (c) => LINK_ESCAPES[c] ?? c);
@@ -70,7 +70,7 @@ async function undoRecentResolveNotice(ctx: AuthedCtx, tx: Db, emit: Emit, strea
   if (latest === undefined || nowSeconds(ctx.clock) - latest.date_sent > RESOLVE_UNDO_GRACE_SECONDS) return false;
   const bot = await findNotificationBot(ctx, tx);
   if (bot === undefined || latest.sender_id !== bot.id || !RESOLVE_NOTICE.test(latest.content)) return false;
-  await doDeleteMessages(ctx, tx, emit, [latest], stream);
+  await doDeleteMessages(tx, { ...ctx, emit }, [latest], stream);
   return true;
 }
 

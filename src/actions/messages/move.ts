@@ -35,7 +35,7 @@ export function withHistoryEntry(stored: string | null, entry: EditHistoryEntry)
 }
 
 /** What a move changes, and the history entry each moved message gets (the target's may carry content too). */
-export type MovePlan = {
+type MovePlan = {
   topic: string | null;
   toStream: StreamRow | null;
   /** Whether this counts as a move for last_moved_time (not a bare resolve/unresolve). */

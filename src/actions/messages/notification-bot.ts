@@ -6,11 +6,10 @@
 import { JsonableError } from "../../errors.ts";
 import { ROLE } from "../../store/roles.ts";
 import { emailDomain } from "../../store/emails.ts";
-import type { Transaction } from "kysely";
 import type { Db } from "../../store/types.ts";
-import type { Database, StreamRow, UserRow } from "../../store/schema.ts";
+import type { StreamRow, UserRow } from "../../store/schema.ts";
 import { getUserByDeliveryEmail } from "../../store/users.ts";
-import type { AuthedCtx, Emit } from "../context.ts";
+import type { ActionCtx, AuthedCtx, DoEnv } from "../context.ts";
 import { doCreateUser } from "../users/create.ts";
 import { checkMessage, doSendMessage, type SendRequest } from "./send.ts";
 
@@ -20,24 +19,24 @@ const GENERIC_BOT = 1;
 /** Zulip's silent_mention_syntax_for_user: names a user without notifying them. */
 export const silentMention = (user: Pick<UserRow, "full_name" | "id">): string => `@_**${user.full_name}|${user.id}**`;
 
-function botEmail(ctx: AuthedCtx): string {
+function botEmail(ctx: ActionCtx): string {
   return `notification-bot@${emailDomain(ctx.config.externalUrl)}`;
 }
 
 /** The realm's Notification Bot if it exists yet. */
-export function findNotificationBot(ctx: AuthedCtx, db: Db): Promise<UserRow | undefined> {
+export function findNotificationBot(ctx: ActionCtx, db: Db): Promise<UserRow | undefined> {
   return getUserByDeliveryEmail(db, ctx.realm.id, botEmail(ctx));
 }
 
 /** The realm's Notification Bot, created in `tx` the first time it is needed. */
-export async function notificationBot(ctx: AuthedCtx, tx: Transaction<Database>): Promise<UserRow> {
+async function notificationBot(ctx: ActionCtx, tx: Db): Promise<UserRow> {
   const existing = await findNotificationBot(ctx, tx);
   if (existing) return existing;
-  return doCreateUser(tx, ctx.clock, ctx.realm, { email: botEmail(ctx), fullName: "Notification Bot", role: ROLE.member, botType: GENERIC_BOT });
+  return doCreateUser(tx, ctx, { email: botEmail(ctx), fullName: "Notification Bot", role: ROLE.member, botType: GENERIC_BOT });
 }
 
 /** How a notification is marked read: `readBy` always read, and unread only for `unreadOnlyFor` when given. */
-export type NoticeReads = { readBy?: number[]; unreadOnlyFor?: number[] };
+type NoticeReads = { readBy?: number[]; unreadOnlyFor?: number[] };
 
 /** A message the Notification Bot posts to a channel topic. */
 export type Notice = { stream: StreamRow; topic: string; content: string; reads: NoticeReads };
@@ -46,9 +45,9 @@ export type Notice = { stream: StreamRow; topic: string; content: string; reads:
  * Posts notices as the Notification Bot, which may post anywhere, inside the caller's transaction
  * (Zulip's internal_send_stream_message), in order; returns their message ids.
  */
-export async function doSendNotices(ctx: AuthedCtx, tx: Transaction<Database>, emit: Emit, notices: readonly Notice[]): Promise<number[]> {
+export async function doSendNotices(tx: Db, env: DoEnv, notices: readonly Notice[]): Promise<number[]> {
   if (notices.length === 0) return [];
-  const botCtx: AuthedCtx = { ...ctx, actor: await notificationBot(ctx, tx), client: "Internal" };
+  const botCtx: AuthedCtx = { ...env, actor: await notificationBot(env, tx), client: "Internal" };
   const ids: number[] = [];
   for (const { stream, topic, content, reads } of notices) {
     let request: SendRequest;
@@ -58,10 +57,10 @@ export async function doSendNotices(ctx: AuthedCtx, tx: Transaction<Database>, e
       // Zulip's _internal_prep_message: an internal message that fails its checks (say, an empty
       // topic where the realm now requires topics) is logged and skipped; the action stands.
       if (!(err instanceof JsonableError)) throw err;
-      ctx.log.warn({ streamId: stream.id, reason: err.message }, "notification bot message skipped");
+      env.log.warn({ streamId: stream.id, reason: err.message }, "notification bot message skipped");
       continue;
     }
-    ids.push((await doSendMessage(ctx, tx, emit, request)).id);
+    ids.push((await doSendMessage(tx, env, request)).id);
   }
   return ids;
 }

@@ -15,7 +15,7 @@ import { checkEmoji, EMOJI_TYPE, emojiByName } from "../emoji/check.ts";
  * Who hears about changes to a message's reactions: everyone holding the message, plus the
  * subscribers of a channel whose history is public to them (Zulip's notify_reaction_update).
  */
-export async function messageAudienceIds(db: Db, realmId: number, message: MessageRow): Promise<Set<number>> {
+async function messageAudienceIds(db: Db, realmId: number, message: MessageRow): Promise<Set<number>> {
   const ids = await messageHolderIds(db, message);
   if (message.stream_id === null) return ids;
   const stream = await getStreamById(db, realmId, message.stream_id);

@@ -21,7 +21,7 @@ import type { AuthedCtx } from "../context.ts";
 import { searchFields, searchMatcher, type SearchFields } from "../../narrow/highlight.ts";
 
 /** Zulip's MAX_MESSAGES_PER_FETCH. */
-export const MAX_MESSAGES_PER_FETCH = 5000;
+const MAX_MESSAGES_PER_FETCH = 5000;
 
 /** Validates and builds a decoded `narrow` parameter (a list; empty or absent means no narrow). */
 export function narrowFromParam(ctx: AuthedCtx, raw: readonly unknown[] | undefined, varName = "narrow"): Promise<BuiltNarrow> {
@@ -43,7 +43,7 @@ export function parseAnchor(anchor: string | undefined, useFirstUnread: boolean)
 }
 
 /** How the caller wants messages shown, and whether search fields are wanted. */
-export type ShowOptions = MessagePresentOptions & { narrow: BuiltNarrow | null };
+type ShowOptions = MessagePresentOptions & { narrow: BuiltNarrow | null };
 
 /** Messages with the caller's flags (and match fields for a search), in the order given. */
 export async function showMessages(ctx: AuthedCtx, rows: readonly MessageRow[], opts: ShowOptions): Promise<Array<ApiMessage & { flags: readonly string[] } & Partial<SearchFields>>> {
@@ -58,28 +58,28 @@ export async function showMessages(ctx: AuthedCtx, rows: readonly MessageRow[], 
 }
 
 /** The parameters of GET /messages, decoded. */
-export type GetMessagesInput = {
+type GetMessagesInput = {
   anchor?: string;
-  includeAnchor: boolean;
-  numBefore: number;
-  numAfter: number;
-  narrow?: readonly unknown[];
-  clientGravatar: boolean;
-  applyMarkdown: boolean;
-  useFirstUnreadAnchor: boolean;
-  messageIds?: readonly number[];
-  allowEmptyTopicName: boolean;
+  include_anchor: boolean;
+  num_before: number;
+  num_after: number;
+  narrow?: readonly unknown[] | null;
+  client_gravatar: boolean;
+  apply_markdown: boolean;
+  use_first_unread_anchor: boolean;
+  message_ids?: readonly number[];
+  allow_empty_topic_name: boolean;
 };
 
 const RANGE_PARAMETERS = ["num_before", "num_after", "anchor", "message_ids", "include_anchor", "use_first_unread_anchor"];
 
 function checkRange(input: GetMessagesInput): number | "first_unread" | null {
-  const usesRange = input.numBefore > 0 || input.numAfter > 0 || input.anchor !== undefined || input.useFirstUnreadAnchor;
-  if (input.messageIds !== undefined && usesRange) throw new IncompatibleParametersError(RANGE_PARAMETERS);
-  const anchor = input.messageIds === undefined ? parseAnchor(input.anchor, input.useFirstUnreadAnchor) : null;
-  const requested = input.messageIds?.length ?? input.numBefore + input.numAfter;
+  const usesRange = input.num_before > 0 || input.num_after > 0 || input.anchor !== undefined || input.use_first_unread_anchor;
+  if (input.message_ids !== undefined && usesRange) throw new IncompatibleParametersError(RANGE_PARAMETERS);
+  const anchor = input.message_ids === undefined ? parseAnchor(input.anchor, input.use_first_unread_anchor) : null;
+  const requested = input.message_ids?.length ?? input.num_before + input.num_after;
   if (requested > MAX_MESSAGES_PER_FETCH) throw new JsonableError(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
-  if (input.numBefore > 0 && input.numAfter > 0 && !input.includeAnchor) throw new JsonableError("The anchor can only be excluded at an end of the range");
+  if (input.num_before > 0 && input.num_after > 0 && !input.include_anchor) throw new JsonableError("The anchor can only be excluded at an end of the range");
   return anchor;
 }
 
@@ -91,13 +91,13 @@ export async function getMessages(ctx: AuthedCtx, input: GetMessagesInput): Prom
   const terms = await applyWithOperator(parsed, (id) => readableMessage(ctx, id), members);
   const narrow = await buildNarrow(narrowScope(ctx), terms);
   const scope = queryScope(ctx);
-  const range: RangeResult | null = anchor === null ? null : await fetchMessageRange(scope, narrow, { anchor, numBefore: input.numBefore, numAfter: input.numAfter, includeAnchor: input.includeAnchor });
-  const ids = range ? range.ids : await fetchRequestedMessages(scope, narrow, input.messageIds ?? []);
+  const range: RangeResult | null = anchor === null ? null : await fetchMessageRange(scope, narrow, { anchor, numBefore: input.num_before, numAfter: input.num_after, includeAnchor: input.include_anchor });
+  const ids = range ? range.ids : await fetchRequestedMessages(scope, narrow, input.message_ids ?? []);
   const rows = await loadMessages(ctx.db, ctx.realm.id, ids);
   const messages = await showMessages(ctx, rows, {
-    applyMarkdown: input.applyMarkdown,
-    clientGravatar: input.clientGravatar,
-    emptyTopicName: input.allowEmptyTopicName,
+    applyMarkdown: input.apply_markdown,
+    clientGravatar: input.client_gravatar,
+    emptyTopicName: input.allow_empty_topic_name,
     narrow,
   });
   if (!range) return { messages, history_limited: false, found_anchor: false, found_oldest: false, found_newest: false };

@@ -15,7 +15,7 @@ import { withTransaction, type AuthedCtx } from "../context.ts";
 import { doSendNotices, silentMention as mention } from "./notification-bot.ts";
 
 /** The report reasons and how the notification names them. */
-export const REPORT_REASONS = {
+const REPORT_REASONS = {
   spam: "Spam",
   harassment: "Harassment",
   inappropriate: "Inappropriate content",
@@ -23,7 +23,8 @@ export const REPORT_REASONS = {
   other: "Other reason",
 } as const;
 
-export type ReportType = keyof typeof REPORT_REASONS;
+/** A report reason as the API names it. */
+type ReportType = keyof typeof REPORT_REASONS;
 
 /** Clients' limit on the explanation, which the server enforces too (upstream's MAX_REPORT_MESSAGE_EXPLANATION_LENGTH). */
 export const MAX_REPORT_DESCRIPTION_LENGTH = 1000;
@@ -53,21 +54,21 @@ async function reportHeader(db: Db, ctx: AuthedCtx, message: MessageRow, sender:
 }
 
 /** Reports a message to the realm's moderators; the channel is read in the transaction that posts to it. */
-export async function reportMessage(ctx: AuthedCtx, input: { messageId: number; reportType: ReportType; description: string }): Promise<void> {
-  if (input.reportType === "other" && input.description === "") throw new JsonableError("An explanation is required.");
+export async function reportMessage(ctx: AuthedCtx, input: { message_id: number; report_type: ReportType; description: string }): Promise<void> {
+  if (input.report_type === "other" && input.description === "") throw new JsonableError("An explanation is required.");
   await withTransaction(ctx, async (tx, emit) => {
     const settings = realmSettings(ctx.realm);
     const channel = settings.moderation_request_channel_id === -1 ? undefined : await getStreamById(tx, ctx.realm.id, settings.moderation_request_channel_id);
     if (!channel || channel.is_archived === 1) throw new JsonableError("Message reporting is not enabled in this organization.");
-    const { message } = await accessMessage(ctx, tx, input.messageId);
+    const { message } = await accessMessage(ctx, tx, input.message_id);
     const [sender] = await usersByIds(tx, ctx.realm.id, [message.sender_id]);
     const content = await reportContent(ctx, tx, input, message, sender);
-    await doSendNotices(ctx, tx, emit, [{ stream: channel, topic: `${sender.full_name} moderation`, content, reads: {} }]);
+    await doSendNotices(tx, { ...ctx, emit }, [{ stream: channel, topic: `${sender.full_name} moderation`, content, reads: {} }]);
   });
 }
 
 /** The notification's text: who reported whom, the reason and explanation, and the quoted message. */
-async function reportContent(ctx: AuthedCtx, db: Db, input: { reportType: ReportType; description: string }, message: MessageRow, sender: UserRow): Promise<string> {
+async function reportContent(ctx: AuthedCtx, db: Db, input: { report_type: ReportType; description: string }, message: MessageRow, sender: UserRow): Promise<string> {
   const header = await reportHeader(db, ctx, message, sender);
   const streamName = message.stream_id === null ? null : (await getStreamById(db, ctx.realm.id, message.stream_id))?.name;
   const original =
@@ -77,5 +78,5 @@ async function reportContent(ctx: AuthedCtx, db: Db, input: { reportType: Report
   const maxQuote = realmSettings(ctx.realm).max_message_length - MAX_REPORT_DESCRIPTION_LENGTH - TEMPLATE_ROOM;
   const quoted = message.content.length > maxQuote ? `${message.content.slice(0, maxQuote - 20)}\n[message truncated]` : message.content;
   const fence = unusedFence(quoted);
-  return `${header}\n\`\`\`quote\n**${REPORT_REASONS[input.reportType]}**. ${input.description}\n\`\`\`\n\n${fence} spoiler ${original}\n${quoted}\n${fence}\n`;
+  return `${header}\n\`\`\`quote\n**${REPORT_REASONS[input.report_type]}**. ${input.description}\n\`\`\`\n\n${fence} spoiler ${original}\n${quoted}\n${fence}\n`;
 }

@@ -12,11 +12,14 @@ import { topicHasEarlierMessages } from "../../store/messages.ts";
 import type { MessageRow, StreamRow, UserRow } from "../../store/schema.ts";
 import { getSubscription } from "../../store/subscriptions.ts";
 import { getUserTopic, setUserTopic, VISIBILITY_POLICY } from "../../store/user-topics.ts";
-import type { ActionCtx, Emit } from "../context.ts";
+import type { DoEnv } from "../context.ts";
 
 const ON_PARTICIPATION = 1;
 const ON_SEND = 2;
 const ON_INITIATION = 3;
+
+/** What setting a topic policy reads: the realm, the time, and the transaction's emit. */
+type VisibilityEnv = Pick<DoEnv, "realm" | "clock" | "emit">;
 
 /** What deciding a send's policy may need to ask the database, asked only when needed. */
 type SendFacts = { initiated: () => Promise<boolean>; streamMuted: () => Promise<boolean> };
@@ -36,35 +39,35 @@ function once<T>(load: () => Promise<T>): () => Promise<T> {
   return () => (value ??= load());
 }
 
-async function setPolicy(ctx: ActionCtx, tx: Db, emit: Emit, userId: number, message: MessageRow, policy: number): Promise<void> {
-  const now = nowSeconds(ctx.clock);
+async function setPolicy(tx: Db, env: VisibilityEnv, userId: number, message: MessageRow, policy: number): Promise<void> {
+  const now = nowSeconds(env.clock);
   const streamId = message.stream_id ?? 0;
-  await setUserTopic(tx, ctx.realm.id, { userId, streamId, topic: message.topic, policy, now });
-  emit(userTopicEvent(streamId, message.topic, policy, now), [userId]);
+  await setUserTopic(tx, env.realm.id, { userId, streamId, topic: message.topic, policy, now });
+  env.emit(userTopicEvent(streamId, message.topic, policy, now), [userId]);
 }
 
 /** Applies the sender's automatic policy; returns the new policy when it changed. */
-export async function applySenderVisibility(ctx: ActionCtx, tx: Db, emit: Emit, sender: UserRow, stream: StreamRow, message: MessageRow): Promise<number | undefined> {
+export async function applySenderVisibility(tx: Db, env: VisibilityEnv, sender: UserRow, stream: StreamRow, message: MessageRow): Promise<number | undefined> {
   if (sender.is_bot === 1) return undefined;
   const follow = userSetting(sender, "automatically_follow_topics_policy");
   const unmute = userSetting(sender, "automatically_unmute_topics_in_muted_streams_policy");
   if (follow === 4 && unmute === 4) return undefined;
-  const current = (await getUserTopic(tx, ctx.realm.id, sender.id, stream.id, message.topic))?.visibility_policy ?? VISIBILITY_POLICY.inherit;
+  const current = (await getUserTopic(tx, env.realm.id, sender.id, stream.id, message.topic))?.visibility_policy ?? VISIBILITY_POLICY.inherit;
   const policy = await policyForSend(follow, unmute, current, {
-    initiated: once(async () => current === VISIBILITY_POLICY.inherit && !(await topicHasEarlierMessages(tx, ctx.realm.id, stream.id, message.topic, message.id))),
-    streamMuted: once(async () => (await getSubscription(tx, ctx.realm.id, sender.id, stream.id))?.is_muted === 1),
+    initiated: once(async () => current === VISIBILITY_POLICY.inherit && !(await topicHasEarlierMessages(tx, env.realm.id, stream.id, message.topic, message.id))),
+    streamMuted: once(async () => (await getSubscription(tx, env.realm.id, sender.id, stream.id))?.is_muted === 1),
   });
   if (policy === null) return undefined;
-  await setPolicy(ctx, tx, emit, sender.id, message, policy);
+  await setPolicy(tx, env, sender.id, message, policy);
   return policy;
 }
 
 /** Mentioned humans who follow topics where they are mentioned start following this one (unless muted or followed). */
-export async function followForMentions(ctx: ActionCtx, tx: Db, emit: Emit, mentioned: UserRow[], message: MessageRow): Promise<void> {
+export async function followForMentions(tx: Db, env: VisibilityEnv, mentioned: UserRow[], message: MessageRow): Promise<void> {
   for (const user of mentioned) {
     if (user.is_bot === 1 || userSetting(user, "automatically_follow_topics_where_mentioned") !== true) continue;
-    const current = (await getUserTopic(tx, ctx.realm.id, user.id, message.stream_id ?? 0, message.topic))?.visibility_policy;
+    const current = (await getUserTopic(tx, env.realm.id, user.id, message.stream_id ?? 0, message.topic))?.visibility_policy;
     if (current === VISIBILITY_POLICY.muted || current === VISIBILITY_POLICY.followed) continue;
-    await setPolicy(ctx, tx, emit, user.id, message, VISIBILITY_POLICY.followed);
+    await setPolicy(tx, env, user.id, message, VISIBILITY_POLICY.followed);
   }
 }

@@ -6,7 +6,6 @@
  * first_message_id, automatic topic visibility) and emits the `message` event, which reaches each
  * recipient's queues with that user's flags after commit. POST /messages runs both in one transaction.
  */
-import type { Transaction } from "kysely";
 import { nowSeconds } from "../../clock.ts";
 import { messageEventTemplate, TEMPLATE_PRESENT_OPTIONS, type MessageEventTemplate } from "../../events/kinds/messages.ts";
 import { JsonableError } from "../../errors.ts";
@@ -22,12 +21,12 @@ import type { Db } from "../../store/types.ts";
 import { indexNewMessage } from "../../store/dialect/search-index.ts";
 import { defaultFlagBits, effectiveFlagBits, flagNames } from "../../store/message-flags.ts";
 import { directConversation, insertFlagRows, insertMessage, streamRecipientId, topicParticipantIds } from "../../store/messages.ts";
-import { MESSAGE_FLAG, type Database, type MessageRow, type StreamRow, type UserRow } from "../../store/schema.ts";
+import { MESSAGE_FLAG, type MessageRow, type StreamRow, type UserRow } from "../../store/schema.ts";
 import { updateStream } from "../../store/streams.ts";
 import { subscriberIds } from "../../store/subscriptions.ts";
 import { usersByIds } from "../../store/users.ts";
 import { claimAttachments } from "../attachments/claim.ts";
-import { withTransaction, type ActionCtx, type AuthedCtx, type Emit } from "../context.ts";
+import { withTransaction, type AuthedCtx, type DoEnv } from "../context.ts";
 import { loadRenderContext } from "./render-context.ts";
 import { defaultReadBySender, normalizeContent, normalizeTopic } from "./send-content.ts";
 import { checkCanPost, checkCanSendDirect, parseDirectRecipients, parseStreamIndicator, resolveDirectUsers, resolveStream } from "./send-recipients.ts";
@@ -40,7 +39,7 @@ import { applySenderVisibility, followForMentions } from "./send-visibility.ts";
 export type Addressee = { type: "stream"; to: string | StreamRow; topic?: string } | { type: "private"; to: string | UserRow[] };
 
 /** What checkMessage checks; the sender and the client are the context's actor and client. */
-export type SendMessageInput = {
+type SendMessageInput = {
   addressee: Addressee;
   content: string;
   queueId?: string;
@@ -77,7 +76,7 @@ export type SendRequest = {
 };
 
 /** What sending returns: the id and, when sending changed the sender's topic policy, the new one. */
-export type SendMessageResult = { id: number; automatic_new_visibility_policy?: number };
+type SendMessageResult = { id: number; automatic_new_visibility_policy?: number };
 
 /** Where the message goes, once addressing is checked. */
 type Target = Pick<SendRequest, "recipientId" | "stream" | "topic" | "receiverIds">;
@@ -182,7 +181,7 @@ export async function checkMessage(ctx: AuthedCtx, db: Db, input: SendMessageInp
 }
 
 /** The message event: one template with each receiver's flags inside. */
-async function messageEvent(ctx: ActionCtx, db: Db, message: MessageRow, request: SendRequest): Promise<MessageEventTemplate> {
+async function messageEvent(ctx: Pick<DoEnv, "realm" | "config">, db: Db, message: MessageRow, request: SendRequest): Promise<MessageEventTemplate> {
   const { sender, stream } = request;
   const host = emailDomain(ctx.config.externalUrl);
   const lookups = stream === null ? messageLookups(ctx.realm, host, await messageLookupRows(db, ctx.realm.id, [message])) : newChannelMessageLookups(ctx.realm, host, sender, stream, request.linkifiers);
@@ -201,7 +200,7 @@ async function messageEvent(ctx: ActionCtx, db: Db, message: MessageRow, request
   });
 }
 
-function insertSentMessage(ctx: ActionCtx, tx: Db, request: SendRequest): Promise<MessageRow> {
+function insertSentMessage(ctx: Pick<DoEnv, "realm" | "clock">, tx: Db, request: SendRequest): Promise<MessageRow> {
   const { rendered } = request;
   return insertMessage(tx, {
     realm_id: ctx.realm.id,
@@ -229,26 +228,26 @@ function insertSentMessage(ctx: ActionCtx, tx: Db, request: SendRequest): Promis
  * emits its `message` event (after any user_topic events of its automatic topic visibility, as
  * Zulip orders them); queues that asked for all public channels get public channels' messages too.
  */
-export async function doSendMessage(ctx: ActionCtx, tx: Transaction<Database>, emit: Emit, request: SendRequest): Promise<SendMessageResult> {
+export async function doSendMessage(tx: Db, env: Pick<DoEnv, "realm" | "clock" | "engine" | "config" | "emit">, request: SendRequest): Promise<SendMessageResult> {
   const { sender, stream } = request;
-  const message = await insertSentMessage(ctx, tx, request);
-  await claimAttachments(tx, ctx.realm.id, sender.id, message.id, request.rendered.linkedUploadPaths, emit);
+  const message = await insertSentMessage(env, tx, request);
+  await claimAttachments(tx, env.realm.id, sender.id, message.id, request.rendered.linkedUploadPaths, env.emit);
   await insertFlagRows(tx, message.id, request.storedFlags);
-  await indexNewMessage(tx, ctx.engine, { id: message.id, topic: message.topic, renderedContent: message.rendered_content });
-  const event = await messageEvent(ctx, tx, message, request);
+  await indexNewMessage(tx, env.engine, { id: message.id, topic: message.topic, renderedContent: message.rendered_content });
+  const event = await messageEvent(env, tx, message, request);
   const result: SendMessageResult = { id: message.id };
   if (stream) {
-    if (stream.first_message_id === null) await updateStream(tx, ctx.realm.id, stream.id, { first_message_id: message.id });
-    const policy = await applySenderVisibility(ctx, tx, emit, sender, stream, message);
+    if (stream.first_message_id === null) await updateStream(tx, env.realm.id, stream.id, { first_message_id: message.id });
+    const policy = await applySenderVisibility(tx, env, sender, stream, message);
     if (policy !== undefined) result.automatic_new_visibility_policy = policy;
-    const mentionedUsers = request.mentionedIds.size === 0 ? [] : await usersByIds(tx, ctx.realm.id, [...request.mentionedIds]);
-    await followForMentions(ctx, tx, emit, mentionedUsers, message);
+    const mentionedUsers = request.mentionedIds.size === 0 ? [] : await usersByIds(tx, env.realm.id, [...request.mentionedIds]);
+    await followForMentions(tx, env, mentionedUsers, message);
   }
-  emit(event, request.receiverIds, { allPublicStreamsQueues: stream !== null && stream.invite_only === 0 });
+  env.emit(event, request.receiverIds, { allPublicStreamsQueues: stream !== null && stream.invite_only === 0 });
   return result;
 }
 
 /** POST /messages: checks and sends a channel or direct message as the caller, in one transaction. */
 export async function sendMessage(ctx: AuthedCtx, input: SendMessageInput): Promise<SendMessageResult> {
-  return withTransaction(ctx, async (tx, emit) => doSendMessage(ctx, tx, emit, await checkMessage(ctx, tx, input)));
+  return withTransaction(ctx, async (tx, emit) => doSendMessage(tx, { ...ctx, emit }, await checkMessage(ctx, tx, input)));
 }

@@ -9,41 +9,41 @@ import { REALM_GROUP_SETTING_DEFAULTS, type RealmGroupSetting } from "../../perm
 import { ROLE, SYSTEM_GROUP, SYSTEM_GROUPS } from "../../store/roles.ts";
 import { randomAlphanumeric } from "../../secrets.ts";
 import type { Database, RealmRow } from "../../store/schema.ts";
+import type { Db } from "../../store/types.ts";
+import type { DoEnv } from "../context.ts";
 import { getDefaultRealm, insertRealm, updateRealmSettings } from "../../store/realms.ts";
 import { addSubgroups, insertGroup, updateGroup } from "../../store/user-groups.ts";
 import { doCreateUser, type CreatedUser } from "../users/create.ts";
 import { apiEmail, emailDomain } from "../../store/emails.ts";
 
 /** Creates a realm, its eight system groups (nested as Zulip nests them) and its default settings. */
-export async function doCreateRealm(db: Kysely<Database>, clock: Clock, opts: { name: string; stringId: string }): Promise<RealmRow> {
-  return db.transaction().execute(async (tx) => {
-    const realm = await insertRealm(tx, { string_id: opts.stringId, name: opts.name, description: "", date_created: nowSeconds(clock), deactivated: 0, settings: "{}" });
-    const ids = new Map<string, number>();
-    for (const group of SYSTEM_GROUPS) {
-      const row = await insertGroup(tx, { realm_id: realm.id, name: group.name, description: group.description, is_system_group: 1, deactivated: 0, date_created: null, creator_id: null });
-      ids.set(group.name, row.id);
-    }
-    const nobody = ids.get(SYSTEM_GROUP.nobody) as number;
-    for (const group of SYSTEM_GROUPS) {
-      const id = ids.get(group.name) as number;
-      if (group.parent) await addSubgroups(tx, ids.get(group.parent) as number, [id]);
-      // System groups are managed by the server only; every permission on them is role:nobody.
-      await updateGroup(tx, realm.id, id, {
-        can_add_members_group_id: nobody,
-        can_join_group_id: nobody,
-        can_leave_group_id: nobody,
-        can_manage_group_id: nobody,
-        can_mention_group_id: ids.get(SYSTEM_GROUP.everyone) as number,
-        can_remove_members_group_id: nobody,
-      });
-    }
-    const settings: Record<string, number> = {};
-    for (const [key, groupName] of Object.entries(REALM_GROUP_SETTING_DEFAULTS)) {
-      settings[key as RealmGroupSetting] = ids.get(groupName) as number;
-    }
-    await updateRealmSettings(tx, realm.id, settings);
-    return { ...realm, settings: JSON.stringify(settings) };
-  });
+export async function doCreateRealm(tx: Db, env: Pick<DoEnv, "clock">, input: { name: string; stringId: string }): Promise<RealmRow> {
+  const realm = await insertRealm(tx, { string_id: input.stringId, name: input.name, description: "", date_created: nowSeconds(env.clock), deactivated: 0, settings: "{}" });
+  const ids = new Map<string, number>();
+  for (const group of SYSTEM_GROUPS) {
+    const row = await insertGroup(tx, { realm_id: realm.id, name: group.name, description: group.description, is_system_group: 1, deactivated: 0, date_created: null, creator_id: null });
+    ids.set(group.name, row.id);
+  }
+  const nobody = ids.get(SYSTEM_GROUP.nobody) as number;
+  for (const group of SYSTEM_GROUPS) {
+    const id = ids.get(group.name) as number;
+    if (group.parent) await addSubgroups(tx, ids.get(group.parent) as number, [id]);
+    // System groups are managed by the server only; every permission on them is role:nobody.
+    await updateGroup(tx, realm.id, id, {
+      can_add_members_group_id: nobody,
+      can_join_group_id: nobody,
+      can_leave_group_id: nobody,
+      can_manage_group_id: nobody,
+      can_mention_group_id: ids.get(SYSTEM_GROUP.everyone) as number,
+      can_remove_members_group_id: nobody,
+    });
+  }
+  const settings: Record<string, number> = {};
+  for (const [key, groupName] of Object.entries(REALM_GROUP_SETTING_DEFAULTS)) {
+    settings[key as RealmGroupSetting] = ids.get(groupName) as number;
+  }
+  await updateRealmSettings(tx, realm.id, settings);
+  return { ...realm, settings: JSON.stringify(settings) };
 }
 
 /**
@@ -52,10 +52,10 @@ export async function doCreateRealm(db: Kysely<Database>, clock: Clock, opts: { 
  */
 export async function ensureInitialRealm(db: Kysely<Database>, clock: Clock, config: Config, log: Logger): Promise<void> {
   if (await getDefaultRealm(db)) return;
-  const realm = await doCreateRealm(db, clock, { name: config.realmName, stringId: "" });
+  const realm = await db.transaction().execute((tx) => doCreateRealm(tx, { clock }, { name: config.realmName, stringId: "" }));
   const password = randomAlphanumeric(16);
   const owner: CreatedUser = await db.transaction().execute((tx) =>
-    doCreateUser(tx, clock, realm, { email: config.ownerEmail, fullName: "Owner", role: ROLE.owner, password }),
+    doCreateUser(tx, { realm, clock }, { email: config.ownerEmail, fullName: "Owner", role: ROLE.owner, password }),
   );
   const email = apiEmail(owner, emailDomain(config.externalUrl));
   const zuliprc = `[api]\nemail=${email}\nkey=${owner.api_key}\nsite=${config.externalUrl}\n`;

@@ -17,7 +17,7 @@ import { parseUriTemplate } from "../../uri-template.ts";
 import { withTransaction, type AuthedCtx, type Emit } from "../context.ts";
 
 /** A linkifier as written. */
-export type LinkifierInput = { pattern: string; url_template: string };
+type LinkifierInput = { pattern: string; url_template: string };
 
 /** Repetition bound RE2 accepts; larger counts are refused as it refuses them. */
 const MAX_REPEAT = 1000;

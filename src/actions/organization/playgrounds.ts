@@ -11,7 +11,7 @@ import { parseUriTemplate } from "../../uri-template.ts";
 import { withTransaction, type AuthedCtx, type Emit } from "../context.ts";
 
 /** A playground to add, as sent. */
-export type NewPlayground = { name: string; pygments_language: string; url_template: string };
+type NewPlayground = { name: string; pygments_language: string; url_template: string };
 
 /** Zulip's RealmPlayground.MAX_PYGMENTS_LANGUAGE_LENGTH. */
 const PYGMENTS_LANGUAGE_LIMIT = 40;

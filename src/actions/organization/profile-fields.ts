@@ -32,7 +32,7 @@ import {
 import { userIdsWhoCanAccess } from "../../permissions/user-access.ts";
 
 /** POST /realm/profile_fields parameters, defaults applied by the route. */
-export type NewField = {
+type NewField = {
   name: string;
   hint: string;
   field_type: number;
@@ -43,7 +43,7 @@ export type NewField = {
 };
 
 /** PATCH /realm/profile_fields/{id} parameters; absent ones are left unchanged. */
-export type FieldChanges = Partial<Omit<NewField, "field_type">>;
+type FieldChanges = Partial<Omit<NewField, "field_type">>;
 
 /** Zulip's CustomProfileField.MAX_DISPLAY_IN_PROFILE_SUMMARY_FIELDS. */
 const MAX_SUMMARY_FIELDS = 2;
@@ -210,7 +210,7 @@ async function changeOwnProfileData(ctx: AuthedCtx, updates: ProfileDataUpdate[]
   checkHuman(ctx);
   await withTransaction(ctx, async (tx, emit) => {
     const values = await validateProfileData(tx, ctx.realm.id, ctx.actor, updates);
-    await doUpdateProfileData(tx, ctx.realm.id, ctx.actor, values, emit, await userIdsWhoCanAccess(tx, ctx.realm, ctx.actor));
+    await doUpdateProfileData(tx, { ...ctx, emit }, ctx.actor, values, await userIdsWhoCanAccess(tx, ctx.realm, ctx.actor));
   });
   return {};
 }

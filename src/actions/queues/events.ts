@@ -77,7 +77,7 @@ function ownQueue(ctx: AuthedCtx, queueId: string): EventQueue {
 }
 
 /** GET /events input: an existing queue, or (with dont_block) options for a new one. */
-export type GetEventsInput = {
+type GetEventsInput = {
   queue_id?: string;
   last_event_id?: number;
   dont_block: boolean;

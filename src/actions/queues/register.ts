@@ -12,7 +12,7 @@ import type { QueueOptions } from "../../events/queue-options.ts";
 import { FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from "../../version.ts";
 
 /** POST /register's parameters. */
-export type RegisterInput = QueueOptionsInput & { queue_lifespan_secs?: number };
+type RegisterInput = QueueOptionsInput & { queue_lifespan_secs?: number };
 
 /** No event has been queued yet: the first GET /events passes this as last_event_id. */
 const INITIAL_LAST_EVENT_ID = -1;
@@ -30,7 +30,7 @@ function checkSpectator(ctx: ActionCtx, input: RegisterInput): void {
 }
 
 /** Every provider's part of the snapshot for what the client wants. */
-export async function composeSnapshot(ctx: ActionCtx, options: QueueOptions): Promise<Record<string, unknown>> {
+async function composeSnapshot(ctx: ActionCtx, options: QueueOptions): Promise<Record<string, unknown>> {
   const wanted = options.fetch_event_types === null ? null : new Set(options.fetch_event_types);
   const want = (eventType: string) => wanted === null || wanted.has(eventType);
   const parts = await Promise.all(STATE_PROVIDERS.map((provider) => provider.fetch(ctx, options, want)));

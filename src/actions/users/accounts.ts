@@ -18,7 +18,7 @@ import { withTransaction, type AuthedCtx, type Emit } from "../context.ts";
 import { accessUserByEmail, accessUserById, botAdministratorIds, inaccessibleUserIds, usersWhoCanAccess } from "../../permissions/user-access.ts";
 
 /** Options of the user-reading endpoints. */
-export type UserQuery = { clientGravatar: boolean; includeCustomProfileFields: boolean };
+type UserQuery = { client_gravatar: boolean; include_custom_profile_fields: boolean };
 
 const MAX_NAME_LENGTH = 100;
 const MIN_NAME_LENGTH = 2;
@@ -51,14 +51,14 @@ export function isEmailAddress(value: string): boolean {
 async function presentForViewer(ctx: AuthedCtx, users: UserRow[], q: UserQuery): Promise<Record<string, unknown>[]> {
   const host = emailDomain(ctx.config.externalUrl);
   const hidden = await inaccessibleUserIds(ctx.db, ctx.realm, ctx.actor, users);
-  const values = q.includeCustomProfileFields ? await profileValuesByUser(ctx.db, ctx.realm.id, users.map((u) => u.id)) : null;
+  const values = q.include_custom_profile_fields ? await profileValuesByUser(ctx.db, ctx.realm.id, users.map((u) => u.id)) : null;
   return users.map((u) =>
     hidden.has(u.id)
       ? presentUnknownUser(u.id, { host, externalUrl: ctx.config.externalUrl, nowSeconds: nowSeconds(ctx.clock), includeIsActive: true })
       : presentUser(u, {
           viewer: ctx.actor,
           host,
-          clientGravatar: q.clientGravatar,
+          clientGravatar: q.client_gravatar,
           includeAvatarUrl: true,
           profileData: values ? profileDataOf(values.get(u.id) ?? []) : undefined,
           includeIsActive: true,
@@ -81,7 +81,7 @@ export async function getUser(ctx: AuthedCtx, idOrEmail: number | string, q: Use
 
 /** GET /users/me: the caller's own account, with its custom profile data. */
 export async function getOwnUser(ctx: AuthedCtx): Promise<Record<string, unknown>> {
-  const [own] = await presentForViewer(ctx, [ctx.actor], { clientGravatar: false, includeCustomProfileFields: ctx.actor.is_bot === 0 });
+  const [own] = await presentForViewer(ctx, [ctx.actor], { client_gravatar: false, include_custom_profile_fields: ctx.actor.is_bot === 0 });
   // The documented own-user shape has no bot fields.
   const { bot_type: _type, bot_owner_id: _owner, ...rest } = own;
   return rest;
@@ -108,15 +108,15 @@ export async function emitUserAdded(tx: Transaction<Database>, ctx: AuthedCtx, r
 }
 
 /** POST /users: an administrator creates a member account with a password. */
-export async function createUser(ctx: AuthedCtx, input: { email: string; password: string; fullName: string }): Promise<{ user_id: number }> {
+export async function createUser(ctx: AuthedCtx, input: { email: string; password: string; full_name: string }): Promise<{ user_id: number }> {
   if (!isRealmAdmin(ctx.actor)) throw new AdministratorRequiredError();
-  const fullName = checkFullName(input.fullName);
+  const fullName = checkFullName(input.full_name);
   const email = input.email.trim();
   if (!isEmailAddress(email)) throw new JsonableError("Bad name or username");
   if (input.password.length < PASSWORD_MIN_LENGTH) throw new JsonableError("The password is too weak.");
   return withTransaction(ctx, async (tx, emit) => {
     if (await getUserByDeliveryEmail(tx, ctx.realm.id, email)) throw new JsonableError(`Email '${email}' already in use`);
-    const user = await doCreateUser(tx, ctx.clock, ctx.realm, { email, fullName, role: ROLE.member, password: input.password });
+    const user = await doCreateUser(tx, ctx, { email, fullName, role: ROLE.member, password: input.password });
     await emitUserAdded(tx, ctx, ctx.realm, user, emit);
     return { user_id: user.id };
   });
@@ -125,7 +125,7 @@ export async function createUser(ctx: AuthedCtx, input: { email: string; passwor
 /** POST /users/me/api_key/regenerate: a new API key for the caller; the old one stops working. */
 export async function regenerateOwnApiKey(ctx: AuthedCtx): Promise<{ api_key: string }> {
   return withTransaction(ctx, async (tx, emit) => {
-    const apiKey = await doRegenerateApiKey(tx, ctx.actor);
+    const apiKey = await doRegenerateApiKey(tx, ctx, ctx.actor);
     if (ctx.actor.is_bot === 1) {
       emit(realmBotUpdateEvent(ctx.actor.id, { api_key: apiKey }), await botAdministratorIds(tx, ctx.realm, ctx.actor));
     }

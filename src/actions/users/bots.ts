@@ -24,7 +24,7 @@ const VALID_BOT_TYPES: readonly number[] = Object.values(BOT_TYPES);
 const INTERFACE_TYPES = [1, 2];
 
 /** What POST /bots accepts. */
-export type NewBot = { fullName: string; shortName: string; botType: number; payloadUrl: string; interfaceType: number };
+type NewBot = { full_name: string; short_name: string; bot_type: number; payload_url: string; interface_type: number };
 
 /** Zulip's require_member_or_admin: no guests, no bots. */
 export function checkMemberOrAdmin(actor: UserRow): void {
@@ -32,7 +32,7 @@ export function checkMemberOrAdmin(actor: UserRow): void {
   if (actor.is_bot === 1) throw new JsonableError("This endpoint does not accept bot requests.");
 }
 
-/** Whether the actor may create (or reactivate) a bot of this type under the realm's bot policies. */
+/** Refuses unless the actor may create (or reactivate) a bot of this type under the realm's bot policies. */
 export async function checkCanCreateBot(ctx: AuthedCtx, botType: number): Promise<void> {
   if (await hasRealmPermission(ctx.db, ctx.realm, ctx.actor, "can_create_bots_group")) return;
   if (botType === BOT_TYPES.incomingWebhook && (await hasRealmPermission(ctx.db, ctx.realm, ctx.actor, "can_create_write_only_bots_group"))) return;
@@ -47,20 +47,20 @@ async function botObject(db: Db, realm: RealmRow, bot: UserRow): Promise<Record<
 /** POST /bots: creates a bot owned by the caller; announces it to all, and its details to its administrators. */
 export async function createBot(ctx: AuthedCtx, input: NewBot): Promise<Record<string, unknown>> {
   checkMemberOrAdmin(ctx.actor);
-  const shortName = input.shortName.trim();
+  const shortName = input.short_name.trim();
   if (shortName === "") throw new JsonableError("Bad name or username");
-  const fullName = checkFullName(input.fullName);
+  const fullName = checkFullName(input.full_name);
   const email = `${shortName}-bot@${emailDomain(ctx.config.externalUrl)}`;
   if (!isEmailAddress(email)) throw new JsonableError("Bad name or username");
-  await checkCanCreateBot(ctx, input.botType);
-  if (!VALID_BOT_TYPES.includes(input.botType)) throw new JsonableError("Invalid bot type");
-  if (!INTERFACE_TYPES.includes(input.interfaceType)) throw new JsonableError("Invalid interface type");
+  await checkCanCreateBot(ctx, input.bot_type);
+  if (!VALID_BOT_TYPES.includes(input.bot_type)) throw new JsonableError("Invalid bot type");
+  if (!INTERFACE_TYPES.includes(input.interface_type)) throw new JsonableError("Invalid interface type");
   return withTransaction(ctx, async (tx, emit) => {
     if (await getUserByDeliveryEmail(tx, ctx.realm.id, email)) throw new JsonableError("Username already in use");
     if (await activeNameTaken(tx, ctx.realm.id, fullName)) throw new JsonableError("Name is already in use.");
-    const bot = await doCreateUser(tx, ctx.clock, ctx.realm, { email, fullName, role: ROLE.member, botType: input.botType, botOwnerId: ctx.actor.id });
-    if (input.botType === BOT_TYPES.outgoingWebhook) {
-      await insertService(tx, ctx.realm.id, { botUserId: bot.id, baseUrl: input.payloadUrl, token: randomAlphanumeric(32), interface: input.interfaceType });
+    const bot = await doCreateUser(tx, ctx, { email, fullName, role: ROLE.member, botType: input.bot_type, botOwnerId: ctx.actor.id });
+    if (input.bot_type === BOT_TYPES.outgoingWebhook) {
+      await insertService(tx, ctx.realm.id, { botUserId: bot.id, baseUrl: input.payload_url, token: randomAlphanumeric(32), interface: input.interface_type });
     }
     await emitUserAdded(tx, ctx, ctx.realm, bot, emit);
     emit(realmBotAddEvent(await botObject(tx, ctx.realm, bot)), await botAdministratorIds(tx, ctx.realm, bot));
@@ -104,11 +104,11 @@ async function checkNewOwner(ctx: AuthedCtx, ownerId: number): Promise<UserRow> 
 }
 
 /** PATCH /bots/{bot_id}: renames a bot and/or hands it to another owner. */
-export async function updateBot(ctx: AuthedCtx, botId: number, changes: { fullName?: string; botOwnerId?: number }): Promise<Record<string, unknown>> {
+export async function updateBot(ctx: AuthedCtx, botId: number, changes: { full_name?: string; bot_owner_id?: number }): Promise<Record<string, unknown>> {
   checkMemberOrAdmin(ctx.actor);
   const bot = await accessBotById(ctx, botId);
-  const fullName = changes.fullName !== undefined && changes.fullName !== bot.full_name ? checkFullName(changes.fullName) : null;
-  const owner = changes.botOwnerId === undefined ? null : await checkNewOwner(ctx, changes.botOwnerId);
+  const fullName = changes.full_name !== undefined && changes.full_name !== bot.full_name ? checkFullName(changes.full_name) : null;
+  const owner = changes.bot_owner_id === undefined ? null : await checkNewOwner(ctx, changes.bot_owner_id);
   const updated = await withTransaction(ctx, async (tx, emit) => {
     let row = bot;
     if (fullName !== null && fullName !== bot.full_name) {
@@ -143,7 +143,7 @@ export async function regenerateBotApiKey(ctx: AuthedCtx, botId: number): Promis
   checkMemberOrAdmin(ctx.actor);
   const bot = await accessBotById(ctx, botId);
   return withTransaction(ctx, async (tx, emit) => {
-    const apiKey = await doRegenerateApiKey(tx, bot);
+    const apiKey = await doRegenerateApiKey(tx, ctx, bot);
     emit(realmBotUpdateEvent(bot.id, { api_key: apiKey }), await botAdministratorIds(tx, ctx.realm, bot));
     return { api_key: apiKey };
   });

@@ -1,15 +1,18 @@
 /** The trusted primitive that creates a user or bot row and its system-group memberships. */
-import type { Transaction } from "kysely";
-import { nowSeconds, type Clock } from "../../clock.ts";
+import { nowSeconds } from "../../clock.ts";
 import { systemGroupsForRole } from "../../store/roles.ts";
 import { hashPassword, randomAlphanumeric } from "../../secrets.ts";
-import type { Database, RealmRow, UserRow } from "../../store/schema.ts";
+import type { Db } from "../../store/types.ts";
+import type { UserRow } from "../../store/schema.ts";
 import { addMembers, systemGroupsByName } from "../../store/user-groups.ts";
 import { insertUser } from "../../store/users.ts";
+import type { DoEnv } from "../context.ts";
 
+/** The row of a user or bot just created. */
 export type CreatedUser = UserRow;
 
-export type NewUserInput = {
+/** What creating a user or bot needs (already validated by the caller). */
+type NewUserInput = {
   email: string;
   fullName: string;
   role: number;
@@ -21,7 +24,8 @@ export type NewUserInput = {
 };
 
 /** Inserts the user (checking nothing) and puts it in the system groups of its role. */
-export async function doCreateUser(tx: Transaction<Database>, clock: Clock, realm: RealmRow, input: NewUserInput): Promise<CreatedUser> {
+export async function doCreateUser(tx: Db, env: Pick<DoEnv, "realm" | "clock">, input: NewUserInput): Promise<CreatedUser> {
+  const { realm, clock } = env;
   const user = await insertUser(tx, {
     realm_id: realm.id,
     delivery_email: input.email,

@@ -2,13 +2,12 @@
  * Trusted primitives behind the admin CLI (also used by the user actions). They check nothing:
  * callers validate arguments and refusals first.
  */
-import type { Transaction } from "kysely";
-import type { Clock } from "../../clock.ts";
 import { ROLE } from "../../store/roles.ts";
 import { hashPassword, randomAlphanumeric } from "../../secrets.ts";
 import type { Db } from "../../store/types.ts";
-import type { Database, RealmRow, UserRow } from "../../store/schema.ts";
+import type { UserRow } from "../../store/schema.ts";
 import { activeBotIdsOwnedBy, insertService, setUsersActive, updateUser } from "../../store/users.ts";
+import type { DoEnv } from "../context.ts";
 import { doCreateUser, type CreatedUser } from "./create.ts";
 
 /** Zulip's bot types, by the CLI's names. */
@@ -17,11 +16,12 @@ export const BOT_TYPE = { generic: 1, incoming: 2, outgoing: 3 } as const;
 /** Outgoing-webhook service interface: 1 is Zulip's generic JSON payload. */
 const GENERIC_INTERFACE = 1;
 
-export type NewBotInput = { email: string; fullName: string; botType: number; ownerId: number; serviceUrl: string | null };
+/** What creating a bot needs (already validated by the caller). */
+type NewBotInput = { email: string; fullName: string; botType: number; ownerId: number; serviceUrl: string | null };
 
 /** Creates a bot (role member) and, for outgoing-webhook bots, its service row with a fresh token. */
-export async function doCreateBot(tx: Transaction<Database>, clock: Clock, realm: RealmRow, input: NewBotInput): Promise<CreatedUser> {
-  const bot = await doCreateUser(tx, clock, realm, {
+export async function doCreateBot(tx: Db, env: Pick<DoEnv, "realm" | "clock">, input: NewBotInput): Promise<CreatedUser> {
+  const bot = await doCreateUser(tx, env, {
     email: input.email,
     fullName: input.fullName,
     role: ROLE.member,
@@ -29,39 +29,39 @@ export async function doCreateBot(tx: Transaction<Database>, clock: Clock, realm
     botOwnerId: input.ownerId,
   });
   if (input.serviceUrl !== null) {
-    await insertService(tx, realm.id, { botUserId: bot.id, baseUrl: input.serviceUrl, token: randomAlphanumeric(32), interface: GENERIC_INTERFACE });
+    await insertService(tx, env.realm.id, { botUserId: bot.id, baseUrl: input.serviceUrl, token: randomAlphanumeric(32), interface: GENERIC_INTERFACE });
   }
   return bot;
 }
 
 /** Replaces a user's API key; the old one stops working at once. */
-export async function doRegenerateApiKey(db: Db, user: UserRow): Promise<string> {
+export async function doRegenerateApiKey(tx: Db, env: Pick<DoEnv, "realm">, user: UserRow): Promise<string> {
   const apiKey = randomAlphanumeric(32);
-  await updateUser(db, user.realm_id, user.id, { api_key: apiKey });
+  await updateUser(tx, env.realm.id, user.id, { api_key: apiKey });
   return apiKey;
 }
 
 /** Deactivates a user and, as Zulip does, the active bots they own; returns the ids deactivated. */
-export async function doDeactivateUser(tx: Transaction<Database>, user: UserRow): Promise<number[]> {
-  const bots = user.is_bot === 1 ? [] : await activeBotIdsOwnedBy(tx, user.realm_id, user.id);
+export async function doDeactivateUser(tx: Db, env: Pick<DoEnv, "realm">, user: UserRow): Promise<number[]> {
+  const bots = user.is_bot === 1 ? [] : await activeBotIdsOwnedBy(tx, env.realm.id, user.id);
   const ids = [user.id, ...bots];
-  await setUsersActive(tx, user.realm_id, ids, false);
+  await setUsersActive(tx, env.realm.id, ids, false);
   return ids;
 }
 
 /** Stores a new scrypt hash of the password. */
-export async function doSetPassword(db: Db, user: UserRow, password: string): Promise<void> {
+export async function doSetPassword(tx: Db, env: Pick<DoEnv, "realm">, user: UserRow, password: string): Promise<void> {
   const hash = await hashPassword(password);
-  await updateUser(db, user.realm_id, user.id, { password_hash: hash });
+  await updateUser(tx, env.realm.id, user.id, { password_hash: hash });
 }
 
 /** The per-user special permission SPEC.md requires (with the owner role) for `new_email`. */
 export const CAN_CHANGE_USER_EMAILS = "can_change_user_emails";
 
 /** Sets a boolean in the user's settings JSON (e.g. can_change_user_emails). */
-export async function doSetUserFlagSetting(db: Db, user: UserRow, key: string, value: boolean): Promise<void> {
+export async function doSetUserFlagSetting(tx: Db, env: Pick<DoEnv, "realm">, user: UserRow, key: string, value: boolean): Promise<void> {
   const settings: Record<string, unknown> = { ...parseSettings(user.settings), [key]: value };
-  await updateUser(db, user.realm_id, user.id, { settings: JSON.stringify(settings) });
+  await updateUser(tx, env.realm.id, user.id, { settings: JSON.stringify(settings) });
 }
 
 function parseSettings(text: string): Record<string, unknown> {

@@ -19,7 +19,7 @@ async function emitActiveChange(tx: Transaction<Database>, ctx: AuthedCtx, user:
 
 /** Deactivates a user and the active bots it owns (bots first, as Zulip does), with their events. */
 async function deactivateWithEvents(tx: Transaction<Database>, ctx: AuthedCtx, user: UserRow, emit: Emit): Promise<void> {
-  const [own, ...bots] = await doDeactivateUser(tx, user);
+  const [own, ...bots] = await doDeactivateUser(tx, ctx, user);
   for (const id of [...bots, own]) {
     const row = await getUser(tx, ctx.realm.id, id);
     if (row) await emitActiveChange(tx, ctx, row, false, emit);

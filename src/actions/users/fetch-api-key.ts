@@ -4,7 +4,8 @@ import { verifyPassword } from "../../secrets.ts";
 import { getUserByDeliveryEmail } from "../../store/users.ts";
 import type { ActionCtx } from "../context.ts";
 
-export type ApiKeyResult = { api_key: string; email: string; user_id: number };
+/** The response of a successful login: the API key, the delivery email and the user id. */
+type ApiKeyResult = { api_key: string; email: string; user_id: number };
 
 // A well-formed hash that matches no password: unknown users cost one scrypt like known ones,
 // so response time does not tell which addresses have accounts.

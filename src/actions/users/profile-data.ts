@@ -1,14 +1,13 @@
 /** Validating and storing users' custom profile field values, per field type, with Zulip's messages. */
-import type { Transaction } from "kysely";
 import { JsonableError } from "../../errors.ts";
 import { isRealmAdmin } from "../../permissions/check.ts";
 import { CUSTOM_PROFILE_FIELD_TYPES } from "../../present/users.ts";
 import { realmUserUpdateEvent } from "../../events/kinds/users.ts";
 import type { Db } from "../../store/types.ts";
 import { deleteProfileValue, getProfileField, getProfileValue, setProfileValue } from "../../store/custom-profile.ts";
-import type { CustomProfileFieldRow, Database, UserRow } from "../../store/schema.ts";
+import type { CustomProfileFieldRow, UserRow } from "../../store/schema.ts";
 import { usersByIds } from "../../store/users.ts";
-import type { Emit } from "../context.ts";
+import type { DoEnv } from "../context.ts";
 
 /** One element of `profile_data`: a field id and its new value (null or empty clears it). */
 export type ProfileDataUpdate = { id: number; value: string | number[] | null };
@@ -108,7 +107,9 @@ export async function validateProfileData(db: Db, realmId: number, actor: UserRo
 }
 
 /** Stores validated values and emits one realm_user update per field that changed. */
-export async function doUpdateProfileData(tx: Transaction<Database>, realmId: number, user: UserRow, values: CleanValue[], emit: Emit, recipients: number[]): Promise<void> {
+export async function doUpdateProfileData(tx: Db, env: Pick<DoEnv, "realm" | "emit">, user: UserRow, values: CleanValue[], recipients: number[]): Promise<void> {
+  const { emit } = env;
+  const realmId = env.realm.id;
   for (const { field, value, rendered } of values) {
     if (value === null) {
       if (!(await deleteProfileValue(tx, realmId, user.id, field.id))) continue;

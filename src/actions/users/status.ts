@@ -19,7 +19,7 @@ import { checkEmoji, EMOJI_TYPE, emojiByName, type EmojiRef } from "../emoji/che
 import { accessUserById, userIdsWhoCanAccess } from "../../permissions/user-access.ts";
 
 /** What POST /users/me/status accepts; absent keys are left unchanged. */
-export type StatusInput = { away?: boolean; status_text?: string; emoji_name?: string; emoji_code?: string; reaction_type?: string };
+type StatusInput = { away?: boolean; status_text?: string; emoji_name?: string; emoji_code?: string; reaction_type?: string };
 
 /** SPEC.md's limit on status_text, in characters (after trimming, as Zulip counts). */
 const STATUS_TEXT_LIMIT = 60;

@@ -11,15 +11,16 @@ import { userGroupMembersEvent } from "../../events/kinds/user-groups.ts";
 import { realmUserUpdateEvent } from "../../events/kinds/users.ts";
 import { addMembers, removeMembers, systemGroupsByName } from "../../store/user-groups.ts";
 import type { Database, RealmRow, UserRow } from "../../store/schema.ts";
+import type { Db } from "../../store/types.ts";
 import { activeUserIds, countActiveHumanOwners, getUserByDeliveryEmail, updateUser as storeUpdateUser } from "../../store/users.ts";
 import { CAN_CHANGE_USER_EMAILS } from "./credentials.ts";
-import { withTransaction, type AuthedCtx, type Emit } from "../context.ts";
+import { withTransaction, type AuthedCtx, type DoEnv } from "../context.ts";
 import { doUpdateProfileData, validateProfileData, type ProfileDataUpdate } from "./profile-data.ts";
 import { checkFullName, isEmailAddress } from "./accounts.ts";
 import { accessUserByEmail, accessUserById, botAdministratorIds, usersWhoCanAccess } from "../../permissions/user-access.ts";
 
 /** The changes PATCH /users accepts; absent ones are left alone. */
-export type UserChanges = { fullName?: string; role?: number; profileData?: ProfileDataUpdate[]; newEmail?: string };
+type UserChanges = { full_name?: string; role?: number; profile_data?: ProfileDataUpdate[]; new_email?: string };
 
 function hasSpecialPermission(user: UserRow, key: string): boolean {
   const settings: unknown = JSON.parse(user.settings || "{}");
@@ -39,7 +40,8 @@ function checkRoleChange(actor: UserRow, target: UserRow, role: number): void {
  * Changes a user's role and moves it between system groups, announcing the role to those who
  * can access the user and the membership changes to everyone.
  */
-export async function doChangeUserRole(tx: Transaction<Database>, realm: RealmRow, user: UserRow, role: number, emit: Emit, recipients: number[]): Promise<void> {
+async function doChangeUserRole(tx: Db, env: Pick<DoEnv, "realm" | "emit">, user: UserRow, role: number, recipients: number[]): Promise<void> {
+  const { realm, emit } = env;
   await storeUpdateUser(tx, realm.id, user.id, { role });
   emit(realmUserUpdateEvent(user.id, { role }), recipients);
   const groups = await systemGroupsByName(tx, realm.id);
@@ -61,14 +63,16 @@ export async function doChangeUserRole(tx: Transaction<Database>, realm: RealmRo
 }
 
 /** Renames a user (and, for a bot, tells those who administer it). */
-async function doChangeFullName(tx: Transaction<Database>, realm: RealmRow, user: UserRow, fullName: string, emit: Emit, recipients: number[]): Promise<void> {
+async function doChangeFullName(tx: Db, env: Pick<DoEnv, "realm" | "emit">, user: UserRow, fullName: string, recipients: number[]): Promise<void> {
+  const { realm, emit } = env;
   await storeUpdateUser(tx, realm.id, user.id, { full_name: fullName });
   emit(realmUserUpdateEvent(user.id, { full_name: fullName }), recipients);
   if (user.is_bot === 1) emit(realmBotUpdateEvent(user.id, { full_name: fullName }), await botAdministratorIds(tx, realm, user));
 }
 
 /** Changes a user's delivery email; the gravatar follows the address, and the API email if public. */
-async function doChangeEmail(tx: Transaction<Database>, realm: RealmRow, user: UserRow, email: string, emit: Emit, recipients: UserRow[]): Promise<void> {
+async function doChangeEmail(tx: Db, env: Pick<DoEnv, "realm" | "emit">, user: UserRow, email: string, recipients: UserRow[]): Promise<void> {
+  const { realm, emit } = env;
   const updated = await storeUpdateUser(tx, realm.id, user.id, { delivery_email: email });
   const all = recipients.map((r) => r.id);
   emit(realmUserUpdateEvent(user.id, { delivery_email: email }), recipients.filter((r) => canSeeDeliveryEmail(r, user)).map((r) => r.id));
@@ -91,25 +95,26 @@ export async function updateUser(ctx: AuthedCtx, target: number | string, change
   const opts = { allowDeactivated: true, allowBots: true, forAdmin: true };
   const user = typeof target === "number" ? await accessUserById(ctx, target, opts) : await accessUserByEmail(ctx, target, opts);
   const { actor, realm } = ctx;
-  if (changes.newEmail !== undefined && !(actor.role === ROLE.owner && hasSpecialPermission(actor, CAN_CHANGE_USER_EMAILS))) {
+  if (changes.new_email !== undefined && !(actor.role === ROLE.owner && hasSpecialPermission(actor, CAN_CHANGE_USER_EMAILS))) {
     throw new JsonableError("User not authorized to change user emails");
   }
   const roleChanges = changes.role !== undefined && changes.role !== user.role;
   if (roleChanges && changes.role !== undefined) checkRoleChange(actor, user, changes.role);
-  const nameChanges = changes.fullName !== undefined && changes.fullName !== user.full_name && changes.fullName.trim() !== "";
-  const fullName = nameChanges && changes.fullName !== undefined ? checkFullName(changes.fullName) : null;
+  const nameChanges = changes.full_name !== undefined && changes.full_name !== user.full_name && changes.full_name.trim() !== "";
+  const fullName = nameChanges && changes.full_name !== undefined ? checkFullName(changes.full_name) : null;
   await withTransaction(ctx, async (tx, emit) => {
     if (roleChanges && user.role === ROLE.owner && user.is_active === 1 && user.is_bot === 0 && (await countActiveHumanOwners(tx, realm.id)) === 1) {
       throw new JsonableError("The owner permission cannot be removed from the only organization owner.");
     }
-    const profile = changes.profileData ? await validateProfileData(tx, realm.id, actor, changes.profileData) : [];
-    const newEmail = changes.newEmail === undefined ? null : await checkNewEmail(tx, realm, user, changes.newEmail);
+    const profile = changes.profile_data ? await validateProfileData(tx, realm.id, actor, changes.profile_data) : [];
+    const newEmail = changes.new_email === undefined ? null : await checkNewEmail(tx, realm, user, changes.new_email);
     const recipients = await usersWhoCanAccess(tx, realm, user);
     const recipientIds = recipients.map((r) => r.id);
-    if (roleChanges && changes.role !== undefined) await doChangeUserRole(tx, realm, user, changes.role, emit, recipientIds);
-    if (fullName !== null && fullName !== user.full_name) await doChangeFullName(tx, realm, user, fullName, emit, recipientIds);
-    await doUpdateProfileData(tx, realm.id, user, profile, emit, recipientIds);
-    if (newEmail !== null && newEmail !== user.delivery_email) await doChangeEmail(tx, realm, user, newEmail, emit, recipients);
+    const env = { ...ctx, emit };
+    if (roleChanges && changes.role !== undefined) await doChangeUserRole(tx, env, user, changes.role, recipientIds);
+    if (fullName !== null && fullName !== user.full_name) await doChangeFullName(tx, env, user, fullName, recipientIds);
+    await doUpdateProfileData(tx, env, user, profile, recipientIds);
+    if (newEmail !== null && newEmail !== user.delivery_email) await doChangeEmail(tx, env, user, newEmail, recipients);
   });
   return {};
 }

@@ -1,13 +1,13 @@
 /** realm_bot events, sent only to those who administer the bot (its owner and administrators). */
 
 /** A bot the recipients now administer (whole Bot object). */
-export type RealmBotAddEvent = { type: "realm_bot"; op: "add"; bot: Record<string, unknown> };
+type RealmBotAddEvent = { type: "realm_bot"; op: "add"; bot: Record<string, unknown> };
 
 /** One change to a bot: `bot` holds `user_id` and the changed field only. */
-export type RealmBotUpdateEvent = { type: "realm_bot"; op: "update"; bot: { user_id: number } & Record<string, unknown> };
+type RealmBotUpdateEvent = { type: "realm_bot"; op: "update"; bot: { user_id: number } & Record<string, unknown> };
 
 /** A bot the recipient no longer administers (e.g. its ownership moved away from them). */
-export type RealmBotDeleteEvent = { type: "realm_bot"; op: "delete"; bot: { user_id: number } };
+type RealmBotDeleteEvent = { type: "realm_bot"; op: "delete"; bot: { user_id: number } };
 
 /** Every realm_bot event. */
 export type RealmBotEvent = RealmBotAddEvent | RealmBotUpdateEvent | RealmBotDeleteEvent;

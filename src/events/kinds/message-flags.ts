@@ -2,7 +2,7 @@
 import type { RawUnreads } from "../../store/unreads.ts";
 
 /** What a client needs to put a message marked unread back into its unread_msgs (FL 121). */
-export type UnreadMessageDetail =
+type UnreadMessageDetail =
   | { type: "private"; user_ids: number[]; mentioned?: true }
   | { type: "stream"; stream_id: number; topic: string; unmuted_stream_msg: boolean; mentioned?: true };
 

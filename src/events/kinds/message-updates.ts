@@ -24,16 +24,16 @@ export type UpdateMessageBase = {
 };
 
 /** What a user receives: the base plus their own flags for `message_id` after the edit. */
-export type UpdateMessageEvent = UpdateMessageBase & { flags: string[] };
+type UpdateMessageEvent = UpdateMessageBase & { flags: string[] };
 
 /** Where deleted messages were: a channel topic, or a direct conversation. */
 type DeletedFrom = { message_type: "stream" | "private"; stream_id?: number; topic?: string };
 
 /** A deletion; the queue layer splits `message_ids` for clients without bulk_message_deletion. */
-export type DeleteMessageEvent = { type: "delete_message"; message_ids: number[] } & DeletedFrom;
+type DeleteMessageEvent = { type: "delete_message"; message_ids: number[] } & DeletedFrom;
 
 /** What a client without bulk_message_deletion receives: one event per deleted message (FL 13). */
-export type DeleteOneMessageEvent = { type: "delete_message"; message_id: number } & DeletedFrom;
+type DeleteOneMessageEvent = { type: "delete_message"; message_id: number } & DeletedFrom;
 
 /** Every event this file declares. */
 export type MessageUpdateEvent = UpdateMessageEvent | DeleteMessageEvent | DeleteOneMessageEvent;

@@ -7,10 +7,10 @@
 import type { ApiMessage, MessagePresentOptions } from "../../present/messages.ts";
 
 /** What a client receives. `local_message_id` only on the queue that sent the message. */
-export type MessageEvent = { type: "message"; message: ApiMessage; flags: readonly string[]; local_message_id?: string };
+type MessageEvent = { type: "message"; message: ApiMessage; flags: readonly string[]; local_message_id?: string };
 
 /** Per-queue data that never reaches a client. Plain JSON, so it crosses the Redis bus. */
-export type MessageEventVariants = {
+type MessageEventVariants = {
   /** The raw Markdown, for queues with apply_markdown=false. */
   raw_content: string;
   /** Flags by user id (as a string key); users not listed (all_public_streams queues) get []. */

@@ -8,28 +8,28 @@ import type { ApiLinkifier, ApiPlayground } from "../../present/organization.ts"
 export type UserStatusChange = { away?: boolean; status_text?: string; emoji_name?: string; emoji_code?: string; reaction_type?: string };
 
 /** A user's status changed; sent to the users who can access that user (FL 228). */
-export type UserStatusEvent = { type: "user_status"; user_id: number } & UserStatusChange;
+type UserStatusEvent = { type: "user_status"; user_id: number } & UserStatusChange;
 
 /** The realm's whole list of custom profile fields, after any change to it. */
-export type CustomProfileFieldsEvent = { type: "custom_profile_fields"; fields: Record<string, unknown>[] };
+type CustomProfileFieldsEvent = { type: "custom_profile_fields"; fields: Record<string, unknown>[] };
 
 /** The realm's whole list of code playgrounds, after any change to it. */
-export type RealmPlaygroundsEvent = { type: "realm_playgrounds"; realm_playgrounds: ApiPlayground[] };
+type RealmPlaygroundsEvent = { type: "realm_playgrounds"; realm_playgrounds: ApiPlayground[] };
 
 /** The realm's ordered linkifiers, after any change (only to clients with linkifier_url_template). */
-export type RealmLinkifiersEvent = { type: "realm_linkifiers"; realm_linkifiers: ApiLinkifier[] };
+type RealmLinkifiersEvent = { type: "realm_linkifiers"; realm_linkifiers: ApiLinkifier[] };
 
 /** One personal setting changed (FL 89). */
-export type UserSettingsUpdateEvent = { type: "user_settings"; op: "update"; property: string; value: boolean | number | string };
+type UserSettingsUpdateEvent = { type: "user_settings"; op: "update"; property: string; value: boolean | number | string };
 
 /** The legacy form of a notification-setting change, for clients without user_settings_object. */
-export type UpdateGlobalNotificationsEvent = { type: "update_global_notifications"; user: string; notification_name: string; setting: boolean | number | string };
+type UpdateGlobalNotificationsEvent = { type: "update_global_notifications"; user: string; notification_name: string; setting: boolean | number | string };
 
 /**
  * The legacy form of a display-setting change, for clients without user_settings_object. No
  * action sends it yet; the type is here so its queue adapter is checked against it.
  */
-export type UpdateDisplaySettingsEvent = {
+type UpdateDisplaySettingsEvent = {
   type: "update_display_settings";
   user: string;
   setting_name: string;

@@ -3,9 +3,9 @@ import type { ApiStream } from "../../present/streams.ts";
 import type { ClientCapabilities } from "../queue-options.ts";
 
 /** Channels that became visible to the recipients. */
-export type StreamCreateEvent = { type: "stream"; op: "create"; streams: ApiStream[] };
+type StreamCreateEvent = { type: "stream"; op: "create"; streams: ApiStream[] };
 /** Channels archived or no longer visible to the recipients. */
-export type StreamDeleteEvent = { type: "stream"; op: "delete"; streams: ApiStream[] };
+type StreamDeleteEvent = { type: "stream"; op: "delete"; streams: ApiStream[] };
 /** One changed property of a channel. */
 export type StreamUpdateEvent = {
   type: "stream";

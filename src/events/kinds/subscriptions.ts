@@ -2,13 +2,13 @@
 import type { ApiSubscription } from "../../present/streams.ts";
 
 /** The recipient's new subscriptions. */
-export type SubscriptionAddEvent = { type: "subscription"; op: "add"; subscriptions: ApiSubscription[] };
+type SubscriptionAddEvent = { type: "subscription"; op: "add"; subscriptions: ApiSubscription[] };
 /** Channels the recipient was unsubscribed from. */
-export type SubscriptionRemoveEvent = { type: "subscription"; op: "remove"; subscriptions: Array<{ stream_id: number; name: string }> };
+type SubscriptionRemoveEvent = { type: "subscription"; op: "remove"; subscriptions: Array<{ stream_id: number; name: string }> };
 /** One of the recipient's subscription settings. */
-export type SubscriptionUpdateEvent = { type: "subscription"; op: "update"; stream_id: number; property: string; value: boolean | string };
+type SubscriptionUpdateEvent = { type: "subscription"; op: "update"; stream_id: number; property: string; value: boolean | string };
 /** Other users who joined or left channels. */
-export type SubscriptionPeerEvent = { type: "subscription"; op: "peer_add" | "peer_remove"; stream_ids: number[]; user_ids: number[] };
+type SubscriptionPeerEvent = { type: "subscription"; op: "peer_add" | "peer_remove"; stream_ids: number[]; user_ids: number[] };
 /** Every subscription event. */
 export type SubscriptionEvent = SubscriptionAddEvent | SubscriptionRemoveEvent | SubscriptionUpdateEvent | SubscriptionPeerEvent;
 

@@ -5,13 +5,13 @@
 import type { ClientCapabilities } from "../queue-options.ts";
 
 /** A user as a typing event names them. */
-export type TypingUser = { user_id: number; email: string };
+type TypingUser = { user_id: number; email: string };
 
 /** Typing in a direct conversation: every participant is listed. */
-export type DirectTypingEvent = { type: "typing"; op: "start" | "stop"; message_type: "direct"; sender: TypingUser; recipients: TypingUser[] };
+type DirectTypingEvent = { type: "typing"; op: "start" | "stop"; message_type: "direct"; sender: TypingUser; recipients: TypingUser[] };
 
 /** Typing in a channel topic (only clients with stream_typing_notifications get these). */
-export type StreamTypingEvent = { type: "typing"; op: "start" | "stop"; message_type: "stream"; sender: TypingUser; stream_id: number; topic: string };
+type StreamTypingEvent = { type: "typing"; op: "start" | "stop"; message_type: "stream"; sender: TypingUser; stream_id: number; topic: string };
 
 /** Either form of typing notification. */
 export type TypingEvent = DirectTypingEvent | StreamTypingEvent;

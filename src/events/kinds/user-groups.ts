@@ -15,26 +15,26 @@ import type { ClientCapabilities } from "../queue-options.ts";
 type Markers = { for_reactivation?: true; deactivated?: true };
 
 /** A group was created (or reactivated, for clients without include_deactivated_groups). */
-export type UserGroupAddEvent = { type: "user_group"; op: "add"; group: ApiUserGroup } & Markers;
+type UserGroupAddEvent = { type: "user_group"; op: "add"; group: ApiUserGroup } & Markers;
 
 /** Changed properties of a group. */
-export type UserGroupUpdateData = Partial<{ name: string; description: string; deactivated: boolean } & Record<GroupPermissionSetting, GroupSettingValue>>;
+type UserGroupUpdateData = Partial<{ name: string; description: string; deactivated: boolean } & Record<GroupPermissionSetting, GroupSettingValue>>;
 /** Changed properties of a group (`data` holds only those). */
-export type UserGroupUpdateEvent = { type: "user_group"; op: "update"; group_id: number; data: UserGroupUpdateData } & Markers;
+type UserGroupUpdateEvent = { type: "user_group"; op: "update"; group_id: number; data: UserGroupUpdateData } & Markers;
 
 /** Users joined or left a group's direct members. */
-export type UserGroupMembersEvent = { type: "user_group"; op: "add_members" | "remove_members"; group_id: number; user_ids: number[] } & Markers;
+type UserGroupMembersEvent = { type: "user_group"; op: "add_members" | "remove_members"; group_id: number; user_ids: number[] } & Markers;
 
 /** Groups added to or removed from a group's direct subgroups. */
-export type UserGroupSubgroupsEvent = { type: "user_group"; op: "add_subgroups" | "remove_subgroups"; group_id: number; direct_subgroup_ids: number[] } & Markers;
+type UserGroupSubgroupsEvent = { type: "user_group"; op: "add_subgroups" | "remove_subgroups"; group_id: number; direct_subgroup_ids: number[] } & Markers;
 
 /** A group was deactivated, as clients without include_deactivated_groups see it. */
-export type UserGroupRemoveEvent = { type: "user_group"; op: "remove"; group_id: number };
+type UserGroupRemoveEvent = { type: "user_group"; op: "remove"; group_id: number };
 
 /** Every user_group event. */
 export type UserGroupEvent = UserGroupAddEvent | UserGroupUpdateEvent | UserGroupMembersEvent | UserGroupSubgroupsEvent | UserGroupRemoveEvent;
 
-/** Whether the group an event is about is deactivated (marks the event for the adapter). */
+/** The markers of an event about a group that is (or is not) deactivated, for the adapter. */
 function marker(groupDeactivated: boolean): Markers {
   return groupDeactivated ? { deactivated: true } : {};
 }
@@ -60,7 +60,7 @@ export function userGroupSubgroupsEvent(op: UserGroupSubgroupsEvent["op"], group
 }
 
 /** A deactivated group leaving the view of clients without include_deactivated_groups (built per queue). */
-export function userGroupRemoveEvent(groupId: number): UserGroupRemoveEvent {
+function userGroupRemoveEvent(groupId: number): UserGroupRemoveEvent {
   return { type: "user_group", op: "remove", group_id: groupId };
 }
 

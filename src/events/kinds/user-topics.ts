@@ -15,7 +15,7 @@ export function userTopicEvent(streamId: number, topicName: string, visibilityPo
 }
 
 /** [channel name, topic, time muted] of one muted topic, as the deprecated `muted_topics` lists it. */
-export type MutedTopic = [string, string, number];
+type MutedTopic = [string, string, number];
 
 /** The user's whole list of muted topics (superseded by `user_topic` in FL 134), sent before it. */
 export type MutedTopicsEvent = { type: "muted_topics"; muted_topics: MutedTopic[] };

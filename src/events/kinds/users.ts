@@ -1,10 +1,10 @@
 /** realm_user events: a user joined, or some of a user's data changed. */
 
 /** A new account (person is a whole User object). */
-export type RealmUserAddEvent = { type: "realm_user"; op: "add"; person: Record<string, unknown> };
+type RealmUserAddEvent = { type: "realm_user"; op: "add"; person: Record<string, unknown> };
 
 /** One change to a user: `person` holds `user_id` and the changed field(s) only. */
-export type RealmUserUpdateEvent = { type: "realm_user"; op: "update"; person: { user_id: number } & Record<string, unknown> };
+type RealmUserUpdateEvent = { type: "realm_user"; op: "update"; person: { user_id: number } & Record<string, unknown> };
 
 /** Every realm_user event. */
 export type RealmUserEvent = RealmUserAddEvent | RealmUserUpdateEvent;

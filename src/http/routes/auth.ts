@@ -4,6 +4,7 @@ import { defineEndpoint } from "../endpoint.ts";
 import { str } from "../params.ts";
 import { fetchApiKey } from "../../actions/users/fetch-api-key.ts";
 
+/** This file's endpoints, which http/app.ts loads. */
 export const endpoints = [
   defineEndpoint({
     method: "POST",

@@ -4,6 +4,7 @@ import { defineEndpoint, Redirect } from "../endpoint.ts";
 import { str } from "../params.ts";
 import { avatarLocation } from "../../actions/users/accounts.ts";
 
+/** This file's endpoints, which http/app.ts loads. */
 export const endpoints = [
   defineEndpoint({
     method: "GET",

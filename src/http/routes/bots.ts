@@ -17,6 +17,7 @@ function isHttpUrl(value: string): boolean {
 // Outgoing-webhook format 1: Zulip's own payload.
 const DEFAULT_INTERFACE = 1;
 
+/** This file's endpoints, which http/app.ts loads. */
 export const endpoints = [
   defineEndpoint({
     method: "POST",
@@ -29,8 +30,7 @@ export const endpoints = [
       payload_url: json(z.string().refine(isHttpUrl, { message: "{var_name} is not a URL" })).default(""),
       interface_type: int().default(DEFAULT_INTERFACE),
     }),
-    handler: (p, ctx) =>
-      createBot(ctx, { fullName: p.full_name, shortName: p.short_name, botType: p.bot_type, payloadUrl: p.payload_url, interfaceType: p.interface_type }),
+    handler: (p, ctx) => createBot(ctx, p),
   }),
   defineEndpoint({
     method: "GET",
@@ -44,7 +44,7 @@ export const endpoints = [
     path: "/bots/:bot_id",
     auth: "user",
     params: z.object({ bot_id: pathInt(), full_name: str().optional(), bot_owner_id: int().optional() }),
-    handler: (p, ctx) => updateBot(ctx, p.bot_id, { fullName: p.full_name, botOwnerId: p.bot_owner_id }),
+    handler: ({ bot_id, ...changes }, ctx) => updateBot(ctx, bot_id, changes),
   }),
   defineEndpoint({
     method: "DELETE",

@@ -57,6 +57,7 @@ const getEventsParams = z.object({
   simplified_presence_events: bool().optional(),
 });
 
+/** This file's endpoints, which http/app.ts loads. */
 export const endpoints = [
   defineEndpoint({
     method: "POST",

@@ -6,6 +6,7 @@ import { intList, pathInt, str } from "../params.ts";
 
 const linkifierParams = { pattern: str(), url_template: str() };
 
+/** This file's endpoints, which http/app.ts loads. */
 export const endpoints = [
   defineEndpoint({
     method: "GET",

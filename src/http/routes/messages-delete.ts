@@ -4,6 +4,7 @@ import { deleteMessage } from "../../actions/messages/delete.ts";
 import { defineEndpoint } from "../endpoint.ts";
 import { pathInt } from "../params.ts";
 
+/** This file's endpoints, which http/app.ts loads. */
 export const endpoints = [
   defineEndpoint({
     method: "DELETE",

@@ -15,6 +15,7 @@ const updateParams = z.object({
   send_notification_to_new_thread: bool().default(true),
 });
 
+/** This file's endpoints, which http/app.ts loads. */
 export const endpoints = [
   defineEndpoint({
     method: "PATCH",
@@ -23,16 +24,7 @@ export const endpoints = [
     params: updateParams,
     // `subject` is the name before Zulip 2.0.
     aliases: { subject: "topic" },
-    handler: async (p, ctx) =>
-      updateMessage(ctx, {
-        messageId: p.message_id,
-        content: p.content,
-        topic: p.topic,
-        streamId: p.stream_id,
-        propagateMode: p.propagate_mode,
-        sendNotificationToOldThread: p.send_notification_to_old_thread,
-        sendNotificationToNewThread: p.send_notification_to_new_thread,
-      }),
+    handler: async (p, ctx) => updateMessage(ctx, p),
   }),
   defineEndpoint({
     method: "GET",

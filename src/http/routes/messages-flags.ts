@@ -5,6 +5,7 @@ import { markAllAsRead, markStreamAsRead, updateMessageFlags } from "../../actio
 import { defineEndpoint } from "../endpoint.ts";
 import { bool, int, intList, json, str } from "../params.ts";
 
+/** This file's endpoints, which http/app.ts loads. */
 export const endpoints = [
   defineEndpoint({
     method: "POST",
@@ -26,16 +27,7 @@ export const endpoints = [
       op: str(),
       flag: str(),
     }),
-    handler: async (p, ctx) =>
-      updateMessageFlagsForNarrow(ctx, {
-        anchor: p.anchor,
-        includeAnchor: p.include_anchor,
-        numBefore: p.num_before,
-        numAfter: p.num_after,
-        narrow: p.narrow,
-        op: p.op,
-        flag: p.flag,
-      }),
+    handler: async (p, ctx) => updateMessageFlagsForNarrow(ctx, p),
   }),
   defineEndpoint({
     method: "POST",

@@ -33,38 +33,27 @@ const getMessageParams = z.object({
   allow_empty_topic_name: bool().default(false),
 });
 
+/** This file's endpoints, which http/app.ts loads. */
 export const endpoints = [
   defineEndpoint({
     method: "GET",
     path: "/messages",
     auth: "user",
     params: getMessagesParams,
-    handler: async (p, ctx) =>
-      getMessages(ctx, {
-        anchor: p.anchor,
-        includeAnchor: p.include_anchor,
-        numBefore: p.num_before,
-        numAfter: p.num_after,
-        narrow: p.narrow ?? undefined,
-        clientGravatar: p.client_gravatar,
-        applyMarkdown: p.apply_markdown,
-        useFirstUnreadAnchor: p.use_first_unread_anchor,
-        messageIds: p.message_ids,
-        allowEmptyTopicName: p.allow_empty_topic_name,
-      }),
+    handler: async (p, ctx) => getMessages(ctx, p),
   }),
   defineEndpoint({
     method: "GET",
     path: "/messages/matches_narrow",
     auth: "user",
     params: matchesNarrowParams,
-    handler: async (p, ctx) => matchesNarrow(ctx, { msgIds: p.msg_ids, narrow: p.narrow }),
+    handler: async (p, ctx) => matchesNarrow(ctx, p),
   }),
   defineEndpoint({
     method: "GET",
     path: "/messages/:message_id",
     auth: "user",
     params: getMessageParams,
-    handler: async (p, ctx) => getMessage(ctx, { messageId: p.message_id, applyMarkdown: p.apply_markdown, allowEmptyTopicName: p.allow_empty_topic_name }),
+    handler: async (p, ctx) => getMessage(ctx, p),
   }),
 ];

@@ -4,6 +4,7 @@ import { renderContent } from "../../actions/messages/render.ts";
 import { defineEndpoint } from "../endpoint.ts";
 import { str } from "../params.ts";
 
+/** This file's endpoints, which http/app.ts loads. */
 export const endpoints = [
   defineEndpoint({
     method: "POST",

@@ -4,6 +4,7 @@ import { MAX_REPORT_DESCRIPTION_LENGTH, reportMessage } from "../../actions/mess
 import { defineEndpoint } from "../endpoint.ts";
 import { pathInt, str } from "../params.ts";
 
+/** This file's endpoints, which http/app.ts loads. */
 export const endpoints = [
   defineEndpoint({
     method: "POST",
@@ -15,7 +16,7 @@ export const endpoints = [
       description: str().max(MAX_REPORT_DESCRIPTION_LENGTH).default(""),
     }),
     handler: async (p, ctx) => {
-      await reportMessage(ctx, { messageId: p.message_id, reportType: p.report_type, description: p.description });
+      await reportMessage(ctx, p);
       return {};
     },
   }),

@@ -31,6 +31,7 @@ const params = z.object({
   read_by_sender: bool().optional(),
 });
 
+/** This file's endpoints, which http/app.ts loads. */
 export const endpoints = [
   defineEndpoint({
     method: "POST",

@@ -4,6 +4,7 @@ import { addPlayground, removePlayground } from "../../actions/organization/play
 import { defineEndpoint } from "../endpoint.ts";
 import { pathInt, str } from "../params.ts";
 
+/** This file's endpoints, which http/app.ts loads. */
 export const endpoints = [
   defineEndpoint({
     method: "POST",

@@ -34,6 +34,7 @@ const updateParams = z.object({
 
 const profileData = json(z.array(z.object({ id: z.number().int(), value: z.union([z.string(), z.array(z.number().int())]) })));
 
+/** This file's endpoints, which http/app.ts loads. */
 export const endpoints = [
   defineEndpoint({
     method: "GET",

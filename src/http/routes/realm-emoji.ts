@@ -5,6 +5,7 @@ import { uploadedFiles } from "../../files/uploaded-file.ts";
 import { defineEndpoint } from "../endpoint.ts";
 import { str } from "../params.ts";
 
+/** This file's endpoints, which http/app.ts loads. */
 export const endpoints = [
   defineEndpoint({
     method: "GET",

@@ -13,6 +13,7 @@ const MAX_CONTENT_LENGTH = 10_000;
 const title = () => str().trim().min(1).max(MAX_TITLE_LENGTH);
 const content = () => str().trim().min(1).max(MAX_CONTENT_LENGTH);
 
+/** This file's endpoints, which http/app.ts loads. */
 export const endpoints = [
   defineEndpoint({
     method: "GET",

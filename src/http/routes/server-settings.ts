@@ -3,6 +3,7 @@ import { z } from "zod";
 import { defineEndpoint } from "../endpoint.ts";
 import { serverSettings } from "../../actions/organization/server-settings.ts";
 
+/** This file's endpoints, which http/app.ts loads. */
 export const endpoints = [
   defineEndpoint({
     method: "GET",

@@ -33,6 +33,7 @@ const updateParams = z.object({
 
 const byId = z.object({ stream_id: pathInt() });
 
+/** This file's endpoints, which http/app.ts loads. */
 export const endpoints = [
   defineEndpoint({
     method: "GET",

@@ -4,6 +4,7 @@ import { addSubmessage } from "../../actions/messages/submessages.ts";
 import { defineEndpoint } from "../endpoint.ts";
 import { int, str } from "../params.ts";
 
+/** This file's endpoints, which http/app.ts loads. */
 export const endpoints = [
   defineEndpoint({
     method: "POST",

@@ -39,6 +39,7 @@ const propertiesParams = z.object({
   ),
 });
 
+/** This file's endpoints, which http/app.ts loads. */
 export const endpoints = [
   defineEndpoint({
     method: "GET",

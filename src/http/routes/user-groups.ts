@@ -55,6 +55,7 @@ const updateParams = z.object({
 
 const byId = z.object({ user_group_id: pathInt() });
 
+/** This file's endpoints, which http/app.ts loads. */
 export const endpoints = [
   defineEndpoint({
     method: "POST",

@@ -12,6 +12,7 @@ const updateParams = z.object({
   reaction_type: str().optional(),
 });
 
+/** This file's endpoints, which http/app.ts loads. */
 export const endpoints = [
   defineEndpoint({
     method: "POST",

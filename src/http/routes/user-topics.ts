@@ -7,6 +7,7 @@ import { int, str } from "../params.ts";
 /** Zulip's MAX_TOPIC_NAME_LENGTH for these calls (check_capped_string). */
 const MAX_TOPIC_LENGTH = 60;
 
+/** This file's endpoints, which http/app.ts loads. */
 export const endpoints = [
   defineEndpoint({
     method: "POST",

@@ -27,20 +27,21 @@ const updateParams = z.object({
   new_email: str().optional(),
 });
 
+/** This file's endpoints, which http/app.ts loads. */
 export const endpoints = [
   defineEndpoint({
     method: "GET",
     path: "/users",
     auth: "user",
     params: z.object(userQuery),
-    handler: (p, ctx) => getUsers(ctx, { clientGravatar: p.client_gravatar, includeCustomProfileFields: p.include_custom_profile_fields }),
+    handler: (p, ctx) => getUsers(ctx, p),
   }),
   defineEndpoint({
     method: "POST",
     path: "/users",
     auth: "user",
     params: z.object({ email: str(), password: str(), full_name: str() }),
-    handler: (p, ctx) => createUser(ctx, { email: p.email, password: p.password, fullName: p.full_name }),
+    handler: (p, ctx) => createUser(ctx, p),
   }),
   defineEndpoint({
     method: "GET",
@@ -68,16 +69,14 @@ export const endpoints = [
     path: "/users/:user_id",
     auth: "user",
     params: z.object({ user_id: userRef, ...userQuery }),
-    handler: (p, ctx) =>
-      getUser(ctx, parseUserRef(p.user_id), { clientGravatar: p.client_gravatar, includeCustomProfileFields: p.include_custom_profile_fields }),
+    handler: ({ user_id, ...query }, ctx) => getUser(ctx, parseUserRef(user_id), query),
   }),
   defineEndpoint({
     method: "PATCH",
     path: "/users/:user_id",
     auth: "user",
     params: updateParams,
-    handler: (p, ctx) =>
-      updateUser(ctx, parseUserRef(p.user_id), { fullName: p.full_name, role: p.role, profileData: p.profile_data, newEmail: p.new_email }),
+    handler: ({ user_id, ...changes }, ctx) => updateUser(ctx, parseUserRef(user_id), changes),
   }),
   defineEndpoint({
     method: "DELETE",

@@ -1,6 +1,6 @@
 /**
- * The full-text index of messages: the search tokens (narrow/search.ts) of the topic and of the
- * plain text of the rendered content, computed here so that both engines hold the same tokens.
+ * The full-text index of messages: the search tokens (store/search-words.ts) of the topic and of
+ * the plain text of the rendered content, computed here so that both engines hold the same tokens.
  * SQLite: the contentless FTS5 table `message_search` (rowid = message id; columns topic and
  * content, each the tokens joined by spaces; the `ascii` tokenizer cuts exactly there, as a
  * token holds no ASCII separator and is already lower-cased). PostgreSQL: `messages.search_tsv`,
@@ -37,7 +37,7 @@ function searchText(html: string): string {
 }
 
 /** What the index holds for one message. */
-export type IndexedMessage = { id: number; topic: string; renderedContent: string };
+type IndexedMessage = { id: number; topic: string; renderedContent: string };
 
 /** A tsvector literal: each token with its positions (1-based; PostgreSQL caps them at 16383). */
 function tsvectorLiteral(topic: readonly string[], content: readonly string[]): string {

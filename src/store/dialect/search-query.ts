@@ -1,18 +1,18 @@
 /**
  * The query side of full-text search, matching search-index.ts: SQLite's FTS5 `message_search`
  * (rowid = message id) and PostgreSQL's `messages.search_tsv`. Terms are tokens of
- * narrow/search.ts (letters and digits only), so they need no escaping inside an FTS5 string or a
- * tsquery lexeme, and both engines compare them exactly as indexed.
+ * store/search-words.ts (letters and digits only), so they need no escaping inside an FTS5
+ * string or a tsquery lexeme, and both engines compare them exactly as indexed.
  */
 import { sql, type Expression, type SelectQueryBuilder, type SqlBool } from "kysely";
 import type { Engine } from "../types.ts";
 import type { Database } from "../schema.ts";
 
 /** Each term is one token or a phrase of adjacent tokens; all terms must match. */
-export type SearchTerms = readonly (readonly string[])[];
+type SearchTerms = readonly (readonly string[])[];
 
 /** A query for message ids over `messages`. */
-export type MessageIdQuery = SelectQueryBuilder<Database, "messages", { id: number }>;
+type MessageIdQuery = SelectQueryBuilder<Database, "messages", { id: number }>;
 
 /** A query restricted to a search, with the id column to bound and order it by. */
 export type SearchedQuery = { query: MessageIdQuery; id: Expression<number> };

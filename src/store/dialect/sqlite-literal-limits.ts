@@ -20,10 +20,12 @@ import {
   type UnknownRow,
 } from "kysely";
 
+/** An integer value node made an immediate (written into the SQL text); any other node unchanged. */
 function inlined(node: OperationNode): OperationNode {
   return ValueNode.is(node) && !node.immediate && Number.isSafeInteger(node.value) ? ValueNode.createImmediate(node.value) : node;
 }
 
+/** The Kysely plugin that writes integer LIMIT and OFFSET into a SELECT's SQL text. */
 export class SqliteLiteralLimits implements KyselyPlugin {
   transformQuery({ node }: PluginTransformQueryArgs): RootOperationNode {
     if (!SelectQueryNode.is(node) || (!node.limit && !node.offset)) return node;

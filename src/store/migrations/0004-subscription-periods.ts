@@ -18,6 +18,7 @@ async function up(db: Kysely<unknown>): Promise<void> {
   `.execute(db);
 }
 
+/** Migration 0004: the backfill of subscription periods. */
 export function subscriptionPeriodsBackfill(): Migration {
   return { up };
 }

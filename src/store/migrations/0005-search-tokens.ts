@@ -1,5 +1,5 @@
 /**
- * Rebuilds the full-text index with the tokens of narrow/search.ts on both engines (see
+ * Rebuilds the full-text index with the tokens of store/search-words.ts on both engines (see
  * store/dialect/search-index.ts): SQLite's FTS5 table becomes contentless with the `ascii`
  * tokenizer over pre-cut tokens; PostgreSQL's tsvector is written literally rather than by the
  * 'simple' parser, and its GIN index loses the pending list (fastupdate), which every search

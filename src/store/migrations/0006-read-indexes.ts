@@ -18,6 +18,7 @@ async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex("messages_stream").on("messages").columns(["stream_id", "id"]).execute();
 }
 
+/** Migration 0006: subscriptions.is_user_active and the two read indexes. */
 export function readIndexesMigration(): Migration {
   return { up };
 }
