@@ -243,3 +243,15 @@ export class IncompatibleParametersError extends JsonableError {
     super(`Unsupported parameter combination: ${list}`, { code: "INCOMPATIBLE_PARAMETERS", data: { parameters: list } });
   }
 }
+
+/**
+ * A programming error, never shown to clients as such: an action opened a write transaction
+ * while its request already had one open (actions/context.ts TransactionGuard). The fix is to
+ * pass the outer transaction down to the `do*` primitive.
+ */
+export class NestedTransactionError extends Error {
+  constructor() {
+    super("a write transaction was opened inside another: pass the outer transaction down");
+    this.name = "NestedTransactionError";
+  }
+}

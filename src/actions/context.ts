@@ -10,6 +10,7 @@ import type { ApiEvent, Delivery } from "../events/types.ts";
 import type { Engine } from "../store/types.ts";
 import type { GroupCommitter } from "../store/group-commit.ts";
 import type { Database, RealmRow, UserRow } from "../store/schema.ts";
+import { NestedTransactionError } from "../errors.ts";
 
 /**
  * What an action may use: never a Fastify object, never a global. Exported actions take
@@ -38,7 +39,40 @@ export type ActionCtx = {
   queues: QueueManager;
   /** Failed-login counter for POST /fetch_api_key. */
   loginLimiter: RateLimiter;
+  /** The request's one open write transaction, if any (shared by contexts derived with `{ ...ctx }`). */
+  transactionGuard: TransactionGuard;
 };
+
+/**
+ * Refuses a write transaction opened while the same request has one open. On SQLite such a
+ * transaction waited for ever (it queues for the next group-commit batch, which cannot start
+ * before the running one, which waits for it); on PostgreSQL it was a second, independent
+ * transaction that committed even when the outer one rolled back, and could wait for ever on a
+ * row lock the outer one held. It fails at once instead, with NestedTransactionError: pass the
+ * outer `tx` down to the `do*` primitive. Running the inner work as a savepoint of the outer
+ * transaction was rejected: its caller would publish its events for writes the outer one may
+ * still roll back.
+ *
+ * The guard is per request, not per async context: Node 20's AsyncLocalStorage hooks every
+ * promise of the process while it is enabled, which measured 8-10% more server CPU per channel
+ * send. Every action context of a request shares one guard (http/app.ts makes it; `{ ...ctx }`
+ * copies keep it), `withTransaction` is the only caller of `store.transact` in src/ (the layers
+ * test checks it), and a request runs its transactions one after another.
+ */
+export class TransactionGuard {
+  private open = false;
+
+  /** Runs `transaction` unless this request has one open already. */
+  async run<T>(transaction: () => Promise<T>): Promise<T> {
+    if (this.open) throw new NestedTransactionError();
+    this.open = true;
+    try {
+      return await transaction();
+    } finally {
+      this.open = false;
+    }
+  }
+}
 
 /** An action context whose caller is known to be authenticated. */
 export type AuthedCtx = ActionCtx & { actor: UserRow };
@@ -75,7 +109,7 @@ export async function withTransaction<T>(ctx: ActionCtx, fn: (tx: Transaction<Da
     if (allPublicStreamsQueues) pending.push({ realmId: ctx.realm.id, event, userIds: ids, allPublicStreamsQueues });
     else if (ids.length > 0) pending.push({ realmId: ctx.realm.id, event, userIds: ids });
   };
-  const result = await ctx.transact((tx) => fn(tx, emit));
+  const result = await ctx.transactionGuard.run(() => ctx.transact((tx) => fn(tx, emit)));
   if (pending.length > 0) ctx.bus.publish(pending);
   return result;
 }

@@ -6,7 +6,7 @@ import Fastify, { LogController, type FastifyReply, type FastifyRequest } from "
 import formbody from "@fastify/formbody";
 import multipart from "@fastify/multipart";
 import type { Logger } from "pino";
-import type { ActionCtx } from "../actions/context.ts";
+import { TransactionGuard, type ActionCtx } from "../actions/context.ts";
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import type { EventBus } from "../events/bus.ts";
@@ -126,7 +126,7 @@ export async function buildApp(deps: AppDeps) {
         let ctx: ActionCtx;
         const base = {
           db: store.reader, engine: store.engine, transact: store.transact, bus: deps.bus, clock: deps.clock, log: req.log, config,
-          client: clientName(req), queues: deps.queues, loginLimiter: deps.loginLimiter,
+          client: clientName(req), queues: deps.queues, loginLimiter: deps.loginLimiter, transactionGuard: new TransactionGuard(),
         };
         if (endpoint.auth === "user" || (endpoint.auth === "optional" && req.headers.authorization)) {
           const { user, realm } = await authenticate(store.reader, req.headers.authorization, host);

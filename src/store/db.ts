@@ -3,13 +3,12 @@ import fs from "node:fs";
 import path from "node:path";
 import SqliteDatabase from "better-sqlite3";
 import pg from "pg";
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Transaction } from "kysely";
+import { Kysely, Migrator, PostgresDialect, SqliteDialect } from "kysely";
 import type { Database } from "./schema.ts";
 import type { Engine } from "./types.ts";
 import { migrations } from "./migrations/index.ts";
 import { DEFAULT_GROUP_COMMIT_MAX, DEFAULT_SQLITE_CACHE_MB } from "../config.ts";
 import { groupCommitter, type GroupCommitter } from "./group-commit.ts";
-import { insideTransaction, refuseNestedTransaction } from "./transaction-scope.ts";
 import { withStatementCache } from "./sqlite-statements.ts";
 import { SqliteLiteralLimits } from "./dialect/sqlite-literal-limits.ts";
 import { attachReadCache, shareReadCache } from "./read-cache.ts";
@@ -40,7 +39,8 @@ export function openStore(opts: { databaseUrl: string | null; dataDir: string; g
   if (opts.databaseUrl) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, reader: db, engine: "postgres", transact: postgresTransactor(db), close: () => db.destroy() };
+    // PostgreSQL runs transactions side by side on its pool; each commits on its own.
+    return { db, reader: db, engine: "postgres", transact: (fn) => db.transaction().execute(fn), close: () => db.destroy() };
   }
   fs.mkdirSync(opts.dataDir, { recursive: true });
   const file = path.join(opts.dataDir, "parley.db");
@@ -64,17 +64,6 @@ export function openStore(opts: { databaseUrl: string | null; dataDir: string; g
       await reader.destroy();
       await db.destroy();
     },
-  };
-}
-
-/**
- * PostgreSQL runs transactions side by side on its pool; each commits on its own. As on SQLite,
- * one opened from inside another fails at once (transaction-scope.ts).
- */
-function postgresTransactor(db: Kysely<Database>): GroupCommitter {
-  return async <T>(fn: (tx: Transaction<Database>) => Promise<T>): Promise<T> => {
-    refuseNestedTransaction();
-    return insideTransaction(() => db.transaction().execute(fn));
   };
 }
 

@@ -11,13 +11,12 @@
  * pending terms to a new index segment at every savepoint, so indexing inside each savepoint cost
  * a segment (and its merging) per message; at the end of the batch one segment takes them all.
  *
- * A transaction opened from inside a job would wait for a batch that cannot start: it fails at
- * once instead (transaction-scope.ts says why it is not merged into the job).
+ * A transaction opened from inside a job would wait for a batch that cannot start; actions
+ * refuse to open one inside another (TransactionGuard in actions/context.ts).
  */
 import { CompiledQuery, type Kysely, type Transaction } from "kysely";
 import type { Database } from "./schema.ts";
 import { shareReadCache } from "./read-cache.ts";
-import { insideTransaction, refuseNestedTransaction } from "./transaction-scope.ts";
 
 type Job = {
   fn: (tx: Transaction<Database>) => Promise<unknown>;
@@ -69,7 +68,7 @@ export function groupCommitter(db: Kysely<Database>, maxBatch: number): GroupCom
         deferredByBatch.set(tx, deferred);
         await tx.executeQuery(SAVEPOINT);
         try {
-          const value = await insideTransaction(() => job.fn(tx));
+          const value = await job.fn(tx);
           await tx.executeQuery(RELEASE);
           kept.push(...deferred);
           outcomes.push({ job, ok: true, value });
@@ -106,8 +105,6 @@ export function groupCommitter(db: Kysely<Database>, maxBatch: number): GroupCom
 
   return <T>(fn: (tx: Transaction<Database>) => Promise<T>): Promise<T> =>
     new Promise<T>((resolve, reject) => {
-      // Thrown here, it rejects the returned promise before anything is queued.
-      refuseNestedTransaction();
       waiting.push({ fn, resolve: resolve as (value: unknown) => void, reject });
       if (running) return;
       running = true;

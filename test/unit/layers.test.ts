@@ -53,6 +53,13 @@ const DATABASE_PACKAGES: ReadonlySet<string> = new Set(["kysely", "better-sqlite
 /** Query-builder calls: only store/ builds queries. */
 const QUERY_CALL = /\.(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto|selectNoFrom)\(|\bsql\s*[`<]|\.executeQuery\(/;
 
+/**
+ * `store.transact` opens a write transaction; only `withTransaction` may, so its guard against
+ * nested transactions (TransactionGuard) sees every one.
+ */
+const TRANSACT_CALL = /\.transact\(/;
+const TRANSACT_CALLER = "actions/context.ts";
+
 type Import = { from: string; spec: string; typeOnly: boolean };
 
 /** Every import and re-export of a TypeScript source, with whether it carries types only. */
@@ -129,11 +136,11 @@ function violations(): string[] {
       const broken = violation(rel, imp, targetRel);
       if (broken) found.push(broken);
     }
-    if (unitOf(rel) !== "store") {
-      text.split("\n").forEach((line, i) => {
-        if (QUERY_CALL.test(line) && !/^\s*(\/\/|\*|\/\*)/.test(line)) found.push(`${rel}:${i + 1} builds a query outside store/: ${line.trim()}`);
-      });
-    }
+    text.split("\n").forEach((line, i) => {
+      if (/^\s*(\/\/|\*|\/\*)/.test(line)) return;
+      if (unitOf(rel) !== "store" && QUERY_CALL.test(line)) found.push(`${rel}:${i + 1} builds a query outside store/: ${line.trim()}`);
+      if (rel !== TRANSACT_CALLER && TRANSACT_CALL.test(line)) found.push(`${rel}:${i + 1} opens a transaction outside withTransaction: ${line.trim()}`);
+    });
   }
   return found;
 }
@@ -222,7 +229,7 @@ describe("layers", () => {
     for (const unit of SHARED) assert.deepEqual(ALLOWED[unit].imports, [], unit);
   });
 
-  test("every import of src/ is an allowed edge, and only store/ builds queries", () => {
+  test("every import of src/ is an allowed edge, only store/ builds queries, only withTransaction opens transactions", () => {
     const found = violations();
     assert.deepEqual(found, [], `${found.length} broken rules:\n${found.join("\n")}`);
   });
