@@ -195,17 +195,14 @@ export async function firstStreamMessageId(db: Db, realmId: number, streamId: nu
   return row?.id;
 }
 
+/** The messages of one channel topic, compared case-insensitively as Zulip's topics are. */
+function channelTopicMessages(db: Db, realmId: number, streamId: number, topic: string) {
+  return db.selectFrom("messages").selectAll().where("realm_id", "=", realmId).where("stream_id", "=", streamId).where(sql<string>`lower(topic)`, "=", topic.toLowerCase());
+}
+
 /** Messages of a channel topic (case-insensitive) with ids from `fromId` on, oldest first. */
 export function topicMessageRows(db: Db, realmId: number, streamId: number, topic: string, fromId: number): Promise<MessageRow[]> {
-  return db
-    .selectFrom("messages")
-    .selectAll()
-    .where("realm_id", "=", realmId)
-    .where("stream_id", "=", streamId)
-    .where(sql<string>`lower(topic)`, "=", topic.toLowerCase())
-    .where("id", ">=", fromId)
-    .orderBy("id")
-    .execute();
+  return channelTopicMessages(db, realmId, streamId, topic).where("id", ">=", fromId).orderBy("id").execute();
 }
 
 /** The newest message id of a channel topic (case-insensitive), or null when it has none. */
@@ -276,13 +273,5 @@ export async function conversationHasMessages(db: Db, realmId: number, recipient
 
 /** The newest message of a channel topic (case-insensitive), if any. */
 export function latestTopicMessage(db: Db, realmId: number, streamId: number, topic: string): Promise<MessageRow | undefined> {
-  return db
-    .selectFrom("messages")
-    .selectAll()
-    .where("realm_id", "=", realmId)
-    .where("stream_id", "=", streamId)
-    .where(sql<string>`lower(topic)`, "=", topic.toLowerCase())
-    .orderBy("id", "desc")
-    .limit(1)
-    .executeTakeFirst();
+  return channelTopicMessages(db, realmId, streamId, topic).orderBy("id", "desc").limit(1).executeTakeFirst();
 }

@@ -89,15 +89,14 @@ export const subscriberIds = cachedRead(
   },
 );
 
+/** The streams a user is actively subscribed to, as a query to narrow further. */
+function activeSubscriptionStreams(db: Db, realmId: number, userId: number) {
+  return db.selectFrom("subscriptions").select("stream_id").where("realm_id", "=", realmId).where("user_id", "=", userId).where("active", "=", 1);
+}
+
 /** Ids of the streams a user is actively subscribed to. */
 export async function subscribedStreamIds(db: Db, realmId: number, userId: number): Promise<Set<number>> {
-  const rows = await db
-    .selectFrom("subscriptions")
-    .select("stream_id")
-    .where("realm_id", "=", realmId)
-    .where("user_id", "=", userId)
-    .where("active", "=", 1)
-    .execute();
+  const rows = await activeSubscriptionStreams(db, realmId, userId).execute();
   return new Set(rows.map((r) => r.stream_id));
 }
 
@@ -124,14 +123,7 @@ export function periodsOverlapping(db: Db, streamId: number, messageIds: number[
 
 /** Ids of the streams a user is actively subscribed to and has muted. */
 export async function mutedStreamIds(db: Db, realmId: number, userId: number): Promise<number[]> {
-  const rows = await db
-    .selectFrom("subscriptions")
-    .select("stream_id")
-    .where("realm_id", "=", realmId)
-    .where("user_id", "=", userId)
-    .where("active", "=", 1)
-    .where("is_muted", "=", 1)
-    .execute();
+  const rows = await activeSubscriptionStreams(db, realmId, userId).where("is_muted", "=", 1).execute();
   return rows.map((r) => r.stream_id);
 }
 
