@@ -18,7 +18,7 @@ export type SendResult = { store: StoreKind; subscribers: number; senders: numbe
 // Distinct bodies per sender, so the server renders varied text rather than one cached string.
 const BODIES_PER_USER = 5;
 
-function sendRequests(channelId: number, users: { email: string; apiKey: string; id: number }[]): LoadRequest[] {
+export function sendRequests(channelId: number, users: { email: string; apiKey: string; id: number }[]): LoadRequest[] {
   const random = prng(1);
   const requests: LoadRequest[] = [];
   for (let k = 0; k < BODIES_PER_USER; k++) {
