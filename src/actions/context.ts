@@ -37,7 +37,7 @@ export type ActionCtx = {
   client: string;
   /** This process's event queues. */
   queues: QueueManager;
-  /** Failed-login counter for POST /fetch_api_key. */
+  /** Failed password logins per username (POST /fetch_api_key; Zulip's authenticate_by_username). */
   loginLimiter: RateLimiter;
   /** The request's one open write transaction, if any (shared by contexts derived with `{ ...ctx }`). */
   transactionGuard: TransactionGuard;
@@ -98,18 +98,42 @@ export type Emit = (event: ApiEvent, userIds: Iterable<number>, options?: EmitOp
 export type DoEnv = ActionCtx & { emit: Emit };
 
 /**
+ * PostgreSQL errors that mean "a concurrent transaction got there first": a unique violation
+ * (check-then-insert raced), a serialization failure, a deadlock. Running the transaction again
+ * sees the other one's commit, so its checks answer with the API's own error (or it succeeds).
+ * SQLite serialises writers, so it never raises these for a race.
+ */
+const CONFLICT_CODES = new Set(["23505", "40001", "40P01"]);
+
+/** Attempts of one transaction that keeps losing races, before the error stands. */
+const MAX_ATTEMPTS = 3;
+
+function isConflict(err: unknown): boolean {
+  return typeof err === "object" && err !== null && CONFLICT_CODES.has(String((err as { code?: unknown }).code));
+}
+
+/**
  * Runs `fn` in one transaction. Events passed to `emit` are published after commit, in order;
- * a thrown error rolls back and publishes nothing.
+ * a thrown error rolls back and publishes nothing. A transaction that lost a race on PostgreSQL
+ * (see CONFLICT_CODES) runs again, with its events of the failed attempt dropped.
  */
 export async function withTransaction<T>(ctx: ActionCtx, fn: (tx: Transaction<Database>, emit: Emit) => Promise<T>): Promise<T> {
-  const pending: Delivery[] = [];
-  const emit: Emit = (event, userIds, options) => {
-    const ids = [...new Set(userIds)];
-    const allPublicStreamsQueues = options?.allPublicStreamsQueues === true;
-    if (allPublicStreamsQueues) pending.push({ realmId: ctx.realm.id, event, userIds: ids, allPublicStreamsQueues });
-    else if (ids.length > 0) pending.push({ realmId: ctx.realm.id, event, userIds: ids });
-  };
-  const result = await ctx.transactionGuard.run(() => ctx.transact((tx) => fn(tx, emit)));
-  if (pending.length > 0) ctx.bus.publish(pending);
-  return result;
+  for (let attempt = 1; ; attempt++) {
+    const pending: Delivery[] = [];
+    const emit: Emit = (event, userIds, options) => {
+      const ids = [...new Set(userIds)];
+      const allPublicStreamsQueues = options?.allPublicStreamsQueues === true;
+      if (allPublicStreamsQueues) pending.push({ realmId: ctx.realm.id, event, userIds: ids, allPublicStreamsQueues });
+      else if (ids.length > 0) pending.push({ realmId: ctx.realm.id, event, userIds: ids });
+    };
+    let result: T;
+    try {
+      result = await ctx.transactionGuard.run(() => ctx.transact((tx) => fn(tx, emit)));
+    } catch (err) {
+      if (attempt < MAX_ATTEMPTS && isConflict(err)) continue;
+      throw err;
+    }
+    if (pending.length > 0) ctx.bus.publish(pending);
+    return result;
+  }
 }

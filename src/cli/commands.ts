@@ -5,7 +5,7 @@ import type { Config } from "../config.ts";
 import {
   BOT_TYPE, CAN_CHANGE_USER_EMAILS, doCreateBot, doDeactivateUser, doRegenerateApiKey, doSetPassword, doSetUserFlagSetting,
 } from "../actions/users/credentials.ts";
-import { doCreateUser, type CreatedUser } from "../actions/users/create.ts";
+import { doCreateUser, doSetCanCreateUsers, type CreatedUser } from "../actions/users/create.ts";
 import { ROLE, ROLE_BY_NAME } from "../store/roles.ts";
 import type { Database, RealmRow, UserRow } from "../store/schema.ts";
 import { countActiveHumanOwners, getUserByDeliveryEmail } from "../store/users.ts";
@@ -188,6 +188,24 @@ const grantEmailChange: Command = {
   },
 };
 
+/** grant-create-users / revoke-create-users: Zulip's `change_user_role <email> can_create_users [--revoke]`. */
+function setCreateUsers(allowed: boolean): Command {
+  return {
+    summary: allowed
+      ? "let an administrator (or an administrator bot) create users with POST /users (the can_create_users permission)"
+      : "take the can_create_users permission away",
+    options: emailOnly,
+    async run(env, opts) {
+      const user = await existingUser(env, requireOpt(opts, "email"));
+      if (allowed && user.role !== ROLE.owner && user.role !== ROLE.administrator) {
+        env.warn(`note: '${user.delivery_email}' is not an administrator; the permission takes effect only for administrators`);
+      }
+      await doSetCanCreateUsers(env.db, env, user, allowed);
+      env.print({ user_id: user.id, email: user.delivery_email, can_create_users: allowed });
+    },
+  };
+}
+
 /** Every admin command by name (`serve` is handled by cli.ts). */
 export const COMMANDS: Record<string, Command> = {
   "create-user": createUser,
@@ -197,4 +215,6 @@ export const COMMANDS: Record<string, Command> = {
   "deactivate-user": deactivateUser,
   "set-password": setPassword,
   "grant-email-change": grantEmailChange,
+  "grant-create-users": setCreateUsers(true),
+  "revoke-create-users": setCreateUsers(false),
 };

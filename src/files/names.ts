@@ -3,12 +3,44 @@
 const FALLBACK_NAME = "uploaded-file";
 
 /**
+ * Most file systems cap a path component at 255 bytes, and a stored upload's sanitized name is
+ * the last component of its path (Zulip's MAX_FILE_NAME_LENGTH).
+ */
+export const MAX_FILE_NAME_BYTES = 255;
+
+/**
+ * Cuts a name to at most `maxBytes` UTF-8 bytes, keeping its extension when that leaves room
+ * for the rest (Zulip's truncate_file_name); never splits a character.
+ */
+export function truncateFileName(name: string, maxBytes: number): string {
+  if (Buffer.byteLength(name) <= maxBytes) return name;
+  const dot = name.lastIndexOf(".");
+  let extension = dot > 0 ? name.slice(dot) : "";
+  if (Buffer.byteLength(extension) >= maxBytes) extension = "";
+  const stem = extension === "" ? name : name.slice(0, dot);
+  return cutToBytes(stem, maxBytes - Buffer.byteLength(extension)) + extension;
+}
+
+/** The longest prefix of `text` that fits in `maxBytes` UTF-8 bytes, whole code points only. */
+function cutToBytes(text: string, maxBytes: number): string {
+  let bytes = 0;
+  let out = "";
+  for (const char of text) {
+    bytes += Buffer.byteLength(char);
+    if (bytes > maxBytes) break;
+    out += char;
+  }
+  return out;
+}
+
+/**
  * A file name safe in a path segment and a URL, as Zulip's sanitize_name: NFKC-normalised, only
- * letters, digits, `_`, `.`, `-` and whitespace kept, whitespace and dash runs made one dash.
+ * letters, digits, `_`, `.`, `-` and whitespace kept, whitespace and dash runs made one dash,
+ * and cut to MAX_FILE_NAME_BYTES after normalising (NFKC can make a name much longer).
  */
 export function sanitizeFileName(name: string): string {
   const kept = name.normalize("NFKC").replace(/[^\p{L}\p{N}_\s.-]/gu, "").trim();
-  const dashed = kept.replace(/[-\s]+/gu, "-");
+  const dashed = truncateFileName(kept.replace(/[-\s]+/gu, "-"), MAX_FILE_NAME_BYTES);
   return dashed === "" || dashed === "." || dashed === ".." ? FALLBACK_NAME : dashed;
 }
 
@@ -59,17 +91,32 @@ const INLINE_TYPES = new Set([
   "video/mp4", "video/webm",
 ]);
 
-/** Headers for serving a stored file: its type (or a download type) and a safe disposition. */
+/**
+ * Zulip's policy for served uploads (its nginx uploads location): nothing may load or run but the
+ * file's own inline styles, images and a PDF. No `sandbox`: browsers refuse to show a sandboxed PDF.
+ */
+export const UPLOAD_CSP = "default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self'; object-src 'self'; plugin-types application/pdf;";
+
+/** Zulip's policy for avatar and custom emoji images (its user_avatars location), semicolon included. */
+export const IMAGE_CSP = "default-src 'none'; img-src 'self'";
+
+/**
+ * Headers for serving a stored file: its type when a browser may show it inline, else a download
+ * type with `attachment`; never sniffed, never framed, under UPLOAD_CSP.
+ */
 export function servingHeaders(fileName: string, contentType: string | null): Record<string, string> {
   const type = contentType ?? GENERIC_TYPE;
   const inline = INLINE_TYPES.has(type);
-  const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, "_");
-  const disposition = `${inline ? "inline" : "attachment"}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+  // Bounded, so a 5,000-character original name cannot make a header clients refuse.
+  const shown = truncateFileName(fileName, MAX_FILE_NAME_BYTES);
+  const ascii = shown.replace(/[^\x20-\x7e]|["\\]/g, "_");
+  const disposition = `${inline ? "inline" : "attachment"}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(shown)}`;
   return {
     "content-type": inline ? type : GENERIC_TYPE,
     "content-disposition": disposition,
     "x-content-type-options": "nosniff",
-    "content-security-policy": "default-src 'none'; sandbox",
+    "x-frame-options": "DENY",
+    "content-security-policy": UPLOAD_CSP,
     "cache-control": "private, max-age=86400",
   };
 }

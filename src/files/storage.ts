@@ -5,6 +5,7 @@
  */
 import fs from "node:fs/promises";
 import path from "node:path";
+import { MAX_FILE_NAME_BYTES } from "./names.ts";
 
 /** The storage areas under the uploads directory. */
 type StorageArea = "files" | "emoji";
@@ -14,7 +15,7 @@ function resolveStoredPath(uploadsDir: string, area: StorageArea, relative: stri
   const base = path.join(uploadsDir, area);
   if (relative === "" || relative.includes("\0")) return null;
   const segments = relative.split("/");
-  if (segments.some((s) => s === "" || s === "." || s === ".." || s.includes("\\"))) return null;
+  if (segments.some((s) => s === "" || s === "." || s === ".." || s.includes("\\") || Buffer.byteLength(s) > MAX_FILE_NAME_BYTES)) return null;
   const full = path.resolve(base, ...segments);
   return full.startsWith(base + path.sep) ? full : null;
 }
@@ -32,6 +33,13 @@ export async function writeStoredFile(uploadsDir: string, area: StorageArea, rel
   await fs.writeFile(full, data, { flag: "wx" });
 }
 
+/** Errors that mean "no such file" for a path a client named (a folder, or a name too long). */
+const MISSING_CODES = new Set(["ENOENT", "ENOTDIR", "EISDIR", "ENAMETOOLONG"]);
+
+function isMissing(err: unknown): boolean {
+  return err instanceof Error && "code" in err && typeof err.code === "string" && MISSING_CODES.has(err.code);
+}
+
 /** Reads a stored file, or null when it is missing or the path is unsafe. */
 export async function readStoredFile(uploadsDir: string, area: StorageArea, relative: string): Promise<Buffer | null> {
   const full = resolveStoredPath(uploadsDir, area, relative);
@@ -39,7 +47,7 @@ export async function readStoredFile(uploadsDir: string, area: StorageArea, rela
   try {
     return await fs.readFile(full);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
+    if (isMissing(err)) return null;
     throw err;
   }
 }
@@ -54,7 +62,7 @@ export async function removeStoredFiles(uploadsDir: string, area: StorageArea, r
       await fs.unlink(full);
       removed += 1;
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+      if (!isMissing(err)) throw err;
     }
   }
   return removed;

@@ -1,7 +1,7 @@
 /**
- * Files sent in multipart bodies. The multipart parser hands each file part to
- * `receiveMultipartFile`, which keeps its name and type beside the bytes, so a file field reaches
- * the endpoint as an `UploadedFile` value under whatever field name the client chose.
+ * Files sent in multipart bodies. The HTTP layer reads each file part with `readMultipartFile`,
+ * which keeps its name and type beside the bytes, so a file field reaches the endpoint as an
+ * `UploadedFile` value under whatever field name the client chose.
  */
 
 /** One file of a multipart request. */
@@ -13,12 +13,16 @@ export class UploadedFile {
   ) {}
 }
 
-/** The parts of @fastify/multipart's file part this module reads and sets. */
-type FilePart = { filename: string; mimetype: string; value?: unknown; toBuffer(): Promise<Buffer> };
+/** The parts of @fastify/multipart's file part this module reads. */
+type FilePart = { filename: string; mimetype: string; toBuffer(): Promise<Buffer> };
 
-/** @fastify/multipart `onFile` handler: reads the part and attaches it as an UploadedFile. */
-export async function receiveMultipartFile(part: FilePart): Promise<void> {
-  part.value = new UploadedFile(part.filename, part.mimetype, await part.toBuffer());
+/**
+ * Reads a file part into an UploadedFile. NUL characters are dropped from the name: PostgreSQL
+ * text cannot hold them (Zulip strips them too).
+ */
+export async function readMultipartFile(part: FilePart): Promise<UploadedFile> {
+  const data = await part.toBuffer();
+  return new UploadedFile(part.filename.replaceAll("\0", ""), part.mimetype, data);
 }
 
 /** Names of the body fields that hold files (never "ignored" parameters: any name is accepted). */

@@ -1,8 +1,10 @@
 /** The Fastify application: body parsing, authentication, parameters, the envelope and errors. */
 import fs from "node:fs";
+import http from "node:http";
+import type { Socket } from "node:net";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import Fastify, { LogController, type FastifyReply, type FastifyRequest } from "fastify";
+import Fastify, { LogController, type FastifyError, type FastifyReply, type FastifyRequest } from "fastify";
 import formbody from "@fastify/formbody";
 import multipart from "@fastify/multipart";
 import type { Logger } from "pino";
@@ -11,7 +13,8 @@ import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import type { EventBus } from "../events/bus.ts";
 import type { QueueManager } from "../events/queue-manager.ts";
-import type { RateLimiter } from "../rate-limit.ts";
+import type { RateLimiter, RateLimits } from "../rate-limit.ts";
+import { registerRateLimits } from "./rate-limits.ts";
 import type { Store } from "../store/db.ts";
 import { defaultRealm } from "../actions/users/authenticate.ts";
 import { authenticate } from "./auth.ts";
@@ -19,7 +22,7 @@ import { Redirect, type Endpoint, type RawRoutes } from "./endpoint.ts";
 import { JsonableError } from "../errors.ts";
 import { parseParams } from "./params.ts";
 import { emailDomain } from "../store/emails.ts";
-import { fileFieldNames, receiveMultipartFile } from "../files/uploaded-file.ts";
+import { fileFieldNames, readMultipartFile } from "../files/uploaded-file.ts";
 
 type AppDeps = {
   store: Store;
@@ -29,6 +32,8 @@ type AppDeps = {
   log: Logger;
   queues: QueueManager;
   loginLimiter: RateLimiter;
+  /** The API's rate limits (http/rate-limits.ts). */
+  rateLimits: RateLimits;
   endpoints: Endpoint[];
   /** Routes outside the envelope (file bytes), from route files that export `registerRoutes`. */
   rawRoutes: RawRoutes[];
@@ -67,6 +72,72 @@ function envelopeError(reply: FastifyReply, err: JsonableError): FastifyReply {
   return reply.status(err.status).send({ result: "error", msg: err.message, code: err.code, ...err.data });
 }
 
+/**
+ * Path parameters longer than this are refused (414). Long enough for a temporary upload URL's
+ * file name (255 bytes, percent-encoded) and every name a route takes in its path.
+ */
+const MAX_PATH_PARAM_CHARS = 1024;
+
+/** Router errors (a path that is not valid percent-encoded UTF-8, an over-long segment), in the envelope. */
+function routerError(error: FastifyError, _req: FastifyRequest, reply: FastifyReply): void {
+  if (error.code === "FST_ERR_MAX_PARAM_LENGTH") {
+    envelopeError(reply, new JsonableError(`URL path segment too long (limit: ${MAX_PATH_PARAM_CHARS} characters)`, { status: 414 }));
+    return;
+  }
+  envelopeError(reply, new JsonableError("Malformed URL: not valid percent-encoded UTF-8"));
+}
+
+/**
+ * Requests Node's HTTP parser refuses before Fastify sees them (headers or request line over
+ * the 16 KiB header limit, a bad Content-Length, garbage): answered with the envelope on the
+ * raw socket, as Fastify's default handler does with its own body.
+ */
+function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): void {
+  if (err.code === "ECONNRESET" || socket.destroyed) return;
+  const [status, msg]: [number, string] =
+    err.code === "HPE_HEADER_OVERFLOW" ? [431, "Request headers or URL too large"]
+    : err.code === "ERR_HTTP_REQUEST_TIMEOUT" ? [408, "Request timed out"]
+    : [400, "Malformed HTTP request"];
+  const body = JSON.stringify({ result: "error", msg, code: "BAD_REQUEST" });
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? ""}\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
+}
+
+/**
+ * A client error met while reading a body: 4xx errors (size limits, prototype keys) keep their
+ * status; anything else the parser threw means the body is malformed.
+ */
+function malformedBody(err: unknown, what: string): unknown {
+  if (err instanceof JsonableError) return err;
+  const status = err !== null && typeof err === "object" && "statusCode" in err ? err.statusCode : undefined;
+  if (typeof status === "number" && status >= 400 && status < 500) return err;
+  return new JsonableError(`Malformed ${what} body`);
+}
+
+/**
+ * Reads a multipart body into field values and UploadedFiles, repeated names becoming lists
+ * (as the form parser does). Replaces @fastify/multipart's attachFieldsToBody, whose parser
+ * errors would surface as 500s.
+ */
+async function readMultipartBody(req: FastifyRequest, limit: number): Promise<Record<string, unknown>> {
+  const fields = new Map<string, unknown[]>();
+  try {
+    for await (const part of req.parts()) {
+      if (part.type === "field" && part.valueTruncated) throw bodyTooLarge(limit);
+      const value = part.type === "file" ? await readMultipartFile(part) : part.value;
+      fields.set(part.fieldname, [...(fields.get(part.fieldname) ?? []), value]);
+    }
+  } catch (err) {
+    throw malformedBody(err, "multipart");
+  }
+  return Object.fromEntries([...fields].map(([name, values]) => [name, values.length === 1 ? values[0] : values]));
+}
+
 /** Builds the app with all endpoints registered under /api/v1. */
 export async function buildApp(deps: AppDeps) {
   const { store, config } = deps;
@@ -76,20 +147,24 @@ export async function buildApp(deps: AppDeps) {
     bodyLimit: config.maxBodyBytes,
     // One line per request would cost throughput and could carry query strings; errors are logged.
     logController: new LogController({ disableRequestLogging: true }),
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_PARAM_CHARS },
+    frameworkErrors: routerError,
+    clientErrorHandler,
   });
   // The body limit applies to every content type: refuse by declared length before reading, and
   // cap multipart parts too (a chunked body has no declared length).
   app.addHook("onRequest", async (req) => {
     const declared = Number(req.headers["content-length"] ?? 0);
     if (declared > config.maxBodyBytes) throw bodyTooLarge(config.maxBodyBytes);
+    // A NUL in a path segment could only reach a query (PostgreSQL refuses it) or a file name.
+    if (/%00/.test(req.url.split("?", 1)[0])) throw new JsonableError("Malformed URL: it contains a NULL (0x00) character");
   });
+  registerRateLimits(app, deps, host);
   await app.register(formbody);
-  await app.register(multipart, {
-    attachFieldsToBody: "keyValues",
-    // A file field becomes an UploadedFile (name, type, bytes) under the client's field name.
-    onFile: receiveMultipartFile,
-    limits: { fileSize: config.maxBodyBytes, fieldSize: config.maxBodyBytes },
+  await app.register(multipart, { limits: { fileSize: config.maxBodyBytes, fieldSize: config.maxBodyBytes } });
+  // A file field becomes an UploadedFile (name, type, bytes) under the client's field name.
+  app.addHook("preValidation", async (req) => {
+    if (req.isMultipart()) req.body = await readMultipartBody(req, config.maxBodyBytes);
   });
   // Empty JSON bodies (some clients send a content type on DELETE) parse as no parameters.
   app.addContentTypeParser("application/json", { parseAs: "string" }, (_req, body, done) => {
@@ -109,6 +184,8 @@ export async function buildApp(deps: AppDeps) {
       return envelopeError(reply, bodyTooLarge(config.maxBodyBytes));
     }
     if (fe.statusCode !== undefined && fe.statusCode >= 400 && fe.statusCode < 500) {
+      // The client's mistake (a body the parser refused, an unsupported type): not worth an error line.
+      req.log.debug({ err: error, method: req.method, path: req.routeOptions.url }, "client error");
       return envelopeError(reply, new JsonableError(error instanceof Error ? error.message : "Bad request", { status: fe.statusCode }));
     }
     req.log.error({ err: error, method: req.method, path: req.routeOptions.url }, "internal error");
@@ -129,7 +206,7 @@ export async function buildApp(deps: AppDeps) {
           client: clientName(req), queues: deps.queues, loginLimiter: deps.loginLimiter, transactionGuard: new TransactionGuard(),
         };
         if (endpoint.auth === "user" || (endpoint.auth === "optional" && req.headers.authorization)) {
-          const { user, realm } = await authenticate(store.reader, req.headers.authorization, host);
+          const { user, realm } = await authenticate(req, store.reader, host);
           ctx = { ...base, realm, actor: user };
         } else {
           const realm = await defaultRealm(store.reader);
@@ -139,7 +216,7 @@ export async function buildApp(deps: AppDeps) {
         const pathParams = (req.params ?? {}) as Record<string, unknown>;
         const body = req.body !== null && typeof req.body === "object" && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
         const raw = { ...(req.query as Record<string, unknown>), ...body, ...pathParams };
-        const { params, ignored } = parseParams(endpoint.params, raw, { aliases: endpoint.aliases, pathKeys: [...Object.keys(pathParams), ...fileFieldNames(body)] });
+        const { params, ignored } = parseParams(endpoint.params, raw, { aliases: endpoint.aliases, pathKeys: [...Object.keys(pathParams), ...fileFieldNames(body)], nulChecked: endpoint.nulChecked });
         const data = await endpoint.handler(params, ctx);
         if (data instanceof Redirect) return reply.redirect(data.location, 302);
         const extra = ignored.length > 0 ? { ignored_parameters_unsupported: ignored } : {};

@@ -1,8 +1,12 @@
 /** HTTP Basic authentication with `email:api_key`, as every Zulip client sends it. */
+import type { FastifyRequest } from "fastify";
 import type { Kysely } from "kysely";
 import type { Database, RealmRow, UserRow } from "../store/schema.ts";
 import { UnauthorizedError } from "../errors.ts";
 import { authenticateApiKey } from "../actions/users/authenticate.ts";
+
+/** The caller an Authorization header names. */
+type Authenticated = { user: UserRow; realm: RealmRow };
 
 /** Splits an Authorization header into email and key, or null when it is not Basic. */
 function parseBasicAuth(header: string | undefined): { email: string; key: string } | null {
@@ -15,12 +19,30 @@ function parseBasicAuth(header: string | undefined): { email: string; key: strin
   return { email: decoded.slice(0, colon), key: decoded.slice(colon + 1) };
 }
 
-/**
- * The user and realm named by an Authorization header (see actions/users/authenticate.ts); a
- * header that is not Basic is UNAUTHORIZED.
- */
-export async function authenticate(db: Kysely<Database>, header: string | undefined, host: string): Promise<{ user: UserRow; realm: RealmRow }> {
+async function verify(db: Kysely<Database>, header: string | undefined, host: string): Promise<Authenticated> {
   const creds = parseBasicAuth(header);
   if (!creds) throw new UnauthorizedError();
   return authenticateApiKey(db, creds.email, creds.key, host);
+}
+
+/**
+ * Credentials already checked for a request (by the rate-limit hook, which must know the user
+ * before the body is read), so its handler does not query them again. Keyed by the request
+ * object: an entry lives exactly as long as its request.
+ */
+const checkedByRequest = new WeakMap<FastifyRequest, Authenticated>();
+
+/**
+ * The user and realm named by the request's Authorization header (see
+ * actions/users/authenticate.ts); a header that is not Basic is UNAUTHORIZED.
+ */
+export async function authenticate(req: FastifyRequest, db: Kysely<Database>, host: string): Promise<Authenticated> {
+  return checkedByRequest.get(req) ?? verify(db, req.headers.authorization, host);
+}
+
+/** For the rate-limit hook: checks the request's credentials and keeps them for its handler. */
+export async function checkCredentials(req: FastifyRequest, db: Kysely<Database>, host: string): Promise<Authenticated> {
+  const result = await verify(db, req.headers.authorization, host);
+  checkedByRequest.set(req, result);
+  return result;
 }

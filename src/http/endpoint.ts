@@ -21,6 +21,8 @@ type Common<S extends z.ZodObject> = {
   params: S;
   /** Deprecated parameter names and the name they stand for (`{ subject: "topic" }`). */
   aliases?: Record<string, string>;
+  /** Parameters whose action refuses NUL characters itself, in Zulip's words (others get the parser's refusal). */
+  nulChecked?: readonly string[];
 };
 
 type EndpointDef<S extends z.ZodObject> =
@@ -34,6 +36,7 @@ export type Endpoint = {
   auth: "user" | "none" | "optional";
   params: z.ZodObject;
   aliases?: Record<string, string>;
+  nulChecked?: readonly string[];
   handler: (params: unknown, ctx: ActionCtx) => Promise<SuccessData | Redirect>;
 };
 

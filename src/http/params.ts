@@ -32,12 +32,22 @@ function decodeJson(value: unknown, ctx: z.core.$RefinementCtx): unknown {
 /** A plain string parameter, taken as sent. */
 export const str = () => z.string();
 
-/** An integer parameter ("5" or 5), optionally bounded. */
+/**
+ * The range of the database's integer columns (PostgreSQL `integer`): no id lies outside it,
+ * and a query comparing such a column with a larger number fails rather than finding nothing.
+ */
+export const DB_INT_MIN = -2_147_483_648;
+export const DB_INT_MAX = 2_147_483_647;
+
+/** An integer inside a JSON parameter, in the database's integer range. */
+export const dbInt = () => z.number().int().min(DB_INT_MIN).max(DB_INT_MAX);
+
+/**
+ * An integer parameter ("5" or 5), bounded; without explicit bounds, to the database's integer
+ * range (pass wider ones for values stored elsewhere, such as timestamps).
+ */
 export function int(bounds: { min?: number; max?: number } = {}) {
-  let inner = z.number().int();
-  if (bounds.min !== undefined) inner = inner.min(bounds.min);
-  if (bounds.max !== undefined) inner = inner.max(bounds.max);
-  return z.preprocess(decodeInt, inner);
+  return z.preprocess(decodeInt, z.number().int().min(bounds.min ?? DB_INT_MIN).max(bounds.max ?? DB_INT_MAX));
 }
 
 /** An integer path segment. */
@@ -49,19 +59,59 @@ export const bool = () => z.preprocess(decodeBool, z.boolean());
 /** A JSON-encoded parameter (Zulip's `Json[T]`), validated by `schema` once decoded. */
 export const json = <T extends z.ZodType>(schema: T) => z.preprocess(decodeJson, schema);
 
-/** A JSON-encoded list of integers, the most common JSON parameter. */
-export const intList = () => json(z.array(z.number().int()));
+/** A JSON-encoded list of integers (ids), the most common JSON parameter. */
+export const intList = () => json(z.array(dbInt()));
 
 type ParseResult<T> = { params: T; ignored: string[] };
 
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== "object") return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/** Deeper locations of a refused value are reported by their parameter's name only. */
+const MAX_NAMED_DEPTH = 8;
+
+/** A value met while walking parsed parameters, linked to its container to name its location. */
+type Visit = { value: unknown; key: PropertyKey; parent: Visit | null };
+
+function locationOf(visit: Visit): PropertyKey[] {
+  const path: PropertyKey[] = [];
+  for (let v: Visit | null = visit; v !== null; v = v.parent) path.unshift(v.key);
+  return path;
+}
+
+/**
+ * Where a string (or object key) holding a NUL character is in parsed values, or null.
+ * Iterative and without copying paths, as JSON parameters may nest 100,000 levels deep.
+ */
+function nulLocation(values: Record<string, unknown>, skip: readonly string[]): PropertyKey[] | null {
+  const stack: Visit[] = Object.entries(values).filter(([k]) => !skip.includes(k)).map(([key, value]) => ({ value, key, parent: null }));
+  for (let visit = stack.pop(); visit !== undefined; visit = stack.pop()) {
+    const { value } = visit;
+    if (typeof value === "string" && value.includes("\0")) return locationOf(visit);
+    if (Array.isArray(value)) value.forEach((item, i) => stack.push({ value: item, key: i, parent: visit }));
+    else if (isPlainObject(value)) {
+      for (const [key, item] of Object.entries(value)) {
+        if (key.includes("\0")) return locationOf(visit);
+        stack.push({ value: item, key, parent: visit });
+      }
+    }
+  }
+  return null;
+}
+
 /**
  * Parses merged request values with an endpoint's schema. `aliases` maps a deprecated name to
- * its canonical one (`subject` → `topic`); `pathKeys` are never reported as ignored.
+ * its canonical one (`subject` → `topic`); `pathKeys` are never reported as ignored. A NUL
+ * character in any string is refused (PostgreSQL text cannot hold one), except in the
+ * `nulChecked` parameters, whose action refuses it in Zulip's own words.
  */
 export function parseParams<S extends z.ZodObject>(
   schema: S,
   raw: Record<string, unknown>,
-  opts: { aliases?: Record<string, string>; pathKeys?: string[] } = {},
+  opts: { aliases?: Record<string, string>; pathKeys?: string[]; nulChecked?: readonly string[] } = {},
 ): ParseResult<z.output<S>> {
   const values: Record<string, unknown> = { ...raw };
   for (const [alias, canonical] of Object.entries(opts.aliases ?? {})) {
@@ -74,6 +124,9 @@ export function parseParams<S extends z.ZodObject>(
   const ignored = Object.keys(raw).filter((k) => !known.has(k) && !(k in (opts.aliases ?? {})));
   const result = schema.safeParse(values, { reportInput: true });
   if (!result.success) throw issueToError(result.error.issues[0]);
+  const nul = nulLocation(result.data, opts.nulChecked ?? []);
+  // A location deep in nested lists would make an unreadable message: name the parameter alone.
+  if (nul !== null) throw new JsonableError(`${varName(nul.length > MAX_NAMED_DEPTH ? nul.slice(0, 1) : nul)} contains NULL (0x00) characters.`);
   return { params: result.data, ignored };
 }
 

@@ -1,12 +1,12 @@
 /** Parameter schemas shared by the channel and subscription routes. */
 import { z } from "zod";
-import { json } from "./params.ts";
+import { dbInt, json } from "./params.ts";
 import { STREAM_GROUP_SETTING_NAMES, type StreamGroupSetting } from "../actions/channels/settings.ts";
 
 /** A group-setting value: a group id or `{direct_members, direct_subgroups}`. */
 export const groupSettingValue = z.union([
-  z.number().int(),
-  z.object({ direct_members: z.array(z.number().int()), direct_subgroups: z.array(z.number().int()) }),
+  dbInt(),
+  z.object({ direct_members: z.array(dbInt()), direct_subgroups: z.array(dbInt()) }),
 ]);
 
 /** An update to a group-setting value: `{new, old?}` (PATCH /streams/{id}). */
@@ -24,10 +24,10 @@ export const retentionDays = () =>
     } catch {
       return value;
     }
-  }, z.union([z.string(), z.number().int()]));
+  }, z.union([z.string(), dbInt()]));
 
 /** `principals`: user ids or API emails. */
-export const principals = () => json(z.union([z.array(z.string()), z.array(z.number().int())]));
+export const principals = () => json(z.union([z.array(z.string()), z.array(dbInt())]));
 
 /** One optional JSON parameter per channel permission setting, built from the setting list. */
 export function groupSettingParams<T extends z.ZodType>(schema: T): Record<StreamGroupSetting, OptionalJson<T>> {

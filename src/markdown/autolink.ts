@@ -90,8 +90,8 @@ function matchDomain(text: string, ends: boolean[], start: number): number {
   return finishLink(text, ends, start + 1, hostEnd, validHostEnd);
 }
 
-function matchEmail(text: string, start: number): number {
-  if (text.indexOf("@", start) === -1) return -1;
+function matchEmail(text: string, start: number, nextAt: number): number {
+  if (nextAt === -1) return -1;
   EMAIL.lastIndex = start;
   const m = EMAIL.exec(text);
   return m === null ? -1 : start + m[0].length;
@@ -103,6 +103,8 @@ export function findAutolinks(text: string, atStart = true): FoundLink[] {
   // Every kind of link holds a dot (domains, e-mail addresses) or a scheme's "://".
   if (!text.includes(".") && !text.includes("://")) return found;
   const ends = endPositions(text);
+  // The next "@" at or after i, kept as i moves (searching afresh at each i is quadratic).
+  let nextAt = text.indexOf("@");
   let i = 0;
   while (i < text.length) {
     const boundary = i === 0 ? atStart : BOUNDARY_BEFORE.test(text[i - 1]);
@@ -116,8 +118,9 @@ export function findAutolinks(text: string, atStart = true): FoundLink[] {
       end = matchDomain(text, ends, i);
       kind = "domain";
     }
+    if (nextAt !== -1 && nextAt < i) nextAt = text.indexOf("@", i);
     if (end === -1) {
-      end = matchEmail(text, i);
+      end = matchEmail(text, i, nextAt);
       kind = "email";
     }
     if (end === -1) {

@@ -46,12 +46,17 @@ function codeLanguage(lang: string): string | null {
   return DISPLAY_NAMES.get(lang.toLowerCase()) ?? lang;
 }
 
-/** Trailing whitespace per line dropped, leading and trailing blank lines dropped. */
+/**
+ * Trailing whitespace per line dropped, leading and trailing blank lines dropped. (trimEnd, not
+ * /\s+$/: that regex retries from every whitespace character, quadratic on a long run of them.)
+ */
 function normalizeCode(text: string): string {
-  const lines = text.split("\n").map((l) => l.replace(/\s+$/, ""));
-  while (lines.length > 0 && lines[0] === "") lines.shift();
-  while (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
-  return lines.join("\n");
+  const lines = text.split("\n").map((l) => l.trimEnd());
+  let first = 0;
+  let end = lines.length;
+  while (first < end && lines[first] === "") first++;
+  while (end > first && lines[end - 1] === "") end--;
+  return lines.slice(first, end).join("\n");
 }
 
 /** HTML of a code block (ends with a newline, like every block). */

@@ -1,4 +1,5 @@
 // Per-rendering state shared by all plugins (markdown-it's `env`), kept behind a type guard.
+import type { LinkifierBudget } from "./linkifiers.ts";
 import type { RenderContext } from "./types.ts";
 
 /** Mutable state of one renderMessage call. */
@@ -17,6 +18,8 @@ export type RenderEnv = {
   hasImage: boolean;
   uploads: Set<string>;
   previewedUrls: Set<string>;
+  /** Work left to linkifiers in this rendering (markdown/linkifiers.ts). */
+  linkifierBudget: LinkifierBudget;
   /** Renders already fence-processed Markdown into block HTML (for spoilers). */
   renderFragment: (markdown: string) => string;
 };

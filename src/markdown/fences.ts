@@ -6,6 +6,13 @@ import { tag } from "./escape.ts";
 import { stashBlock, type RenderEnv } from "./env.ts";
 import { displayTexHtml } from "./tex.ts";
 
+/**
+ * Deepest nesting of fenced blocks; deeper fences are plain lines. Each closing quote or spoiler
+ * re-prefixes or re-renders what it holds, so depth multiplies the work (a thousand nested
+ * ```quote lines would make millions of lines); a few levels is all anyone writes.
+ */
+const MAX_FENCE_DEPTH = 8;
+
 const FENCE = /^(~{3,}|`{3,})[ ]*(?:\{?\.?([a-zA-Z0-9_+\-./#]+)[ ]*([^ ~`][^~`]*)?\}?)?$/;
 
 interface Frame {
@@ -63,7 +70,7 @@ export function processFences(env: RenderEnv, markdown: string): string {
       stack[stack.length - 1].lines.push(...closeFrame(env, top));
       continue;
     }
-    const opened = top.kind === "code" || top.kind === "math" ? null : openFrame(line);
+    const opened = top.kind === "code" || top.kind === "math" || stack.length > MAX_FENCE_DEPTH ? null : openFrame(line);
     if (opened !== null) stack.push(opened);
     else top.lines.push(line);
   }

@@ -1,141 +1,157 @@
 /**
- * Checks of linkifier patterns. Patterns use Python syntax with `(?P<name>...)` groups; they are
- * refused unless they compile with the renderer's flags and avoid catastrophic backtracking
- * (upstream runs them on RE2, which cannot backtrack; our renderer uses JavaScript RegExp).
+ * Linkifier patterns, compiled as upstream compiles them: with RE2's syntax and semantics (here
+ * the re2js port), so matching takes linear time whatever the pattern. A pattern is refused when
+ * RE2 refuses it, with RE2's own wording after Zulip's "Bad regular expression: ". Named groups
+ * may be written `(?P<name>...)` or `(?<name>...)`; names follow RE2's rules (Unicode letters,
+ * digits and connectors, a name used twice names its first group).
  */
+import { RE2JS, RE2JSSyntaxException } from "re2js";
 import { JsonableError } from "../errors.ts";
-import { pythonPatternToJs } from "./linkifiers.ts";
 
-/** Repetition bound RE2 accepts; larger counts are refused as it refuses them. */
-const MAX_REPEAT = 1000;
+/** Longest pattern accepted, checked before anything else so a huge one costs nothing. */
+export const MAX_PATTERN_LENGTH = 1000;
 
-const QUANTIFIER = /^(?:[*+?]|\{(\d+)(?:(,)(\d*))?\})/;
+/**
+ * Largest compiled program accepted (RE2 instructions), refused with RE2's own message for a
+ * program over its memory bound. Upstream's bound allows ~87,000; here a search's cost grows with
+ * the program (markdown/linkifiers.ts bounds a rendering's work in characters times
+ * instructions), and 500 covers realistic patterns: `#(?P<id>[0-9]+)` has 7, `[0-9a-f]{40}` 42,
+ * forty alternatives of six letters ~300.
+ */
+export const MAX_PROGRAM_SIZE = 500;
 
-/** What a parsed group tells the repetition around it. */
-type GroupInfo = { start: number; names: string[]; repeats: boolean; firsts: Array<string | null>; altStart: boolean };
-
-function newGroup(start: number): GroupInfo {
-  return { start, names: [], repeats: false, firsts: [], altStart: true };
+/** A pattern ready to wrap and run: RE2 syntax with plain capturing groups, and its group names. */
+export interface ParsedPattern {
+  /** The pattern with every named group turned into a plain capturing group. */
+  source: string;
+  /** Each group name and the number of its first group (1 = the pattern's first group). */
+  groups: ReadonlyMap<string, number>;
 }
 
-/** The end of a `[...]` class starting at `i`, or -1 when it is not closed. */
+/** RE2's valid capture names: letters, marks, digits, letter numbers and connector punctuation. */
+const CAPTURE_NAME = /^[\p{Lu}\p{Ll}\p{Lt}\p{Lm}\p{Lo}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}]+$/u;
+
+/** A named group's opening at lastIndex (not a look-behind, which RE2 refuses). */
+const NAMED_GROUP = /\(\?P?<([^>=!][^>]*)>/y;
+
+/** re2js (Go's wording) to RE2's error texts, which upstream shows. */
+const RE2_WORDING: Record<string, string> = {
+  "missing closing )": "missing )",
+  "unexpected )": "unexpected )",
+  "missing closing ]": "missing ]",
+  "invalid nested repetition operator": "bad repetition operator",
+  "missing argument to repetition operator": "no argument for repetition operator",
+  "invalid repeat count": "invalid repetition size",
+  "invalid or unsupported Perl syntax": "invalid perl operator",
+  "invalid named capture": "invalid named capture group",
+  "trailing backslash at end of expression": "trailing \\",
+  "invalid escape sequence": "invalid escape sequence",
+  "invalid character class": "invalid character class",
+  "invalid character class range": "invalid character class range",
+  "invalid UTF-8": "invalid UTF-8",
+};
+
+/** End (exclusive) of the character class opening at `i`, following RE2's parser; pattern.length if unclosed. */
 function classEnd(pattern: string, i: number): number {
   let j = i + 1;
   if (pattern[j] === "^") j++;
+  // A "]" right after "[" or "[^" is a literal.
   if (pattern[j] === "]") j++;
-  while (j < pattern.length && pattern[j] !== "]") j += pattern[j] === "\\" ? 2 : 1;
-  return j < pattern.length ? j : -1;
-}
-
-/** Reads one atom at `i`: its end, its first literal character (null if not a plain character), and its group if any. */
-function readAtom(pattern: string, i: number, stack: GroupInfo[], bad: (d: string) => JsonableError): { end: number; first: string | null; opens: boolean } {
-  const c = pattern[i];
-  if (c === "\\") {
-    const n = pattern[i + 1];
-    if (n === undefined) throw bad(`trailing \\: ${pattern}`);
-    if (/[1-9]/.test(n)) throw bad(`invalid escape sequence: \\${n}`);
-    return { end: i + 2, first: /[A-Za-z0-9]/.test(n) ? null : n, opens: false };
+  while (j < pattern.length && pattern[j] !== "]") {
+    if (pattern[j] === "\\") j += 2;
+    else if (pattern.startsWith("[:", j) && pattern.indexOf(":]", j + 2) !== -1) j = pattern.indexOf(":]", j + 2) + 2;
+    else j++;
   }
-  if (c === "[") {
-    const end = classEnd(pattern, i);
-    if (end === -1) throw bad(`missing ]: ${pattern.slice(i)}`);
-    return { end: end + 1, first: null, opens: false };
-  }
-  if (c === "(") {
-    const named = /^\(\?P<([^>]*)>/.exec(pattern.slice(i));
-    const group = newGroup(i);
-    if (named) {
-      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(named[1])) throw bad(`invalid named capture group: ${named[0]}`);
-      group.names.push(named[1]);
-      stack.push(group);
-      return { end: i + named[0].length, first: null, opens: true };
-    }
-    if (pattern.startsWith("(?:", i) || !pattern.startsWith("(?", i)) {
-      stack.push(group);
-      return { end: i + (pattern.startsWith("(?:", i) ? 3 : 1), first: null, opens: true };
-    }
-    throw bad(`invalid or unsupported Perl syntax: ${pattern.slice(i, i + 3)}`);
-  }
-  if ("*+?".includes(c) || QUANTIFIER.test(pattern.slice(i))) throw bad(`missing argument to repetition operator: ${c}`);
-  return { end: i + 1, first: c === "." ? null : c, opens: false };
-}
-
-/** Reads a quantifier at `i` (with its lazy mark): its end and whether it is unbounded, or null for none. */
-function readQuantifier(pattern: string, i: number, bad: (d: string) => JsonableError): { end: number; unbounded: boolean } | null {
-  const m = QUANTIFIER.exec(pattern.slice(i));
-  if (m === null) return null;
-  if (Number(m[1] ?? 0) > MAX_REPEAT || Number(m[3] || 0) > MAX_REPEAT) throw bad(`bad repetition operator: ${m[0]}`);
-  let end = i + m[0].length;
-  if (pattern[end] === "?") end++;
-  if (QUANTIFIER.test(pattern.slice(end))) throw bad(`bad repetition operator: ${pattern.slice(i).match(/^[*+?]+/)?.[0] ?? pattern.slice(i, end + 1)}`);
-  return { end, unbounded: m[0] === "*" || m[0] === "+" || (m[2] === "," && m[3] === "") };
-}
-
-/** Whether the alternatives of a group could match the same text (their first characters are not all distinct literals). */
-function alternativesOverlap(g: GroupInfo): boolean {
-  if (g.firsts.length < 2) return false;
-  return g.firsts.some((f) => f === null) || new Set(g.firsts).size < g.firsts.length;
+  return Math.min(pattern.length, j + 1);
 }
 
 /**
- * Parses a Python-syntax pattern far enough to refuse what RE2 refuses (backreferences,
- * lookaround, unbalanced groups, bad repetitions) and what would backtrack catastrophically
- * in a backtracking engine: a repeated group that itself repeats, or whose alternatives overlap.
- * Returns the named groups.
+ * Turns `(?P<name>` and `(?<name>` into `(`, numbering every capturing group, so names RE2
+ * allows and re2js does not (non-ASCII, repeated) work as upstream. Names RE2 refuses stay, so
+ * compiling reports them where RE2 would. One pass over the pattern.
  */
-function checkPatternSafety(pattern: string, bad: (d: string) => JsonableError): string[] {
-  const stack: GroupInfo[] = [newGroup(0)];
+function plainGroups(pattern: string): ParsedPattern {
+  const groups = new Map<string, number>();
+  let out = "";
+  let count = 0;
   let i = 0;
   while (i < pattern.length) {
-    const top = stack[stack.length - 1];
     const c = pattern[i];
-    if (c === "|") {
-      top.altStart = true;
-      i++;
-      continue;
+    let next = i + 1;
+    if (c === "\\") {
+      const quoted = pattern[i + 1] === "Q" ? pattern.indexOf("\\E", i + 2) : -2;
+      next = quoted === -2 ? i + 2 : quoted === -1 ? pattern.length : quoted + 2;
+    } else if (c === "[") {
+      next = classEnd(pattern, i);
+    } else if (c === "(") {
+      NAMED_GROUP.lastIndex = i;
+      const named = NAMED_GROUP.exec(pattern);
+      if (named === null && pattern[i + 1] !== "?") count++;
+      if (named !== null && CAPTURE_NAME.test(named[1])) {
+        count++;
+        if (!groups.has(named[1])) groups.set(named[1], count);
+        out += "(";
+        i += named[0].length;
+        continue;
+      }
     }
-    let closed: GroupInfo | null = null;
-    let first: string | null = null;
-    if (c === ")") {
-      if (stack.length === 1) throw bad(`unexpected ): ${pattern}`);
-      closed = stack.pop() ?? null;
-      i++;
-    } else {
-      const atom = readAtom(pattern, i, stack, bad);
-      i = atom.end;
-      first = atom.first;
-      if (atom.opens) continue;
-    }
-    const owner = stack[stack.length - 1];
-    if (owner.altStart) {
-      owner.firsts.push(closed ? null : first);
-      owner.altStart = false;
-    }
-    const q = readQuantifier(pattern, i, bad);
-    if (closed && q?.unbounded && (closed.repeats || alternativesOverlap(closed))) {
-      throw bad(`nested repetition can backtrack catastrophically: ${pattern.slice(closed.start, q.end)}`);
-    }
-    if (q) i = q.end;
-    owner.repeats ||= Boolean(q?.unbounded) || Boolean(closed?.repeats);
-    if (closed) owner.names.push(...closed.names);
+    out += pattern.slice(i, next);
+    i = next;
   }
-  if (stack.length > 1) throw bad(`missing ): ${pattern}`);
-  return stack[0].names;
+  return { source: out, groups };
 }
 
-function badRegex(detail: string): JsonableError {
-  return new JsonableError(`Bad regular expression: ${detail}`);
+/** Zulip's message for a pattern RE2 refuses, from re2js's error. */
+function badRegex(error: unknown, pattern: string, source: string): string {
+  if (!(error instanceof RE2JSSyntaxException)) return "Unknown regular expression error";
+  const arg = error.getPattern();
+  // RE2 refuses look-behinds as Perl operators ("(?<=", "(?<!"); re2js as bad group names.
+  if (arg !== null && /^\(\?<[=!]/.test(arg)) return `Bad regular expression: invalid perl operator: ${arg.slice(0, 4)}`;
+  const code = RE2_WORDING[error.getDescription()] ?? error.getDescription();
+  // RE2 quotes the whole pattern for unbalanced parentheses: the one the administrator wrote.
+  const shown = arg === source ? pattern : arg;
+  return `Bad regular expression: ${code}${shown === null || code === "trailing \\" ? "" : `: ${shown}`}`;
 }
 
-/** The pattern's named groups, after checking that it is a safe, valid regular expression. */
-export function checkLinkifierPattern(pattern: string): string[] {
-  const groups = checkPatternSafety(pattern, badRegex);
+/** The compiled form of a pattern, or the message refusing it (patterns longer than the limit included). */
+export function parseLinkifierPattern(pattern: string): ParsedPattern | { error: string } {
+  const tooLong = patternLengthError(pattern);
+  if (tooLong !== null) return { error: tooLong };
+  const parsed = plainGroups(pattern);
+  let size: number;
   try {
-    // The renderer's flags (markdown/linkifiers.ts): a pattern that compiles here runs there.
-    new RegExp(pythonPatternToJs(pattern), "gu");
+    size = RE2JS.compile(parsed.source).programSize();
   } catch (error) {
-    const reason = error instanceof Error ? error.message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, "") : "invalid pattern";
-    throw badRegex(`${reason}: ${pattern}`);
+    return { error: badRegex(error, pattern, parsed.source) };
   }
-  return groups;
+  if (size > MAX_PROGRAM_SIZE) return { error: "Bad regular expression: pattern too large - compile failed" };
+  return parsed;
+}
+
+/**
+ * Django's max_length message when the pattern is longer than MAX_PATTERN_LENGTH, else null.
+ * Counted in code points, as Python's len counts; a UTF-16 length within the limit is enough.
+ */
+export function patternLengthError(pattern: string): string | null {
+  if (pattern.length <= MAX_PATTERN_LENGTH) return null;
+  const count = codePoints(pattern);
+  return count > MAX_PATTERN_LENGTH ? `Ensure this value has at most ${MAX_PATTERN_LENGTH} characters (it has ${count}).` : null;
+}
+
+/** The number of code points in `text` (a low surrogate after a high one is not counted again). */
+function codePoints(text: string): number {
+  let count = text.length;
+  for (let i = 1; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    const before = text.charCodeAt(i - 1);
+    if (unit >= 0xdc00 && unit <= 0xdfff && before >= 0xd800 && before <= 0xdbff) count--;
+  }
+  return count;
+}
+
+/** The pattern's group names, after checking it as upstream does (RE2 compiles it); throws Zulip's error. */
+export function checkLinkifierPattern(pattern: string): string[] {
+  const parsed = parseLinkifierPattern(pattern);
+  if ("error" in parsed) throw new JsonableError(parsed.error);
+  return [...parsed.groups.keys()];
 }

@@ -1,70 +1,156 @@
-// Realm linkifiers: a Python-syntax regex with named groups and an RFC 6570 URL template.
-// A match must start at a word boundary (start, whitespace or one of '"(,:<) and not run into
-// a following word character, as upstream.
+// Realm linkifiers: an RE2 pattern with named groups and an RFC 6570 URL template. As upstream,
+// a match must start at the text's start, after whitespace or one of '"(,:< and must not run into
+// a following letter, digit or "_"; upstream's RE2 makes matching linear in the text, and so does
+// re2js here. Bounds on each search and on each rendering keep hostile patterns cheap (see
+// WINDOW, LINKIFIER_WORK_UNITS and MAX_LINKIFIER_MATCHES).
+import { RE2JS, type Matcher } from "re2js";
 import type { FoundLink } from "./autolink.ts";
+import { parseLinkifierPattern } from "./linkifier-patterns.ts";
 import type { Linkifier } from "./types.ts";
 import { safeUrl } from "./urls.ts";
 
-/** A linkifier ready to run; invalid patterns are dropped. */
-interface Compiled {
-  re: RegExp;
-  template: string;
-}
-
-const compiledCache = new Map<string, RegExp | null>();
-
-/** What a `u`-mode JavaScript pattern lets a backslash escape, besides letters and digits. */
-const JS_ESCAPABLE = new Set("^$\\.*+?()[]{}|/");
+/**
+ * Characters one search reads. Leftmost-first matching may read ahead past a match (for
+ * `a(?:.*b)?`, to the end of the text) before settling on it, so finding every match of such a
+ * pattern reads the text once per match; bounding each search to a window keeps the total linear.
+ * A search after a match reads WINDOW characters; after a search that found nothing, where the
+ * next match is likely far, WIDE_WINDOW. Consecutive windows overlap by OVERLAP, so any match of
+ * up to OVERLAP characters is found wherever it lies (longer ones up to the window's size).
+ */
+const WINDOW = 256;
+const WIDE_WINDOW = 1024;
+const OVERLAP = 128;
 
 /**
- * A Python (re, re2) pattern in JavaScript's `u`-mode syntax: `(?P<name>...)` and `(?P=name)`
- * become named groups and backreferences, `\A` and `\Z` anchors, and a backslash before any other
- * punctuation (`\-`, `\#`, `\:`, which Python reads as the character itself and JavaScript
- * refuses) becomes that character, escaped as a code point. `[]...]` keeps its literal `]`.
+ * Work all linkifiers may do in one rendering, in characters searched times program size (the
+ * most a search can cost; realistic patterns cost far less per unit, hostile ones up to ~5 ns on
+ * this project's machines). Past it the rest of the message is not linkified. Counted, not timed,
+ * so a message renders the same however busy the server is. Scanning a 10,000-character message
+ * for a 20-instruction pattern uses ~230,000; 500 matches of `#(?P<id>[0-9]+)` ~1,200,000.
  */
-export function pythonPatternToJs(pattern: string): string {
-  let out = "";
-  let inClass = false;
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i];
-    if (c === "\\" && i + 1 < pattern.length) {
-      const code = pattern.codePointAt(i + 1) as number;
-      const next = String.fromCodePoint(code);
-      i += next.length;
-      if (!inClass && (next === "A" || next === "Z")) out += next === "A" ? "^" : "$";
-      else if (/[A-Za-z0-9]/.test(next) || JS_ESCAPABLE.has(next) || (inClass && next === "-")) out += c + next;
-      else out += `\\u{${code.toString(16)}}`;
-      continue;
-    }
-    out += c;
-    if (inClass) {
-      if (c === "]") inClass = false;
-    } else if (c === "[") {
-      inClass = true;
-      if (pattern[i + 1] === "^") out += pattern[++i];
-      // Python reads a "]" right after "[" or "[^" as a literal; JavaScript as the class's end.
-      if (pattern[i + 1] === "]") {
-        out += "\\]";
-        i++;
-      }
-    }
-  }
-  return out.replace(/\(\?P</g, "(?<").replace(/\(\?P=(\w+)\)/g, "\\k<$1>");
+export const LINKIFIER_WORK_UNITS = 6_000_000;
+
+/** Linkifier matches one rendering may produce; each becomes tokens and HTML, so they are bounded too. */
+export const MAX_LINKIFIER_MATCHES = 500;
+
+/** What linkifiers may still do in one rendering, shared by its calls of findLinkifierLinks. */
+export interface LinkifierBudget {
+  units: number;
+  matches: number;
 }
 
-function compile(pattern: string): RegExp | null {
+/** A fresh budget for one rendering (or one topic). */
+export function linkifierBudget(): LinkifierBudget {
+  return { units: LINKIFIER_WORK_UNITS, matches: MAX_LINKIFIER_MATCHES };
+}
+
+// Upstream's boundary before a match: ^|\s|\x85|\pZ|['"\(,:<] (RE2's \s is \t\n\f\r and space).
+const BEFORE = `[\\t\\n\\f\\r \\x{85}\\p{Z}'"(,:<]`;
+const AFTER = `[^\\p{L}\\p{N}_]`;
+
+/** A pattern compiled for matching: its groups and its four wrappings. */
+interface Compiled {
+  source: string;
+  /** Instructions of the largest wrapping: what one character of a search may cost. */
+  size: number;
+  groups: ReadonlyMap<string, number>;
+  /** Indexed by (may start at the text's start ? 1 : 0) + (may end at the text's end ? 2 : 0). */
+  wrapped: Array<RE2JS | null | undefined>;
+}
+
+/** Patterns seen lately (they are few: the realms' linkifiers); bounded so edits don't pile up. */
+const compiledCache = new Map<string, Compiled | null>();
+const MAX_CACHED_PATTERNS = 1000;
+
+function compile(pattern: string): Compiled | null {
   const cached = compiledCache.get(pattern);
   if (cached !== undefined) return cached;
-  const js = pythonPatternToJs(pattern);
-  const source = `(?<![^\\s'"(,:<])(?:${js})(?![\\p{L}\\p{N}_])`;
-  let re: RegExp | null = null;
-  try {
-    re = new RegExp(source, "gu");
-  } catch {
-    re = null;
+  const parsed = parseLinkifierPattern(pattern);
+  // Patterns saved before they were checked as now, and refused now, match nothing (as upstream).
+  const compiled: Compiled | null = "error" in parsed ? null : { source: parsed.source, size: 0, groups: parsed.groups, wrapped: [] };
+  if (compiled !== null) compiled.size = wrapped(compiled, true, true)?.programSize() ?? 0;
+  if (compiledCache.size >= MAX_CACHED_PATTERNS) compiledCache.clear();
+  compiledCache.set(pattern, compiled);
+  return compiled;
+}
+
+/**
+ * The pattern between its boundaries, outer group first. Each search sees only a window of the
+ * text, so `^` and `$` are offered only where the window starts or ends with the text.
+ */
+function wrapped(c: Compiled, atStart: boolean, atEnd: boolean): RE2JS | null {
+  const index = (atStart ? 1 : 0) + (atEnd ? 2 : 0);
+  let re = c.wrapped[index];
+  if (re === undefined) {
+    const before = atStart ? `(?:^|${BEFORE})` : BEFORE;
+    const after = atEnd ? `(?:$|${AFTER})` : AFTER;
+    try {
+      re = RE2JS.compile(`${before}(${c.source})${after}`);
+    } catch {
+      // A pattern valid alone may not be once wrapped (an unterminated \Q...): it matches nothing.
+      re = null;
+    }
+    c.wrapped[index] = re;
   }
-  compiledCache.set(pattern, re);
   return re;
+}
+
+/** One match: the outer group's span and the named groups' values. */
+interface Match {
+  start: number;
+  end: number;
+  vars: Record<string, string | undefined>;
+}
+
+function groupValues(c: Compiled, m: Matcher): Record<string, string | undefined> {
+  const vars: Record<string, string | undefined> = {};
+  for (const [name, index] of c.groups) vars[name] = m.group(index + 1) ?? undefined;
+  return vars;
+}
+
+function isSurrogatePair(text: string, i: number): boolean {
+  const high = text.charCodeAt(i);
+  const low = text.charCodeAt(i + 1);
+  return high >= 0xd800 && high <= 0xdbff && low >= 0xdc00 && low <= 0xdfff;
+}
+
+/**
+ * The pattern's non-overlapping matches in `text`, left to right, each looked for in a window
+ * starting at the boundary character before it, each search paid from `budget`; false when the
+ * budget ran out first.
+ */
+function findMatches(c: Compiled, text: string, budget: LinkifierBudget, out: Match[]): boolean {
+  const n = text.length;
+  // `from`: where the boundary character may be; `minStart`: where the next match may start.
+  let from = 0;
+  let minStart = 0;
+  let width = WIDE_WINDOW;
+  while (from < n) {
+    let to = Math.min(n, from + width);
+    if (to < n && isSurrogatePair(text, to - 1)) to--;
+    const cost = (to - from) * c.size;
+    if (cost > budget.units || budget.matches === 0) return false;
+    budget.units -= cost;
+    const re = wrapped(c, from === 0 && minStart === 0, to === n);
+    if (re === null) return true;
+    const m = re.matcher(text.slice(from, to));
+    if (!m.find()) {
+      if (to === n) return true;
+      from = to - OVERLAP;
+      width = WIDE_WINDOW;
+      continue;
+    }
+    const start = from + m.start(1);
+    const end = from + m.end(1);
+    if (end > start) {
+      out.push({ start, end, vars: groupValues(c, m) });
+      budget.matches--;
+    }
+    minStart = end > start ? end : start + 1;
+    from = minStart - 1;
+    width = WINDOW;
+  }
+  return true;
 }
 
 const UNRESERVED = /[A-Za-z0-9\-._~]/;
@@ -108,25 +194,46 @@ function expandUrlTemplate(template: string, vars: Readonly<Record<string, strin
   });
 }
 
-function compileAll(linkifiers: readonly Linkifier[]): Compiled[] {
-  return linkifiers.flatMap((l) => {
-    const re = compile(l.pattern);
-    return re === null ? [] : [{ re, template: l.url_template }];
-  });
+/** Whether [start, end) overlaps one of `sorted` (disjoint spans in order). Binary search. */
+export function overlapsAny(sorted: readonly FoundLink[], start: number, end: number): boolean {
+  let lo = 0;
+  let hi = sorted.length;
+  // The first span starting at or after `end`; the one before it is the only candidate.
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid].start < end) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo > 0 && sorted[lo - 1].end > start;
 }
 
-/** Linkifier matches in `text`, earlier linkifiers winning overlaps; hrefs are safe URLs. */
-export function findLinkifierLinks(text: string, linkifiers: readonly Linkifier[]): FoundLink[] {
-  const found: FoundLink[] = [];
-  for (const { re, template } of compileAll(linkifiers)) {
-    re.lastIndex = 0;
-    for (const m of text.matchAll(re)) {
-      const start = m.index ?? 0;
-      const end = start + m[0].length;
-      if (m[0] === "" || found.some((f) => start < f.end && end > f.start)) continue;
-      const href = safeUrl(expandUrlTemplate(template, m.groups ?? {}));
-      if (href !== null) found.push({ start, end, text: m[0], href });
+function mergeByStart(a: readonly FoundLink[], b: readonly FoundLink[]): FoundLink[] {
+  const out: FoundLink[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) out.push(j >= b.length || (i < a.length && a[i].start < b[j].start) ? a[i++] : b[j++]);
+  return out;
+}
+
+/**
+ * Linkifier matches in `text`, in order, earlier linkifiers winning overlaps; hrefs are safe URLs.
+ * Matching stops when the budget is spent (then the rest of the text gets no linkifier links).
+ */
+export function findLinkifierLinks(text: string, linkifiers: readonly Linkifier[], budget: LinkifierBudget = linkifierBudget()): FoundLink[] {
+  let found: FoundLink[] = [];
+  for (const linkifier of linkifiers) {
+    const c = compile(linkifier.pattern);
+    if (c === null) continue;
+    const matches: Match[] = [];
+    const finished = findMatches(c, text, budget, matches);
+    const added: FoundLink[] = [];
+    for (const m of matches) {
+      if (overlapsAny(found, m.start, m.end)) continue;
+      const href = safeUrl(expandUrlTemplate(linkifier.url_template, m.vars));
+      if (href !== null) added.push({ start: m.start, end: m.end, text: text.slice(m.start, m.end), href });
     }
+    found = mergeByStart(found, added);
+    if (!finished) break;
   }
-  return found.sort((a, b) => a.start - b.start);
+  return found;
 }

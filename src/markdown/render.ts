@@ -7,6 +7,7 @@ import { registerEnv, type RenderEnv } from "./env.ts";
 import { escapeAttr, escapeText } from "./escape.ts";
 import { processFences } from "./fences.ts";
 import { backticksRule, channelLinkRule, mentionRule, newlineRule, strikethroughRule, texRule, timeRule, underscoreRule } from "./inline.ts";
+import { linkifierBudget } from "./linkifiers.ts";
 import { previewRule } from "./previews.ts";
 import { textPassRule } from "./textpass.ts";
 import type { RenderContext, RenderResult } from "./types.ts";
@@ -70,6 +71,7 @@ function newEnv(ctx: RenderContext): RenderEnv {
     hasImage: false,
     uploads: new Set(),
     previewedUrls: new Set(),
+    linkifierBudget: linkifierBudget(),
     renderFragment: (markdown) => MD.render(markdown, env),
   });
   return env;
@@ -86,12 +88,22 @@ function cleanInput(content: string): string {
  * not starting with a digit (an ordered list) or a space, not ending with a space. Linkifiers may
  * match any text, so only without them. Such content is one paragraph of its escaped text; most
  * chat lines are like it, and markdown-it took 37-43 us for such a line against under 1 us here.
- * test/unit/markdown-prose.test.ts checks it against the full renderer.
+ * test/unit/markdown-prose.test.ts checks it against the full renderer. Each test below is a
+ * single character class or a plain search, so its cost is linear and it needs no stack
+ * (a repeated group would backtrack one frame per character and overflow on huge input).
  */
-const PLAIN_PROSE = /^[\p{L}'](?:[\p{L}\p{N} ,?!']|\.(?= |$))*(?<! )$/u;
+const PROSE_FIRST = /^[\p{L}']/u;
+const PROSE_CHARS = /^[\p{L}\p{N} ,?!'.]*$/u;
+const PERIOD_BEFORE_NON_SPACE = /\.[^ ]/;
 
 function isPlainProse(content: string, ctx: RenderContext): boolean {
-  return (ctx.linkifiers ?? []).length === 0 && PLAIN_PROSE.test(content);
+  return (
+    (ctx.linkifiers ?? []).length === 0 &&
+    PROSE_FIRST.test(content) &&
+    !content.endsWith(" ") &&
+    PROSE_CHARS.test(content) &&
+    !PERIOD_BEFORE_NON_SPACE.test(content)
+  );
 }
 
 /** Renders a message's Markdown to Zulip's HTML and reports mentions and link facts. */

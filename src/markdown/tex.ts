@@ -11,7 +11,12 @@ export function inlineTexHtml(ctx: RenderContext, body: string): string {
 
 /** HTML for a ```math block: one display paragraph (newline-terminated). */
 export function displayTexHtml(ctx: RenderContext, body: string): string {
-  const source = body.replace(/^\n+|\n+$/g, "");
+  // Leading and trailing newlines dropped by hand: /\n+$/ would retry at every newline of a run.
+  let start = 0;
+  let end = body.length;
+  while (start < end && body[start] === "\n") start++;
+  while (end > start && body[end - 1] === "\n") end--;
+  const source = body.slice(start, end);
   const rendered = ctx.renderTex?.(source, true) ?? null;
   const inner = rendered === null ? tag("span", [["class", "tex-error"]], escapePython(source)) : tag("span", [["class", "katex-display"]], rendered);
   return `<p>${inner}</p>\n`;

@@ -4,7 +4,7 @@ import type { StateCore, Token } from "markdown-it";
 import { findAutolinks, type FoundLink } from "./autolink.ts";
 import { emojify } from "./emoji.ts";
 import { envOf, type RenderEnv } from "./env.ts";
-import { findLinkifierLinks } from "./linkifiers.ts";
+import { findLinkifierLinks, overlapsAny } from "./linkifiers.ts";
 import { realmRelative } from "./urls.ts";
 
 type TokenClass = StateCore["Token"];
@@ -31,7 +31,7 @@ function linkTokens(T: TokenClass, env: RenderEnv, link: FoundLink, isLinkifier:
 function expandText(T: TokenClass, env: RenderEnv, text: string, inLink: boolean, atStart: boolean): Token[] {
   if (inLink) return textTokens(T, env, text);
   const auto = findAutolinks(text, atStart);
-  const linkified = findLinkifierLinks(text, env.ctx.linkifiers ?? []).filter((l) => !auto.some((a) => l.start < a.end && l.end > a.start));
+  const linkified = findLinkifierLinks(text, env.ctx.linkifiers ?? [], env.linkifierBudget).filter((l) => !overlapsAny(auto, l.start, l.end));
   const links = [...auto.map((l) => ({ l, fromLinkifier: false })), ...linkified.map((l) => ({ l, fromLinkifier: true }))];
   links.sort((a, b) => a.l.start - b.l.start);
   const out: Token[] = [];

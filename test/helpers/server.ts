@@ -51,7 +51,15 @@ function waitForListening(child: ChildProcess, output: () => string): Promise<vo
   });
 }
 
-/** Starts a server on a fresh store of `kind`; `env` adds or overrides environment variables. */
+/** Whether a suite's env sets rate limits (RATE_LIMITS, RATE_LIMIT_*, LOGIN_RATE_*): then they are on. */
+function choosesRateLimits(env: Record<string, string>): boolean {
+  return Object.keys(env).some((name) => name === "RATE_LIMITS" || name.startsWith("RATE_LIMIT_") || name.startsWith("LOGIN_RATE_"));
+}
+
+/**
+ * Starts a server on a fresh store of `kind`; `env` adds or overrides environment variables.
+ * Rate limits are off unless `env` sets one of their variables.
+ */
 export async function startServer(kind: StoreKind, env: Record<string, string> = {}): Promise<TestServer> {
   const store = await freshStore(kind);
   const fixtures = await createFixtures(store);
@@ -71,6 +79,8 @@ export async function startServerOnStore(store: FreshStore, fixtures: Fixtures, 
     EXTERNAL_URL: url,
     LOG_LEVEL: "info",
     PARLEY_TEST_CONTROL: "1",
+    // Suites send many requests from one address: no rate limits unless the suite sets some.
+    ...(choosesRateLimits(env) ? {} : { RATE_LIMITS: "off" }),
     ...env,
   };
   delete childEnv.DATABASE_URL;
@@ -80,7 +90,13 @@ export async function startServerOnStore(store: FreshStore, fixtures: Fixtures, 
   child.stdout?.on("data", (d: Buffer) => (out += d.toString()));
   child.stderr?.on("data", (d: Buffer) => (out += d.toString()));
   const output = () => out;
-  await waitForListening(child, output);
+  try {
+    await waitForListening(child, output);
+  } catch (err) {
+    // A server that did not come up in time must not outlive the test (the run would never exit).
+    child.kill("SIGKILL");
+    throw err;
+  }
   const api = new ApiClient(url);
   return {
     kind,

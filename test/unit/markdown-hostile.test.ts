@@ -151,3 +151,41 @@ test("the checker itself catches injections", () => {
   assert.notDeepEqual(injectionProblems("<p>a > b</p>"), []);
   assert.deepEqual(injectionProblems('<p><a href="https://x.example/?a=1&amp;b=2">&lt;script&gt;</a></p>'), []);
 });
+
+/** Shapes that stress one rule each: nesting, unclosed openers, long runs, many candidates. */
+const STRESS: Record<string, (n: number) => string> = {
+  prose: (n) => "a".repeat(n),
+  proseThenHash: (n) => `${"a ".repeat(n / 2 - 1)}#`,
+  dottedWords: (n) => `${"ab. ".repeat(n / 4 - 1)}x.y`,
+  quoteMarkers: (n) => `${"> ".repeat(n / 2 - 1)}x`,
+  openBrackets: (n) => "[".repeat(n),
+  linkOpeners: (n) => "[a](".repeat(n / 4),
+  emphasis: (n) => "*a **a ".repeat(n / 7),
+  backtickRuns: (n) => "`a``b```c".repeat(n / 9),
+  nestedQuoteFences: (n) => "```quote\n".repeat(n / 9),
+  nestedSpoilers: (n) => "```spoiler a\n".repeat(n / 13),
+  nestedLists: (n) => Array.from({ length: n / 40 }, (_, i) => `${" ".repeat((i * 2) % 64)}* x`).join("\n"),
+  pathsToNowhere: (n) => `${"a.com/,".repeat(n / 7)})`,
+  addressLike: (n) => "a@b.".repeat(n / 4),
+  mentions: (n) => "@**".repeat(n / 3),
+  emojiColons: (n) => ":".repeat(n),
+  tables: (n) => `|a|b|\n|-|-|\n${"|a|b|\n".repeat(n / 6 - 2)}`,
+  issueRefs: (n) => "#1 ".repeat(n / 3),
+};
+
+test("huge input never overflows the stack (messages are 10,000 characters; the renderer takes more)", () => {
+  for (const [name, shape] of Object.entries(STRESS)) {
+    assert.doesNotThrow(() => renderMessage(shape(name === "prose" ? 10_000_000 : 100_000), CONTEXT), name);
+  }
+});
+
+test("every stress shape of a 10,000-character message renders in bounded time", () => {
+  for (const [name, shape] of Object.entries(STRESS)) {
+    const content = shape(10_000);
+    const started = performance.now();
+    renderMessage(content, CONTEXT);
+    const ms = performance.now() - started;
+    // Generous for a shared test machine: super-linear paths took seconds to minutes here.
+    assert.ok(ms < 2000, `${name}: ${ms.toFixed(0)} ms`);
+  }
+});

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { z } from "zod";
 import { JsonableError } from "../../src/errors.ts";
-import { bool, int, intList, issueToError, json, parseParams, str } from "../../src/http/params.ts";
+import { bool, DB_INT_MAX, DB_INT_MIN, dbInt, int, intList, issueToError, json, parseParams, str } from "../../src/http/params.ts";
 
 type Case = { title: string; kind: string; schema: z.ZodObject; input: Record<string, unknown>; msg: string; code?: string };
 
@@ -103,5 +103,59 @@ describe("parseParams", () => {
 
   test("only the first issue is reported", () => {
     assert.throws(() => parseParams(schema, { count: "x", flag: "y" }), (err: unknown) => err instanceof JsonableError && err.message === "count is not an integer");
+  });
+});
+
+/** Asserts that parsing throws a 400 with this message. */
+function refuses(fn: () => unknown, msg: string): void {
+  assert.throws(fn, (err: unknown) => err instanceof JsonableError && err.status === 400 && err.message === msg);
+}
+
+describe("integers stay in the database's integer range", () => {
+  const schema = z.object({ id: int().optional(), ids: intList().optional(), nested: json(z.array(dbInt())).optional(), at: int({ max: 2 ** 40 }).optional() });
+
+  test("int() without bounds takes the 32-bit range, ends included", () => {
+    assert.deepEqual(parseParams(schema, { id: String(DB_INT_MAX) }).params, { id: 2147483647 });
+    assert.deepEqual(parseParams(schema, { id: String(DB_INT_MIN) }).params, { id: -2147483648 });
+    refuses(() => parseParams(schema, { id: "2147483648" }), "id is too large");
+    refuses(() => parseParams(schema, { id: "-2147483649" }), "id is too small");
+    refuses(() => parseParams(schema, { id: "9".repeat(400) }), "id is not an integer");
+  });
+
+  test("explicit bounds replace the default (timestamps)", () => {
+    assert.deepEqual(parseParams(schema, { at: String(2 ** 35) }).params, { at: 2 ** 35 });
+  });
+
+  test("list elements and integers inside JSON are bounded too", () => {
+    refuses(() => parseParams(schema, { ids: "[1,2147483648]" }), "ids[1] is too large");
+    refuses(() => parseParams(schema, { nested: "[-2147483649]" }), "nested[0] is too small");
+  });
+});
+
+describe("NUL characters", () => {
+  const schema = z.object({
+    name: str().optional(),
+    content: str().optional(),
+    data: json(z.array(z.object({ id: z.number(), value: z.string() }))).optional(),
+    map: json(z.record(z.string(), z.number())).optional(),
+    narrow: json(z.array(z.unknown())).optional(),
+  });
+
+  test("a NUL in any string is refused, naming where it is", () => {
+    refuses(() => parseParams(schema, { name: "a\u0000b" }), "name contains NULL (0x00) characters.");
+    refuses(() => parseParams(schema, { data: '[{"id":1,"value":"ok"},{"id":2,"value":"\\u0000"}]' }), 'data[1]["value"] contains NULL (0x00) characters.');
+    refuses(() => parseParams(schema, { map: '{"a\\u0000":1}' }), "map contains NULL (0x00) characters.");
+  });
+
+  test("parameters the action checks itself are let through", () => {
+    assert.deepEqual(parseParams(schema, { content: "a\u0000b" }, { nulChecked: ["content"] }).params, { content: "a\u0000b" });
+    refuses(() => parseParams(schema, { content: "x", name: "\u0000" }, { nulChecked: ["content"] }), "name contains NULL (0x00) characters.");
+  });
+
+  test("lists nested 100,000 deep are walked without exhausting the stack; the parameter is named alone", () => {
+    const deep = `${"[".repeat(100_000)}"\\u0000"${"]".repeat(100_000)}`;
+    refuses(() => parseParams(schema, { narrow: deep }), "narrow contains NULL (0x00) characters.");
+    const clean = `${"[".repeat(100_000)}"x"${"]".repeat(100_000)}`;
+    assert.equal(parseParams(schema, { narrow: clean }).params.narrow?.length, 1);
   });
 });

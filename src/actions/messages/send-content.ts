@@ -23,7 +23,8 @@ function truncate(text: string, max: number, suffix: string): string {
 
 /** Trailing whitespace and leading newlines removed; empty and null-byte content refused; long content truncated. */
 export function normalizeContent(raw: string, realm: RealmRow): string {
-  const body = raw.replace(/\s+$/u, "").replace(/^\n+/, "");
+  // trimEnd strips what /\s+$/u would, in linear time (the regex retries at every space run).
+  const body = raw.trimEnd().replace(/^\n+/, "");
   if (body === "") throw new JsonableError("Message must not be empty");
   if (body.includes("\u0000")) throw new JsonableError("Message must not contain null bytes");
   return truncate(body, realmSettings(realm).max_message_length, CONTENT_TRUNCATION);

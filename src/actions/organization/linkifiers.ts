@@ -4,7 +4,7 @@
  */
 import type { Transaction } from "kysely";
 import { AdministratorRequiredError, JsonableError } from "../../errors.ts";
-import { checkLinkifierPattern } from "../../markdown/linkifier-patterns.ts";
+import { checkLinkifierPattern, patternLengthError } from "../../markdown/linkifier-patterns.ts";
 import { isRealmAdmin } from "../../permissions/check.ts";
 import { presentLinkifier, type ApiLinkifier } from "../../present/organization.ts";
 import { realmLinkifiersEvent } from "../../events/kinds/organization.ts";
@@ -21,9 +21,15 @@ function checkAdmin(ctx: AuthedCtx): void {
   if (!isRealmAdmin(ctx.actor)) throw new AdministratorRequiredError();
 }
 
-/** Zulip's RealmFilter validation: pattern, template, and the same variables in both. */
+/**
+ * Zulip's RealmFilter validation: pattern (RE2 must compile it; at most MAX_PATTERN_LENGTH
+ * characters), template, and the same variables in both.
+ */
 function checkLinkifier(input: LinkifierInput): void {
   if (input.pattern === "") throw new JsonableError("This field cannot be blank.");
+  // Before anything reads the pattern, so a huge one is refused at once.
+  const tooLong = patternLengthError(input.pattern);
+  if (tooLong !== null) throw new JsonableError(tooLong);
   const template = parseUriTemplate(input.url_template);
   if (template === null) throw new JsonableError("Invalid URL template.");
   const groups = new Set(checkLinkifierPattern(input.pattern));

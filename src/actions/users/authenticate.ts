@@ -6,12 +6,17 @@ import { getDefaultRealm, getRealm } from "../../store/realms.ts";
 import type { Database, RealmRow, UserRow } from "../../store/schema.ts";
 import { getUserByApiKey } from "../../store/users.ts";
 
+const API_KEY_SHAPE = /^[A-Za-z0-9]{1,128}$/;
+
 /**
  * The user and realm named by API credentials. The email may be the user's delivery email or
  * API email (`user{id}@host` when hidden). Any mismatch, deactivated user or deactivated realm
  * is the same UNAUTHORIZED error, so the response tells an attacker nothing.
  */
 export async function authenticateApiKey(db: Kysely<Database>, rawEmail: string, key: string, host: string): Promise<{ user: UserRow; realm: RealmRow }> {
+  // Keys are ours (letters and digits): anything else cannot match, and never reaches a query
+  // (PostgreSQL refuses a NUL byte with an error, not a miss).
+  if (!API_KEY_SHAPE.test(key)) throw new UnauthorizedError("Invalid API key");
   const user = await getUserByApiKey(db, key);
   const email = rawEmail.toLowerCase();
   if (!user || (user.delivery_email.toLowerCase() !== email && apiEmail(user, host).toLowerCase() !== email)) {

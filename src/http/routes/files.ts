@@ -11,7 +11,7 @@ import { FileNotFoundError } from "../../errors.ts";
 import { readUploadByToken, readUploadForUser, type ServedFile } from "../../actions/attachments/uploads.ts";
 import { authenticate } from "../auth.ts";
 import type { RawRoutes } from "../endpoint.ts";
-import { servingHeaders } from "../../files/names.ts";
+import { IMAGE_CSP, servingHeaders } from "../../files/names.ts";
 
 /** Custom emoji change rarely and their file names are never reused (`<id>.<ext>`). */
 const EMOJI_CACHE_SECONDS = 7 * 24 * 60 * 60;
@@ -32,7 +32,7 @@ export const registerRoutes: RawRoutes = (app, deps, host) => {
     sendFile(reply, await readUploadByToken(store.reader, config, stringParam(req.params, "token"), clock.nowMs())),
   );
   app.get("/user_uploads/:realm_id_str/*", async (req, reply) => {
-    const { user, realm } = await authenticate(store.reader, req.headers.authorization, host);
+    const { user, realm } = await authenticate(req, store.reader, host);
     const pathId = `${stringParam(req.params, "realm_id_str")}/${stringParam(req.params, "*")}`;
     return sendFile(reply, await readUploadForUser(store.reader, config, realm, user, pathId));
   });
@@ -41,7 +41,13 @@ export const registerRoutes: RawRoutes = (app, deps, host) => {
     const image = Number.isInteger(realmId) ? await readEmojiImage(config, realmId, stringParam(req.params, "file_name")) : null;
     if (image === null) throw new FileNotFoundError();
     return reply
-      .headers({ "content-type": image.contentType, "x-content-type-options": "nosniff", "cache-control": `public, max-age=${EMOJI_CACHE_SECONDS}` })
+      .headers({
+        "content-type": image.contentType,
+        "x-content-type-options": "nosniff",
+        "x-frame-options": "DENY",
+        "content-security-policy": IMAGE_CSP,
+        "cache-control": `public, max-age=${EMOJI_CACHE_SECONDS}`,
+      })
       .send(image.data);
   });
 };

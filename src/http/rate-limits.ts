@@ -1,0 +1,116 @@
+/**
+ * The API's rate limits as Fastify hooks (README.md "Rate limits"; Zulip's RATE_LIMITING_RULES):
+ * each API request is charged to one bucket before its body is read. A request with credentials
+ * (on a route that takes them) is checked here, then charged to its user (api_by_user); a request
+ * without, or whose credentials fail, is charged to its client address (api_by_ip), so failed
+ * authentication costs the address what unauthenticated requests cost it, and a failure past the
+ * limit answers 429 instead of 401. Password logins are unauthenticated requests, and also count
+ * per username in actions/users/fetch-api-key.ts. Every limited response carries Zulip's
+ * X-RateLimit-Limit / -Remaining / -Reset headers; a refusal is 429 RATE_LIMIT_HIT with
+ * `retry-after` and the Retry-After header.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from "fastify";
+import type { Kysely } from "kysely";
+import type { Logger } from "pino";
+import type { Clock } from "../clock.ts";
+import { JsonableError, RateLimitedError } from "../errors.ts";
+import type { RateLimits, RateLimitState } from "../rate-limit.ts";
+import type { Database } from "../store/schema.ts";
+import { checkCredentials } from "./auth.ts";
+import type { Endpoint } from "./endpoint.ts";
+
+/** How a route reads credentials, as app.ts authenticates its endpoints. */
+type AuthMode = Endpoint["auth"];
+
+/** What the hooks know of one request. */
+type Charge = {
+  /** The bucket it was charged to, or null when the counters were unavailable (fail open). */
+  state: RateLimitState | null;
+  /** Set when it was refused (by any rule): the end of the wait, in ms since the epoch. */
+  refusedUntilMs: number | null;
+};
+
+// Routes outside the endpoint list (http/routes/files.ts) that take API credentials like an
+// endpoint; the other file routes (signed temporary links, public emoji images) are not limited.
+const CREDENTIAL_FILE_ROUTES: ReadonlyMap<string, AuthMode> = new Map([["GET /user_uploads/:realm_id_str/*", "user"]]);
+
+// Test-only routes (PARLEY_TEST_CONTROL): driving the clock must not spend a test's budget.
+const TEST_CONTROL_PREFIX = "/api/v1/__test/";
+
+/** "METHOD url pattern" of each limited route, with how it authenticates. */
+function limitedRoutes(endpoints: Endpoint[]): Map<string, AuthMode> {
+  const modes = new Map(CREDENTIAL_FILE_ROUTES);
+  for (const endpoint of endpoints) {
+    const url = `/api/v1${endpoint.path}`;
+    if (!url.startsWith(TEST_CONTROL_PREFIX)) modes.set(`${endpoint.method} ${url}`, endpoint.auth);
+  }
+  return modes;
+}
+
+function setHeaders(reply: FastifyReply, charge: Charge): void {
+  const { state, refusedUntilMs } = charge;
+  if (!state) return;
+  const resetMs = Math.max(state.resetMs, refusedUntilMs ?? 0);
+  reply.header("x-ratelimit-limit", String(state.limit));
+  reply.header("x-ratelimit-remaining", String(refusedUntilMs === null ? state.remaining : 0));
+  reply.header("x-ratelimit-reset", String(Math.ceil(resetMs / 1000)));
+}
+
+/** The app, as http/app.ts builds it (with the server's pino logger). */
+type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, Logger>;
+
+/** What the hooks need from the app. */
+type RateLimitDeps = { rateLimits: RateLimits; store: { reader: Kysely<Database> }; endpoints: Endpoint[]; clock: Clock };
+
+/** Adds the rate-limit hooks to the app (nothing with RATE_LIMITS=off). `host`: the email domain. */
+export function registerRateLimits(app: App, deps: RateLimitDeps, host: string): void {
+  const { rateLimits: limits, store, clock } = deps;
+  if (!limits.enabled) return;
+  const modes = limitedRoutes(deps.endpoints);
+  const charges = new WeakMap<FastifyRequest, Charge>();
+
+  const refuseIfLimited = (state: RateLimitState | null): void => {
+    if (state?.limited) throw new RateLimitedError(state.retryAfterSeconds);
+  };
+
+  app.addHook("onRequest", async (req) => {
+    const url = req.routeOptions.url;
+    const mode = url === undefined ? undefined : modes.get(`${req.method === "HEAD" ? "GET" : req.method} ${url}`);
+    if (mode === undefined) return;
+    const charge: Charge = { state: null, refusedUntilMs: null };
+    charges.set(req, charge);
+    const header = req.headers.authorization;
+    // Routes that ignore credentials ("none", e.g. the password login) charge the address even
+    // when a header is sent, so an invented header does not buy a fresh bucket.
+    if (!header || mode === "none") {
+      charge.state = await limits.apiByIp.consume(req.ip);
+      return refuseIfLimited(charge.state);
+    }
+    let userId: number;
+    try {
+      userId = (await checkCredentials(req, store.reader, host)).user.id;
+    } catch (err) {
+      if (!(err instanceof JsonableError) || err.status !== 401) throw err;
+      charge.state = await limits.apiByIp.consume(req.ip);
+      refuseIfLimited(charge.state);
+      throw err;
+    }
+    charge.state = await limits.apiByUser.consume(String(userId));
+    refuseIfLimited(charge.state);
+  });
+
+  // Runs before the app's error handler, for refusals here and in actions (the login limit).
+  app.addHook("onError", async (req, reply, err) => {
+    if (!(err instanceof RateLimitedError)) return;
+    const retryAfter = Number(err.data["retry-after"]);
+    reply.header("retry-after", String(retryAfter));
+    const charge = charges.get(req);
+    if (charge) charge.refusedUntilMs = clock.nowMs() + retryAfter * 1000;
+  });
+
+  app.addHook("onSend", async (req, reply, payload) => {
+    const charge = charges.get(req);
+    if (charge) setHeaders(reply, charge);
+    return payload;
+  });
+}
