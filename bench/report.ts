@@ -5,6 +5,7 @@
  */
 import type { MeasuredLoad } from "./servers.ts";
 import type { GroupsResult, RequestFigures } from "./scenario-groups.ts";
+import type { PresencePass, PresenceResult } from "./scenario-presence.ts";
 import type { SearchResult } from "./scenario-search.ts";
 import type { SendResult } from "./scenario-send.ts";
 
@@ -29,6 +30,7 @@ export type RunResults = {
   sends: (SendResult | NotMeasured)[];
   searches: (SearchResult | NotMeasured)[];
   groups: (GroupsResult | NotMeasured)[];
+  presence: (PresenceResult | NotMeasured)[];
 };
 
 /** Everything below this line in docs/benchmarks.md is kept as it is by a rerun. */
@@ -135,6 +137,38 @@ function groupsTable(r: RunResults): string[] {
   return lines;
 }
 
+/** CPU ms per request of a pass: with the idle server's share of the window, and without it. */
+function perRequest(pass: PresencePass, idleCpuMs: number | null): { gross: number | null; net: number | null } {
+  if (pass.serverCpuMs === null || pass.requests === 0) return { gross: null, net: null };
+  return { gross: pass.serverCpuMs / pass.requests, net: idleCpuMs === null ? null : Math.max(0, pass.serverCpuMs - idleCpuMs) / pass.requests };
+}
+
+/** The share of one core that 1,000 requests a minute at `msEach` of CPU take. */
+const coreAt1000PerMinute = (msEach: number | null) => (msEach === null ? "n/a" : `${(((msEach * 1000) / 60_000) * 100).toFixed(2)}%`);
+const msOrNa = (n: number | null) => (n === null ? "n/a" : `${n.toFixed(3)} ms`);
+
+function presenceTable(r: RunResults): string[] {
+  const lines = [
+    `| store | request | users (one request each, spread over the window) | server CPU per request (window / requests) | without the idle server's CPU | % of one core at 1,000 a minute | p50 / p99 | errors | presence rows written |`,
+    `| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |`,
+  ];
+  for (const p of r.presence) {
+    const name = STORE_NAMES[p.store] ?? p.store;
+    if (!measured(p)) {
+      lines.push(`| ${name} | not measured: ${p.reason} | | | | | | | |`);
+      continue;
+    }
+    const row = (label: string, pass: PresencePass, writes: string) => {
+      const { gross, net } = perRequest(pass, p.idleCpuMs);
+      return `| ${name} | ${label} | ${int(p.users)} in ${p.seconds} s | ${msOrNa(gross)} | ${msOrNa(net)} | **${coreAt1000PerMinute(gross)}** | ${ms(pass.p50Ms)} / ${ms(pass.p99Ms)} ms | ${pass.errors} | ${writes} |`;
+    };
+    lines.push(row("ping (`ping_only=true`, stored presence 58 s old: each writes)", p.pings, int(p.writes)));
+    lines.push(row("poll (`last_update_id` before the pings: each answer holds every changed presence; writes nothing)", p.polls, "0 expected"));
+    lines.push(row("floor: GET /users/{id}/status, paced the same", p.floor, ""));
+  }
+  return lines;
+}
+
 function baselineTable(r: RunResults): string[] {
   const row = (label: string, b: Baseline) =>
     `| ${label} | ${int(b.post.rps)} | ${ms(b.post.p50Ms)} / ${ms(b.post.p99Ms)} ms | ${cpu(b.post)} | ${int(b.get.rps)} | ${ms(b.get.p50Ms)} / ${ms(b.get.p99Ms)} ms | ${cpu(b.get)} |`;
@@ -177,6 +211,16 @@ export function interpretation(r: RunResults): string[] {
         `GET /user_groups ${p99(g.list)}; PATCH /user_groups/{id} with can_manage_group through ${g.depth} levels ${p99(g.manage)}.`,
     );
   }
+  for (const p of r.presence.filter(measured)) {
+    const { gross, net } = perRequest(p.pings, p.idleCpuMs);
+    const poll = perRequest(p.polls, p.idleCpuMs);
+    out.push(
+      `- ${STORE_NAMES[p.store]} presence: a ping costs ${msOrNa(gross)} of server CPU (${msOrNa(net)} above the idle server), so ${int(1000)} users pinging once a minute take ${coreAt1000PerMinute(gross)} of one core ` +
+        `(target: well under 1%, read as under 0.5%: ${gross !== null && (gross * 1000) / 60_000 < 0.005 ? "met" : "NOT met"}); ${int(p.writes)} of ${int(p.pings.requests)} pings wrote. ` +
+        `A full poll answering ${int(p.users)} changed presences costs ${msOrNa(poll.gross)} (${coreAt1000PerMinute(poll.gross)} of a core at 1,000 a minute); ` +
+        `the smallest authenticated read, paced the same, costs ${msOrNa(perRequest(p.floor, p.idleCpuMs).gross)}.`,
+    );
+  }
   const drift = Math.abs(r.baselineAfter.post.rps - r.baselineBefore.post.rps) / Math.max(1, r.baselineBefore.post.rps);
   out.push(`- The bare server moved ${pct(drift)} between the start and the end of the run; other load on the machine (load average ${r.machine.loadAverage.map((n) => n.toFixed(2)).join(", ")} at the start) shifts every figure, the ratios less.`);
   return out;
@@ -209,6 +253,10 @@ export function renderMarkdown(r: RunResults): string {
     "## User groups: listing them all, and a can_manage_group check through nested subgroups",
     "",
     ...groupsTable(r),
+    "",
+    "## Presence: one ping or poll per user, paced over the window (POST /users/me/presence)",
+    "",
+    ...presenceTable(r),
     "",
     "## The bare server (the ceiling)",
     "",

@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: measures the bare `http` server, then the send, search and user-group
+ * `npm run bench`: measures the bare `http` server, then the send, search, user-group and presence
  * scenarios on each store, then the bare server again; prints the report and rewrites the
  * generated part of docs/benchmarks.md. Everything binds to 127.0.0.1 and every load run is
  * bounded in time (BENCH_SECONDS, default 10; the whole default run takes about seven minutes).
@@ -12,6 +12,7 @@ import pg from "pg";
 import type { LoadRequest } from "./load.ts";
 import { KEEP_MARKER, renderMarkdown, type Baseline, type MachineFacts, type NotMeasured, type RunResults } from "./report.ts";
 import { runGroupsScenario, type GroupsResult } from "./scenario-groups.ts";
+import { runPresenceScenario, type PresenceResult } from "./scenario-presence.ts";
 import { runSearchScenario, type SearchResult } from "./scenario-search.ts";
 import { runSendScenario, type SendResult } from "./scenario-send.ts";
 import { loadServer, ROOT, startBaseline } from "./servers.ts";
@@ -21,6 +22,7 @@ const DOCS = path.join(ROOT, "docs/benchmarks.md");
 const SEND_ROUTE = path.join(ROOT, "src/http/routes/messages-send.ts");
 const READ_ROUTE = path.join(ROOT, "src/http/routes/messages-read.ts");
 const GROUPS_ROUTE = path.join(ROOT, "src/http/routes/user-groups.ts");
+const PRESENCE_ROUTE = path.join(ROOT, "src/http/routes/presence.ts");
 const PG_URL = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 
 // Requests shaped like the scenarios' (same headers and body size), for the bare server.
@@ -116,6 +118,7 @@ async function main(): Promise<void> {
   const sends: (SendResult | NotMeasured)[] = [];
   const searches: (SearchResult | NotMeasured)[] = [];
   const groups: (GroupsResult | NotMeasured)[] = [];
+  const presence: (PresenceResult | NotMeasured)[] = [];
   for (const store of settings.stores) {
     if (settings.scenarios.has("send")) sends.push(await attempt(store, SEND_ROUTE, "sending", () => runSendScenario(store, settings)));
   }
@@ -124,6 +127,9 @@ async function main(): Promise<void> {
   }
   for (const store of settings.stores) {
     if (settings.scenarios.has("groups")) groups.push(await attempt(store, GROUPS_ROUTE, "user groups", () => runGroupsScenario(store, settings)));
+  }
+  for (const store of settings.stores) {
+    if (settings.scenarios.has("presence")) presence.push(await attempt(store, PRESENCE_ROUTE, "presence", () => runPresenceScenario(store, settings)));
   }
   console.log("- bare http server again...");
   const baselineAfter = await measureBaseline(settings);
@@ -138,6 +144,7 @@ async function main(): Promise<void> {
     sends,
     searches,
     groups,
+    presence,
   };
   const markdown = renderMarkdown(results);
   console.log(`\n${markdown}`);

@@ -17,7 +17,9 @@ export type BenchSettings = {
   messages: number;
   /** Concurrent search clients, and user-group clients (BENCH_SEARCH_CLIENTS). */
   searchClients: number;
-  /** Which scenarios run (BENCH_SCENARIOS=send,search,groups). */
+  /** Users who each send one presence ping in the presence scenario's measured time (BENCH_PRESENCE_USERS). */
+  presenceUsers: number;
+  /** Which scenarios run (BENCH_SCENARIOS=send,search,groups,presence). */
   scenarios: Set<string>;
   /** Directory for V8 CPU profiles of the Parley server, or null (BENCH_PROFILE_DIR). */
   profileDir: string | null;
@@ -44,8 +46,8 @@ function list(name: string, fallback: string): string[] {
 export function loadSettings(): BenchSettings {
   const stores = list("BENCH_STORES", "sqlite,postgres");
   for (const s of stores) if (s !== "sqlite" && s !== "postgres") throw new Error(`BENCH_STORES: unknown store ${s}`);
-  const scenarios = list("BENCH_SCENARIOS", "send,search,groups");
-  for (const s of scenarios) if (!["send", "search", "groups"].includes(s)) throw new Error(`BENCH_SCENARIOS: unknown scenario ${s}`);
+  const scenarios = list("BENCH_SCENARIOS", "send,search,groups,presence");
+  for (const s of scenarios) if (!["send", "search", "groups", "presence"].includes(s)) throw new Error(`BENCH_SCENARIOS: unknown scenario ${s}`);
   return {
     seconds: num("BENCH_SECONDS", 10),
     warmupSeconds: num("BENCH_WARMUP_SECONDS", 2),
@@ -54,6 +56,7 @@ export function loadSettings(): BenchSettings {
     senders: Math.round(num("BENCH_SENDERS", 50)),
     messages: Math.round(num("BENCH_MESSAGES", 200_000)),
     searchClients: Math.round(num("BENCH_SEARCH_CLIENTS", 4)),
+    presenceUsers: Math.round(num("BENCH_PRESENCE_USERS", 1000)),
     scenarios: new Set(scenarios),
     profileDir: process.env.BENCH_PROFILE_DIR || null,
     writeDocs: process.env.BENCH_WRITE_DOCS !== "0",

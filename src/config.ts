@@ -15,9 +15,8 @@ export type Config = {
   maxBodyBytes: number;
   queueIdleSeconds: number;
   heartbeatSeconds: number;
-  loginRateLimit: number;
-  loginRateWindowSeconds: number;
-  rateLimitsEnabled: boolean;
+  /** The rate limits (README.md "Rate limits"); `enabled` is false with RATE_LIMITS=off. */
+  rateLimits: RateLimitsConfig;
   testControl: boolean;
   /** Largest file POST /user_uploads accepts, in bytes. */
   maxUploadBytes: number;
@@ -31,6 +30,26 @@ export type Config = {
   groupCommitMax: number;
   /** Page cache of each SQLite connection, in MiB. */
   sqliteCacheMb: number;
+  /** Channels with more subscribers than this get no typing notifications (Zulip's 100). */
+  typingMaxChannelSubscribers: number;
+  /** A scheduled message this many seconds late is failed rather than sent (Zulip's 10 minutes). */
+  scheduledLateCutoffSeconds: number;
+  /** At most this many alert words per user (every send matches its receivers' words). */
+  maxAlertWordsPerUser: number;
+};
+
+/** One rate-limit rule: at most `limit` counted requests per key in `windowSeconds` (limit 0: no limit). */
+export type RateLimitRule = { limit: number; windowSeconds: number };
+
+/** The rate-limit rules, named as Zulip's RATE_LIMITING_RULES. */
+export type RateLimitsConfig = {
+  enabled: boolean;
+  /** Every authenticated API request, per user. */
+  apiByUser: RateLimitRule;
+  /** Every API request that is not authenticated (no or failed credentials), per client address. */
+  apiByIp: RateLimitRule;
+  /** Failed password logins (POST /fetch_api_key), per username. */
+  authenticateByUsername: RateLimitRule;
 };
 
 /** At most this many concurrent write transactions share one SQLite commit, unless configured. */
@@ -39,14 +58,25 @@ export const DEFAULT_GROUP_COMMIT_MAX = 64;
 /** Page cache of each SQLite connection (the writer and the reader), in MiB, unless configured. */
 export const DEFAULT_SQLITE_CACHE_MB = 64;
 
-function intEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+function intEnv(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
   const raw = env[name];
   if (raw === undefined || raw === "") return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) {
-    throw new Error(`${name} must be a non-negative integer, got ${JSON.stringify(raw)}`);
+  if (!Number.isInteger(value) || value < min) {
+    throw new Error(`${name} must be an integer of at least ${min}, got ${JSON.stringify(raw)}`);
   }
   return value;
+}
+
+// Zulip's DEFAULT_RATE_LIMITING_RULES (zproject/default_settings.py): api_by_user (60, 200),
+// api_by_ip (60, 100), authenticate_by_username (1800, 5).
+function loadRateLimits(env: NodeJS.ProcessEnv): RateLimitsConfig {
+  return {
+    enabled: env.RATE_LIMITS !== "off",
+    apiByUser: { limit: intEnv(env, "RATE_LIMIT_API_PER_USER", 200), windowSeconds: intEnv(env, "RATE_LIMIT_API_PER_USER_WINDOW_SECONDS", 60, 1) },
+    apiByIp: { limit: intEnv(env, "RATE_LIMIT_API_PER_IP", 100), windowSeconds: intEnv(env, "RATE_LIMIT_API_PER_IP_WINDOW_SECONDS", 60, 1) },
+    authenticateByUsername: { limit: intEnv(env, "LOGIN_RATE_LIMIT", 5), windowSeconds: intEnv(env, "LOGIN_RATE_WINDOW_SECONDS", 1800, 1) },
+  };
 }
 
 /** Builds the configuration from an environment (process.env by default). */
@@ -68,10 +98,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // SPEC.md: a queue idle for 10 minutes is collected; heartbeats every minute.
     queueIdleSeconds: intEnv(env, "EVENT_QUEUE_IDLE_SECONDS", 600),
     heartbeatSeconds: intEnv(env, "EVENT_HEARTBEAT_SECONDS", 60),
-    // Failed password logins per email per window before POST /fetch_api_key refuses.
-    loginRateLimit: intEnv(env, "LOGIN_RATE_LIMIT", 5),
-    loginRateWindowSeconds: intEnv(env, "LOGIN_RATE_WINDOW_SECONDS", 60),
-    rateLimitsEnabled: env.RATE_LIMITS !== "off",
+    rateLimits: loadRateLimits(env),
     testControl: env.PARLEY_TEST_CONTROL === "1",
     // 25 MiB, the default body limit: a larger upload could not arrive anyway.
     maxUploadBytes: intEnv(env, "MAX_UPLOAD_BYTES", 25 * 1024 * 1024),
@@ -82,5 +109,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     unclaimedUploadWeeks: intEnv(env, "UNCLAIMED_UPLOAD_WEEKS", 3),
     groupCommitMax: intEnv(env, "SQLITE_GROUP_COMMIT_MAX", DEFAULT_GROUP_COMMIT_MAX),
     sqliteCacheMb: intEnv(env, "SQLITE_CACHE_MB", DEFAULT_SQLITE_CACHE_MB),
+    typingMaxChannelSubscribers: intEnv(env, "TYPING_MAX_CHANNEL_SUBSCRIBERS", 100),
+    scheduledLateCutoffSeconds: intEnv(env, "SCHEDULED_MESSAGE_LATE_CUTOFF_SECONDS", 600),
+    maxAlertWordsPerUser: intEnv(env, "MAX_ALERT_WORDS_PER_USER", 1000),
   };
 }

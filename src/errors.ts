@@ -29,6 +29,7 @@ export const ERROR_CODES = [
   "CANNOT_DEACTIVATE_GROUP_IN_USE",
   "BAD_NARROW",
   "INCOMPATIBLE_PARAMETERS",
+  "CHANNEL_ALREADY_EXISTS",
 ] as const;
 
 type ErrorCode = (typeof ERROR_CODES)[number];
@@ -253,5 +254,26 @@ export class NestedTransactionError extends Error {
   constructor() {
     super("a write transaction was opened inside another: pass the outer transaction down");
     this.name = "NestedTransactionError";
+  }
+}
+
+/** "Draft does not exist" (404): missing, or another user's (Zulip's ResourceNotFoundError). */
+export class DraftDoesNotExistError extends JsonableError {
+  constructor() {
+    super("Draft does not exist", { status: 404 });
+  }
+}
+
+/** "Scheduled message does not exist" (404): missing, or another user's. */
+export class ScheduledMessageDoesNotExistError extends JsonableError {
+  constructor() {
+    super("Scheduled message does not exist", { status: 404 });
+  }
+}
+
+/** POST /channels/create with a taken name (Zulip's ChannelExistsError, FL 417): 409. */
+export class ChannelAlreadyExistsError extends JsonableError {
+  constructor(name: string) {
+    super(`Channel '${name}' already exists`, { code: "CHANNEL_ALREADY_EXISTS", status: 409 });
   }
 }

@@ -9,8 +9,9 @@ import { testControlEndpoints } from "./http/test-control.ts";
 import { migrate, openStore, type Store } from "./store/db.ts";
 import { QueueManager } from "./events/queue-manager.ts";
 import { busChannel, RedisBus } from "./events/redis-bus.ts";
-import { MemoryRateLimiter } from "./rate-limit.ts";
+import { openRateLimits } from "./rate-limit.ts";
 import { startAttachmentSweep } from "./actions/attachments/sweep.ts";
+import { startScheduledMessageWorker } from "./actions/messages/scheduled-worker.ts";
 
 type RunningServer = { app: Awaited<ReturnType<typeof buildApp>>; store: Store; bus: EventBus; clock: Clock; url: string; close(): Promise<void> };
 
@@ -28,16 +29,20 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const store = openStore(config);
   await migrate(store);
   const clock: Clock = config.testControl ? new ManualClock() : systemClock;
-  await ensureInitialRealm(store.db, clock, config, log);
   // REDIS_URL: processes sharing the database and Redis deliver each other's events.
   const bus: EventBus = config.redisUrl ? await RedisBus.connect(config.redisUrl, busChannel(config), log) : new LocalBus();
   const queues = new QueueManager(clock, config);
   bus.subscribe((delivery) => queues.deliver(delivery));
-  const loginLimiter = new MemoryRateLimiter(clock, config.loginRateLimit, config.loginRateWindowSeconds, config.rateLimitsEnabled);
+  // REDIS_URL: rate-limit counters in Redis, shared by the processes (fail open if it goes away).
+  const rateLimits = await openRateLimits(config, clock, log);
+  await ensureInitialRealm({ store, bus, clock, config, log, queues, loginLimiter: rateLimits.authenticateByUsername });
   const routes = await loadRoutes();
   const endpoints = [...routes.endpoints, ...(config.testControl ? testControlEndpoints() : [])];
-  const app = await buildApp({ store, bus, clock, config, log, queues, loginLimiter, endpoints, rawRoutes: routes.rawRoutes });
+  const app = await buildApp({
+    store, bus, clock, config, log, queues, loginLimiter: rateLimits.authenticateByUsername, rateLimits, endpoints, rawRoutes: routes.rawRoutes,
+  });
   const attachmentSweep = startAttachmentSweep({ db: store.db, clock, config, log });
+  const scheduledWorker = await startScheduledMessageWorker({ store, bus, clock, config, log, queues, loginLimiter: rateLimits.authenticateByUsername, lateCutoffSeconds: config.scheduledLateCutoffSeconds });
   const address = await app.listen({ host: config.host, port: config.port });
   log.info({ address, store: store.engine }, "Parley is listening");
   return {
@@ -49,7 +54,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
     async close() {
       queues.close();
       attachmentSweep.stop();
+      await scheduledWorker.stop();
       await app.close();
+      await rateLimits.close();
       await bus.close();
       await store.close();
     },

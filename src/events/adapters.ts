@@ -8,6 +8,7 @@ import type { QueueOptions } from "./queue-options.ts";
 import type { ApiEvent, ApiEventOf, ApiEventType } from "./types.ts";
 import { deleteMessageEventForQueue } from "./kinds/message-updates.ts";
 import { messageEventForQueue } from "./kinds/messages.ts";
+import { presenceEventForQueue } from "./kinds/presence.ts";
 import { streamEventForQueue } from "./kinds/streams.ts";
 import { typingEventForQueue } from "./kinds/typing.ts";
 import { userGroupEventForQueue } from "./kinds/user-groups.ts";
@@ -51,6 +52,8 @@ const EVENT_ADAPTERS: EventAdapters = {
   stream: streamEventForQueue,
   // Per-queue message copies: flags of the queue's user, apply_markdown, client_gravatar, local id.
   message: messageEventForQueue,
+  // simplified_presence_events (FL 419): the modern `presences` dict instead of the legacy fields.
+  presence: presenceEventForQueue,
 };
 
 /** The adapter for events of type `T`, if it has one. */

@@ -33,6 +33,49 @@ export const REALM_GROUP_SETTING_DEFAULTS = {
   direct_message_permission_group: SYSTEM_GROUP.everyone,
 } as const satisfies Record<string, SystemGroupName>;
 
+/**
+ * Which values each realm permission setting may take (Zulip's GroupPermissionSetting):
+ * role:internet never; role:nobody and role:everyone only where allowed; some only a system
+ * group, and then only the listed ones.
+ */
+type RealmGroupSettingRule = { allowNobody: boolean; allowEveryone: boolean; systemGroups?: readonly SystemGroupName[] };
+
+const OPEN: RealmGroupSettingRule = { allowNobody: true, allowEveryone: true };
+const NO_EVERYONE: RealmGroupSettingRule = { allowNobody: true, allowEveryone: false };
+const SOMEONE: RealmGroupSettingRule = { allowNobody: false, allowEveryone: false };
+
+/** The rule of each realm permission setting. */
+export const REALM_GROUP_SETTING_RULES: Readonly<Record<keyof typeof REALM_GROUP_SETTING_DEFAULTS, RealmGroupSettingRule>> = {
+  can_access_all_users_group: { allowNobody: false, allowEveryone: true, systemGroups: [SYSTEM_GROUP.everyone, SYSTEM_GROUP.members] },
+  can_add_custom_emoji_group: NO_EVERYONE,
+  can_add_subscribers_group: NO_EVERYONE,
+  can_create_bots_group: NO_EVERYONE,
+  can_create_groups: NO_EVERYONE,
+  can_create_private_channel_group: NO_EVERYONE,
+  can_create_public_channel_group: NO_EVERYONE,
+  can_create_web_public_channel_group: {
+    allowNobody: true,
+    allowEveryone: false,
+    systemGroups: [SYSTEM_GROUP.moderators, SYSTEM_GROUP.administrators, SYSTEM_GROUP.owners, SYSTEM_GROUP.nobody],
+  },
+  can_create_write_only_bots_group: NO_EVERYONE,
+  can_delete_any_message_group: NO_EVERYONE,
+  can_delete_own_message_group: OPEN,
+  can_invite_users_group: NO_EVERYONE,
+  can_manage_all_groups: SOMEONE,
+  can_manage_billing_group: SOMEONE,
+  can_mention_many_users_group: OPEN,
+  can_move_messages_between_channels_group: NO_EVERYONE,
+  can_move_messages_between_topics_group: OPEN,
+  can_resolve_topics_group: OPEN,
+  can_set_delete_message_policy_group: NO_EVERYONE,
+  can_set_topics_policy_group: OPEN,
+  can_summarize_topics_group: OPEN,
+  create_multiuse_invite_group: NO_EVERYONE,
+  direct_message_initiator_group: OPEN,
+  direct_message_permission_group: OPEN,
+};
+
 /** The name of one of the realm's group-valued permission settings. */
 export type RealmGroupSetting = keyof typeof REALM_GROUP_SETTING_DEFAULTS;
 
@@ -98,7 +141,8 @@ export const REALM_SCALAR_DEFAULTS = {
   zulip_update_announcements_stream_id: -1 as number,
 } as const;
 
-type RealmScalarSettings = { -readonly [K in keyof typeof REALM_SCALAR_DEFAULTS]: (typeof REALM_SCALAR_DEFAULTS)[K] extends string ? string : (typeof REALM_SCALAR_DEFAULTS)[K] extends boolean ? boolean : (typeof REALM_SCALAR_DEFAULTS)[K] };
+type Widened<T> = T extends string ? string : T extends boolean ? boolean : T extends number ? number : T;
+type RealmScalarSettings = { -readonly [K in keyof typeof REALM_SCALAR_DEFAULTS]: Widened<(typeof REALM_SCALAR_DEFAULTS)[K]> };
 
 /** The realm's settings: stored values over defaults. Group settings are group ids. */
 export type RealmSettings = RealmScalarSettings & Record<RealmGroupSetting, number>;

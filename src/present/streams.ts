@@ -111,7 +111,7 @@ export function presentStreams(streams: readonly StreamRow[], lookups: StreamLoo
       subscriber_count: lookups.subscriberCounts.get(stream.id) ?? 0,
       is_recently_active: true,
       topics_policy: "inherit",
-      folder_id: null,
+      folder_id: stream.folder_id ?? null,
     });
   }
   return out;

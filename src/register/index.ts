@@ -2,11 +2,15 @@
  * The register snapshot's providers, in order; later providers' keys win. Each returns only the
  * keys of the event types the client wants.
  */
-import { nowSeconds } from "../clock.ts";
 import type { StateProvider } from "./provider.ts";
+import { alertWordsState } from "./alert-words.ts";
+import { defaultStreamsState } from "./default-streams.ts";
+import { draftsState } from "./drafts.ts";
+import { fl420State } from "./fl420.ts";
 import { filesState } from "./files.ts";
 import { messagesState } from "./messages.ts";
 import { organizationState } from "./organization.ts";
+import { presenceState } from "./presence.ts";
 import { realmState } from "./realm.ts";
 import { streamsState } from "./streams.ts";
 import { userGroupsState } from "./user-groups.ts";
@@ -19,17 +23,13 @@ import { usersState } from "./users.ts";
  * replaced by its area's provider when the feature lands. Keyed by the event type that asks for it.
  */
 const EMPTY_FEATURES: ReadonlyArray<[string, () => Record<string, unknown>]> = [
-  ["alert_words", () => ({ alert_words: [] })],
-  ["drafts", () => ({ drafts: [] })],
-  ["muted_users", () => ({ muted_users: [] })],
-  ["onboarding_steps", () => ({ onboarding_steps: [] })],
+  // navigation_tour_video_url (FL 369): null, no onboarding video on this server.
+  ["onboarding_steps", () => ({ onboarding_steps: [], navigation_tour_video_url: null })],
   ["realm_domains", () => ({ realm_domains: [] })],
   ["realm_filters", () => ({ realm_filters: [] })],
   ["realm_embedded_bots", () => ({ realm_embedded_bots: [] })],
   ["realm_incoming_webhook_bots", () => ({ realm_incoming_webhook_bots: [] })],
-  ["scheduled_messages", () => ({ scheduled_messages: [] })],
   ["stop_words", () => ({ stop_words: [] })],
-  ["default_streams", () => ({ realm_default_streams: [] })],
   ["default_stream_groups", () => ({ realm_default_stream_groups: [] })],
   ["video_calls", () => ({ has_zoom_token: false })],
   ["giphy", () => ({ giphy_api_key: "" })],
@@ -37,10 +37,9 @@ const EMPTY_FEATURES: ReadonlyArray<[string, () => Record<string, unknown>]> = [
 
 /** Empty state of features that hold no data yet (see EMPTY_FEATURES). */
 const emptyFeaturesState: StateProvider = {
-  async fetch(ctx, _opts, want) {
+  async fetch(_ctx, _opts, want) {
     const out: Record<string, unknown> = {};
     for (const [eventType, state] of EMPTY_FEATURES) if (want(eventType)) Object.assign(out, state());
-    if (want("presence")) Object.assign(out, { presences: {}, presence_last_update_id: -1, server_timestamp: nowSeconds(ctx.clock) });
     return out;
   },
 };
@@ -55,5 +54,10 @@ export const STATE_PROVIDERS: readonly StateProvider[] = [
   streamsState,
   messagesState,
   organizationState,
+  presenceState,
   filesState,
+  alertWordsState,
+  draftsState,
+  defaultStreamsState,
+  fl420State,
 ];

@@ -10,6 +10,7 @@ import { groupSettingValue } from "../present/user-groups.ts";
 import { emailDomain } from "../store/emails.ts";
 import type { StateProvider } from "./provider.ts";
 import { loadGroupIndex, type GroupIndex } from "../store/group-index.ts";
+import { SERVER_SUPPORTED_PERMISSION_SETTINGS } from "./permission-settings.ts";
 
 /** Scalar settings shown as `realm_<name>`. */
 const PRESENTED_SETTINGS = [
@@ -32,7 +33,11 @@ const IMAGE_UPLOAD_LIMIT_MIB = 5;
 /** Zulip's presence and typing intervals, which clients pace themselves by. */
 const PRESENCE_PING_INTERVAL_SECONDS = 60;
 const PRESENCE_OFFLINE_THRESHOLD_SECONDS = 140;
-const TYPING = { startedExpiryMs: 15_000, stoppedWaitMs: 5_000, startedWaitMs: 10_000 };
+const TYPING = { startedExpiryMs: 45_000, stoppedWaitMs: 12_000, startedWaitMs: 30_000 };
+/** Zulip's PASSWORD_MAX_LENGTH. */
+const PASSWORD_MAX_LENGTH = 100;
+/** Zulip's MIN_/MAX_DEACTIVATED_REALM_DELETION_DAYS defaults (null: no maximum). */
+const DEACTIVATED_REALM_DELETION_DAYS = { min: 14, max: null };
 /** Long-poll client timeout: comfortably above the heartbeat interval. */
 const LONGPOLL_MARGIN_SECONDS = 30;
 const DEFAULT_JITSI_URL = "https://meet.jit.si";
@@ -46,18 +51,47 @@ const WILDCARD_MENTION_POLICY: Readonly<Record<string, number>> = {
   [SYSTEM_GROUP.nobody]: 6,
   [SYSTEM_GROUP.moderators]: 7,
 };
-const ADMINS_ONLY_POLICY = 5;
+/** Wildcard mentions by anyone: Zulip's answer for a group no pre-FL 352 value describes. */
+const WILDCARD_EVERYONE_POLICY = 1;
+
+/** The pre-FL 341 policy enums of the system groups (Zulip's SYSTEM_GROUPS_ENUM_MAP). */
+const POLICY_OF_GROUP: Readonly<Record<string, number>> = {
+  [SYSTEM_GROUP.members]: 1,
+  [SYSTEM_GROUP.administrators]: 2,
+  [SYSTEM_GROUP.fullMembers]: 3,
+  [SYSTEM_GROUP.moderators]: 4,
+  [SYSTEM_GROUP.everyone]: 5,
+  [SYSTEM_GROUP.nobody]: 6,
+  [SYSTEM_GROUP.owners]: 7,
+};
+const COMMON_POLICIES = [1, 2, 3, 4];
+const WEB_PUBLIC_POLICIES = [2, 4, 7, 6];
+const MEMBERS_ONLY_POLICY = 1;
+const MODERATORS_ONLY_POLICY = 4;
 
 function settingKeys(settings: RealmSettings): Record<string, unknown> {
   return Object.fromEntries(PRESENTED_SETTINGS.map((key) => [`realm_${key}`, settings[key]]));
 }
 
+/**
+ * A group setting as its pre-group-settings enum (Zulip's
+ * get_corresponding_policy_value_for_group_setting): the system group's value if the enum had
+ * it, else the enum's largest group.
+ */
+function legacyPolicy(index: GroupIndex, groupId: number, valid: readonly number[], fallback: number): number {
+  const policy = POLICY_OF_GROUP[index.groups.get(groupId)?.name ?? ""];
+  return policy !== undefined && valid.includes(policy) ? policy : fallback;
+}
+
 function groupSettingKeys(settings: RealmSettings, index: GroupIndex): Record<string, unknown> {
   const out: Record<string, unknown> = Object.fromEntries(REALM_GROUP_SETTINGS.map((key) => [`realm_${key}`, groupSettingValue(index, settings[key])]));
-  // TODO/compatibility: clients such as zulip-flutter still require realm_wildcard_mention_policy,
-  // replaced upstream by can_mention_many_users_group at FL 352; remove when they no longer do.
+  // TODO/compatibility: deprecated enum forms Zulip still sends (clients such as zulip-flutter
+  // require realm_wildcard_mention_policy, replaced by can_mention_many_users_group at FL 352).
   const name = index.groups.get(settings.can_mention_many_users_group)?.name ?? "";
-  out.realm_wildcard_mention_policy = WILDCARD_MENTION_POLICY[name] ?? ADMINS_ONLY_POLICY;
+  out.realm_wildcard_mention_policy = WILDCARD_MENTION_POLICY[name] ?? WILDCARD_EVERYONE_POLICY;
+  out.realm_create_public_stream_policy = legacyPolicy(index, settings.can_create_public_channel_group, COMMON_POLICIES, MEMBERS_ONLY_POLICY);
+  out.realm_create_private_stream_policy = legacyPolicy(index, settings.can_create_private_channel_group, COMMON_POLICIES, MEMBERS_ONLY_POLICY);
+  out.realm_create_web_public_stream_policy = legacyPolicy(index, settings.can_create_web_public_channel_group, WEB_PUBLIC_POLICIES, MODERATORS_ONLY_POLICY);
   return out;
 }
 
@@ -84,6 +118,8 @@ function identityKeys(ctx: SnapshotCtx): Record<string, unknown> {
     realm_upload_quota_mib: null,
     realm_is_zephyr_mirror_realm: false,
     realm_available_video_chat_providers: { disabled: { name: "None", id: 0 }, jitsi_meet: { name: "Jitsi Meet", id: 1 } },
+    // Not a setting here yet: Zulip's default (warn when writing a direct message to a guest).
+    realm_enable_guest_user_dm_warning: true,
     realm_default_external_accounts: {
       github: { name: "GitHub", text: "GitHub", hint: "Enter your GitHub username", url_pattern: "https://github.com/%(username)s" },
       twitter: { name: "Twitter", text: "Twitter", hint: "Enter your Twitter username", url_pattern: "https://twitter.com/%(username)s" },
@@ -127,7 +163,13 @@ function serverKeys(ctx: SnapshotCtx, settings: RealmSettings): Record<string, u
       r: { name: "Rated R", id: 5 },
     },
     password_min_length: 6,
+    password_max_length: PASSWORD_MAX_LENGTH,
     password_min_guesses: 10000,
+    server_supported_permission_settings: SERVER_SUPPORTED_PERMISSION_SETTINGS,
+    server_min_deactivated_realm_deletion_days: DEACTIVATED_REALM_DELETION_DAYS.min,
+    server_max_deactivated_realm_deletion_days: DEACTIVATED_REALM_DELETION_DAYS.max,
+    // No topic summarization model on this server.
+    server_can_summarize_topics: false,
     settings_send_digest_emails: false,
     zulip_plan_is_not_limited: true,
     upgrade_text_for_wide_organization_logo: "",
@@ -135,12 +177,14 @@ function serverKeys(ctx: SnapshotCtx, settings: RealmSettings): Record<string, u
   };
 }
 
-/** The `realm` part of the snapshot, when the client wants it. */
+/** The `realm` part of the snapshot, and `realm_billing` (FL 363), when the client wants them. */
 export const realmState: StateProvider = {
   async fetch(ctx, _opts, want) {
-    if (!want("realm")) return {};
+    // No billing here, so never a pending sponsorship request.
+    const billing = want("realm_billing") ? { realm_billing: { has_pending_sponsorship_request: false } } : {};
+    if (!want("realm")) return billing;
     const settings = realmSettings(ctx.realm);
     const index = await loadGroupIndex(ctx.db, ctx.realm.id);
-    return { ...identityKeys(ctx), ...settingKeys(settings), ...groupSettingKeys(settings, index), ...serverKeys(ctx, settings) };
+    return { ...identityKeys(ctx), ...settingKeys(settings), ...groupSettingKeys(settings, index), ...serverKeys(ctx, settings), ...billing };
   },
 };

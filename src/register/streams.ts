@@ -1,6 +1,6 @@
 /**
  * The register snapshot's channel part: `subscription` (subscriptions, unsubscribed,
- * never_subscribed), `stream` (streams) and `default_streams` (realm_default_streams).
+ * never_subscribed), `stream` (streams).
  */
 import type { SnapshotCtx } from "./provider.ts";
 import { hasMetadataAccess } from "../permissions/stream-access.ts";
@@ -78,7 +78,6 @@ export const streamsState: StateProvider = {
       out.streams = visible.map((s) => presented.get(s.id)).filter((s) => s !== undefined);
     }
     // No default channels exist yet.
-    if (want("default_streams")) out.realm_default_streams = [];
     return out;
   },
 };

@@ -2,6 +2,7 @@
 import { sql, type Selectable } from "kysely";
 import type { Db } from "./types.ts";
 import type { AttachmentTable } from "./schema.ts";
+import { collectChunks, eachChunk, idChunks, rowChunks, valueChunks } from "./chunks.ts";
 
 /** A stored upload. */
 export type AttachmentRow = Selectable<AttachmentTable>;
@@ -26,14 +27,12 @@ export function getAttachmentByPath(db: Db, realmId: number, pathId: string): Pr
 
 /** The realm's attachments at these path_ids. */
 export async function attachmentsByPaths(db: Db, realmId: number, pathIds: readonly string[]): Promise<AttachmentRow[]> {
-  if (pathIds.length === 0) return [];
-  return db.selectFrom("attachments").selectAll().where("realm_id", "=", realmId).where("path_id", "in", [...pathIds]).execute();
+  return collectChunks(valueChunks(pathIds), (chunk) => db.selectFrom("attachments").selectAll().where("realm_id", "=", realmId).where("path_id", "in", chunk).execute());
 }
 
 /** The realm's attachments with these ids. */
 export async function attachmentsByIds(db: Db, realmId: number, ids: readonly number[]): Promise<AttachmentRow[]> {
-  if (ids.length === 0) return [];
-  return db.selectFrom("attachments").selectAll().where("realm_id", "=", realmId).where("id", "in", [...ids]).execute();
+  return collectChunks(idChunks(ids), (chunk) => db.selectFrom("attachments").selectAll().where("realm_id", "=", realmId).where("id", "in", chunk).execute());
 }
 
 /** A user's attachments, oldest first. */
@@ -44,14 +43,16 @@ export function listOwnedAttachments(db: Db, realmId: number, ownerId: number): 
 /** The messages linking each attachment, in id order. */
 export async function linkedMessages(db: Db, attachmentIds: readonly number[]): Promise<Map<number, LinkedMessage[]>> {
   const out = new Map<number, LinkedMessage[]>(attachmentIds.map((id) => [id, []]));
-  if (attachmentIds.length === 0) return out;
-  const rows = await db
-    .selectFrom("attachment_messages")
-    .innerJoin("messages", "messages.id", "attachment_messages.message_id")
-    .select(["attachment_messages.attachment_id", "messages.id", "messages.date_sent"])
-    .where("attachment_messages.attachment_id", "in", [...attachmentIds])
-    .orderBy("messages.id")
-    .execute();
+  // Each attachment's rows come whole from one chunk, so each list is in id order.
+  const rows = await collectChunks(idChunks(attachmentIds), (chunk) =>
+    db
+      .selectFrom("attachment_messages")
+      .innerJoin("messages", "messages.id", "attachment_messages.message_id")
+      .select(["attachment_messages.attachment_id", "messages.id", "messages.date_sent"])
+      .where("attachment_messages.attachment_id", "in", chunk)
+      .orderBy("messages.id")
+      .execute(),
+  );
   for (const r of rows) out.get(r.attachment_id)?.push({ id: r.id, date_sent: Number(r.date_sent) });
   return out;
 }
@@ -64,18 +65,18 @@ export async function linkingMessageIds(db: Db, attachmentId: number, limit: num
 
 /** Links attachments to a message; existing links are kept. */
 export async function linkAttachments(db: Db, messageId: number, attachmentIds: readonly number[]): Promise<void> {
-  if (attachmentIds.length === 0) return;
-  await db
-    .insertInto("attachment_messages")
-    .values(attachmentIds.map((id) => ({ attachment_id: id, message_id: messageId })))
-    .onConflict((oc) => oc.columns(["attachment_id", "message_id"]).doNothing())
-    .execute();
+  await eachChunk(rowChunks([...new Set(attachmentIds)].map((id) => ({ attachment_id: id, message_id: messageId }))), (rows) =>
+    db
+      .insertInto("attachment_messages")
+      .values(rows)
+      .onConflict((oc) => oc.columns(["attachment_id", "message_id"]).doNothing())
+      .execute(),
+  );
 }
 
 /** Removes a message's links to the given attachments. */
 export async function unlinkAttachments(db: Db, messageId: number, attachmentIds: readonly number[]): Promise<void> {
-  if (attachmentIds.length === 0) return;
-  await db.deleteFrom("attachment_messages").where("message_id", "=", messageId).where("attachment_id", "in", [...attachmentIds]).execute();
+  await eachChunk(idChunks(attachmentIds), (chunk) => db.deleteFrom("attachment_messages").where("message_id", "=", messageId).where("attachment_id", "in", chunk).execute());
 }
 
 /** Ids of the attachments a message links. */
@@ -89,24 +90,26 @@ export async function attachmentIdsOfMessage(db: Db, messageId: number): Promise
  * message links any more.
  */
 export async function unlinkMessages(db: Db, messageIds: readonly number[]): Promise<AttachmentRow[]> {
-  if (messageIds.length === 0) return [];
-  const linked = await db.selectFrom("attachment_messages").select("attachment_id").distinct().where("message_id", "in", [...messageIds]).execute();
+  const messageChunks = idChunks(messageIds);
+  const linked = await collectChunks(messageChunks, (chunk) => db.selectFrom("attachment_messages").select("attachment_id").distinct().where("message_id", "in", chunk).execute());
   const ids = linked.map((r) => r.attachment_id);
   if (ids.length === 0) return [];
-  await db.deleteFrom("attachment_messages").where("message_id", "in", [...messageIds]).execute();
-  return db
-    .selectFrom("attachments")
-    .selectAll()
-    .where("id", "in", ids)
-    .where(({ not, exists, selectFrom }) => not(exists(selectFrom("attachment_messages").select("message_id").whereRef("attachment_messages.attachment_id", "=", "attachments.id"))))
-    .execute();
+  await eachChunk(messageChunks, (chunk) => db.deleteFrom("attachment_messages").where("message_id", "in", chunk).execute());
+  return collectChunks(idChunks(ids), (chunk) =>
+    db
+      .selectFrom("attachments")
+      .selectAll()
+      .where("id", "in", chunk)
+      .where(({ not, exists, selectFrom }) => not(exists(selectFrom("attachment_messages").select("message_id").whereRef("attachment_messages.attachment_id", "=", "attachments.id"))))
+      .execute(),
+  );
 }
 
 /** Deletes attachments and any links to them. */
 export async function deleteAttachments(db: Db, ids: readonly number[]): Promise<void> {
-  if (ids.length === 0) return;
-  await db.deleteFrom("attachment_messages").where("attachment_id", "in", [...ids]).execute();
-  await db.deleteFrom("attachments").where("id", "in", [...ids]).execute();
+  const chunks = idChunks(ids);
+  await eachChunk(chunks, (chunk) => db.deleteFrom("attachment_messages").where("attachment_id", "in", chunk).execute());
+  await eachChunk(chunks, (chunk) => db.deleteFrom("attachments").where("id", "in", chunk).execute());
 }
 
 /** Attachments of every realm uploaded before `before` (seconds) that no message links, at most `limit`. */

@@ -1,6 +1,7 @@
 /** Queries on custom profile fields and users' values for them. */
 import type { Db } from "./types.ts";
 import type { CustomProfileFieldRow } from "./schema.ts";
+import { collectChunks, idChunks } from "./chunks.ts";
 
 /** One user's value for one field. */
 export type ProfileValueRow = { user_id: number; field_id: number; value: string; rendered_value: string | null };
@@ -54,13 +55,18 @@ export async function createProfileField(db: Db, realmId: number, field: NewProf
 /** Values of the given users (every user when `userIds` is null), grouped by user id. */
 export async function profileValuesByUser(db: Db, realmId: number, userIds: number[] | null): Promise<Map<number, ProfileValueRow[]>> {
   const out = new Map<number, ProfileValueRow[]>();
-  if (userIds !== null && userIds.length === 0) return out;
-  let query = db
+  const query = db
     .selectFrom("custom_profile_values")
     .select(["user_id", "field_id", "value", "rendered_value"])
-    .where("realm_id", "=", realmId);
-  if (userIds !== null) query = query.where("user_id", "in", userIds);
-  for (const row of await query.orderBy("field_id").execute()) out.set(row.user_id, [...(out.get(row.user_id) ?? []), row]);
+    .where("realm_id", "=", realmId)
+    .orderBy("field_id");
+  // Each user's values come whole from one chunk, so each list stays in field order.
+  const rows = userIds === null ? await query.execute() : await collectChunks(idChunks(userIds), (chunk) => query.where("user_id", "in", chunk).execute());
+  for (const row of rows) {
+    const list = out.get(row.user_id);
+    if (list) list.push(row);
+    else out.set(row.user_id, [row]);
+  }
   return out;
 }
 

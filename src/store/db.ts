@@ -37,7 +37,10 @@ pg.types.setTypeParser(20, (v) => Number(v));
 /** Opens the configured store: PostgreSQL when a URL is given, else SQLite at `<dataDir>/parley.db`. */
 export function openStore(opts: { databaseUrl: string | null; dataDir: string; groupCommitMax?: number; sqliteCacheMb?: number }): Store {
   if (opts.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    // No JIT: the planner's row estimates for the recursive group queries grow with their seed
+    // (25,000 rows per seed group), so a few dozen seed groups crossed jit_above_cost and every
+    // such query spent ~150 ms compiling itself; this server's queries are all short.
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10, options: "-c jit=off" });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     // PostgreSQL runs transactions side by side on its pool; each commits on its own.
     return { db, reader: db, engine: "postgres", transact: (fn) => db.transaction().execute(fn), close: () => db.destroy() };

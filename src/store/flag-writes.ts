@@ -5,12 +5,10 @@
 import type { Db } from "./types.ts";
 import { defaultFlagBits, receivedIds, storedFlags, type FlagMessage } from "./message-flags.ts";
 import { MESSAGE_FLAG, RECIPIENT_TYPE } from "./schema.ts";
+import { eachChunk, idChunks, rowChunks } from "./chunks.ts";
 
 /** Flags of a message a user can see without having received it (Zulip's DEFAULT_HISTORICAL_FLAGS). */
 export const HISTORICAL_DEFAULT = MESSAGE_FLAG.read | MESSAGE_FLAG.historical;
-
-/** Rows written per statement, below both engines' bound-parameter limits. */
-const WRITE_BATCH = 500;
 
 /**
  * How a user stands to one message, as Zulip's UserMessage row would: `bits` are the stored
@@ -35,18 +33,18 @@ export async function flagStates(db: Db, userId: number, messages: FlagMessage[]
 /** Stores new flag bits for one user: rows equal to their default are deleted, others upserted. */
 export async function writeFlagBits(db: Db, userId: number, changes: ReadonlyArray<{ messageId: number; bits: number; defaultBits: number }>): Promise<void> {
   const toDelete = changes.filter((c) => c.bits === c.defaultBits).map((c) => c.messageId);
-  const toStore = changes.filter((c) => c.bits !== c.defaultBits);
-  for (let i = 0; i < toDelete.length; i += WRITE_BATCH) {
-    await db.deleteFrom("user_message_flags").where("user_id", "=", userId).where("message_id", "in", toDelete.slice(i, i + WRITE_BATCH)).execute();
-  }
-  for (let i = 0; i < toStore.length; i += WRITE_BATCH) {
-    const values = toStore.slice(i, i + WRITE_BATCH).map((c) => ({ user_id: userId, message_id: c.messageId, flags: c.bits }));
-    await db
+  // One row per message (the last change wins): an upsert may not touch a row twice.
+  const toStore = new Map(changes.filter((c) => c.bits !== c.defaultBits).map((c) => [c.messageId, c.bits]));
+  await eachChunk(idChunks(toDelete), (chunk) => db.deleteFrom("user_message_flags").where("user_id", "=", userId).where("message_id", "in", chunk).execute());
+  // In key order, so two requests writing overlapping rows lock them in the same order (no deadlock).
+  const rows = [...toStore].sort((a, b) => a[0] - b[0]).map(([message_id, flags]) => ({ user_id: userId, message_id, flags }));
+  await eachChunk(rowChunks(rows), (values) =>
+    db
       .insertInto("user_message_flags")
       .values(values)
       .onConflict((oc) => oc.columns(["user_id", "message_id"]).doUpdateSet((eb) => ({ flags: eb.ref("excluded.flags") })))
-      .execute();
-  }
+      .execute(),
+  );
 }
 
 /** Stores `flags` in a user's existing row for one message. */
@@ -61,14 +59,20 @@ export async function deleteFlagRow(db: Db, userId: number, messageId: number): 
 
 /** Removes every user's rows for the given messages (they are being deleted). */
 export async function deleteFlagRowsOfMessages(db: Db, messageIds: number[]): Promise<void> {
-  await db.deleteFrom("user_message_flags").where("message_id", "in", messageIds).execute();
+  await eachChunk(idChunks(messageIds), (chunk) => db.deleteFrom("user_message_flags").where("message_id", "in", chunk).execute());
 }
 
 /** Replaces rows one by one: each (user, message) row is removed, then those with non-null flags inserted anew. */
 export async function replaceFlagRows(db: Db, changes: ReadonlyArray<{ user_id: number; message_id: number; flags: number | null }>): Promise<void> {
   for (const change of changes) await deleteFlagRow(db, change.user_id, change.message_id);
   const inserts = changes.flatMap((c) => (c.flags === null ? [] : [{ user_id: c.user_id, message_id: c.message_id, flags: c.flags }]));
-  for (let i = 0; i < inserts.length; i += WRITE_BATCH) await db.insertInto("user_message_flags").values(inserts.slice(i, i + WRITE_BATCH)).execute();
+  await eachChunk(rowChunks(inserts), (values) =>
+    db
+      .insertInto("user_message_flags")
+      .values(values)
+      .onConflict((oc) => oc.columns(["user_id", "message_id"]).doUpdateSet((eb) => ({ flags: eb.ref("excluded.flags") })))
+      .execute(),
+  );
 }
 
 /**

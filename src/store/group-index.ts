@@ -1,6 +1,7 @@
 /** A realm's groups loaded together with their active direct members and direct subgroups. */
 import type { Db } from "./types.ts";
 import { cachedRead } from "./read-cache.ts";
+import { collectChunks, idChunks } from "./chunks.ts";
 import { SYSTEM_GROUP } from "./roles.ts";
 import type { UserGroupRow } from "./schema.ts";
 import { GROUP_SETTING_COLUMNS, getGroupByName, groupsByIds, loadGroupGraph } from "./user-groups.ts";
@@ -64,21 +65,21 @@ export async function settingGroupIndex(db: Db, realmId: number, groupIds: numbe
 /** Active direct members and direct subgroups of the groups `ids`, ascending. */
 async function groupContents(db: Db, ids: number[]): Promise<Pick<GroupIndex, "members" | "subgroups">> {
   const out: Pick<GroupIndex, "members" | "subgroups"> = { members: new Map(), subgroups: new Map() };
-  if (ids.length === 0) return out;
-  const members = await db
-    .selectFrom("user_group_members")
-    .innerJoin("users", "users.id", "user_group_members.user_id")
-    .select(["user_group_members.group_id", "user_group_members.user_id"])
-    .where("user_group_members.group_id", "in", ids)
-    .where("users.is_active", "=", 1)
-    .orderBy("user_group_members.user_id")
-    .execute();
-  const subgroups = await db
-    .selectFrom("user_group_subgroups")
-    .select(["supergroup_id", "subgroup_id"])
-    .where("supergroup_id", "in", ids)
-    .orderBy("subgroup_id")
-    .execute();
+  // Each group's rows come whole from one chunk, so each list is ascending.
+  const chunks = idChunks(ids);
+  const members = await collectChunks(chunks, (chunk) =>
+    db
+      .selectFrom("user_group_members")
+      .innerJoin("users", "users.id", "user_group_members.user_id")
+      .select(["user_group_members.group_id", "user_group_members.user_id"])
+      .where("user_group_members.group_id", "in", chunk)
+      .where("users.is_active", "=", 1)
+      .orderBy("user_group_members.user_id")
+      .execute(),
+  );
+  const subgroups = await collectChunks(chunks, (chunk) =>
+    db.selectFrom("user_group_subgroups").select(["supergroup_id", "subgroup_id"]).where("supergroup_id", "in", chunk).orderBy("subgroup_id").execute(),
+  );
   for (const m of members) listIn(out.members, m.group_id).push(m.user_id);
   for (const s of subgroups) listIn(out.subgroups, s.supergroup_id).push(s.subgroup_id);
   return out;

@@ -3,7 +3,7 @@ import { sql } from "kysely";
 import type { Db } from "./types.ts";
 import { prepared, type Placeholders } from "./prepared.ts";
 import { cachedRead } from "./read-cache.ts";
-import { directMemberIds, withSubgroupsOf } from "./user-groups.ts";
+import { withSubgroupsOf } from "./user-groups.ts";
 
 const userInGroupQuery = prepared(
   "userInGroup",
@@ -35,8 +35,13 @@ export async function effectiveMemberIds(db: Db, groupId: number): Promise<numbe
 
 /** Direct members of a group (active ones), ascending. */
 export async function activeDirectMemberIds(db: Db, groupId: number): Promise<number[]> {
-  const ids = await directMemberIds(db, groupId);
-  if (ids.length === 0) return [];
-  const active = await db.selectFrom("users").select("id").where("id", "in", ids).where("is_active", "=", 1).orderBy("id").execute();
-  return active.map((u) => u.id);
+  const rows = await db
+    .selectFrom("user_group_members")
+    .innerJoin("users", "users.id", "user_group_members.user_id")
+    .select("user_group_members.user_id")
+    .where("user_group_members.group_id", "=", groupId)
+    .where("users.is_active", "=", 1)
+    .orderBy("user_group_members.user_id")
+    .execute();
+  return rows.map((r) => r.user_id);
 }

@@ -8,6 +8,7 @@
 import { sql, type Expression, type RawBuilder, type SqlBool } from "kysely";
 import type { Db } from "./types.ts";
 import { MESSAGE_FLAG, RECIPIENT_TYPE, type MessageRow } from "./schema.ts";
+import { collectChunks, idChunks } from "./chunks.ts";
 
 /** One of Zulip's API flag names (a key of MESSAGE_FLAG). */
 type FlagName = keyof typeof MESSAGE_FLAG;
@@ -56,27 +57,27 @@ export function flagNames(bits: number): readonly string[] {
 
 /** Stored flag rows of one user for the given messages. */
 export async function storedFlags(db: Db, userId: number, messageIds: number[]): Promise<Map<number, number>> {
-  if (messageIds.length === 0) return new Map();
-  const rows = await db.selectFrom("user_message_flags").select(["message_id", "flags"]).where("user_id", "=", userId).where("message_id", "in", messageIds).execute();
+  const rows = await collectChunks(idChunks(messageIds), (chunk) =>
+    db.selectFrom("user_message_flags").select(["message_id", "flags"]).where("user_id", "=", userId).where("message_id", "in", chunk).execute(),
+  );
   return new Map(rows.map((r) => [r.message_id, r.flags]));
 }
 
 /** Stored flag rows of one message (only those of `userIds` when given). */
 export function messageFlagRows(db: Db, messageId: number, userIds?: number[]): Promise<Array<{ user_id: number; flags: number }>> {
-  let query = db.selectFrom("user_message_flags").select(["user_id", "flags"]).where("message_id", "=", messageId);
-  if (userIds !== undefined) query = query.where("user_id", "in", userIds);
-  return query.execute();
+  const query = db.selectFrom("user_message_flags").select(["user_id", "flags"]).where("message_id", "=", messageId);
+  if (userIds === undefined) return query.execute();
+  return collectChunks(idChunks(userIds), (chunk) => query.where("user_id", "in", chunk).execute());
 }
 
 /** Stored flag rows of the given messages, every user's. */
 export function flagRowsOfMessages(db: Db, messageIds: number[]): Promise<Array<{ user_id: number; message_id: number; flags: number }>> {
-  return db.selectFrom("user_message_flags").select(["user_id", "message_id", "flags"]).where("message_id", "in", messageIds).execute();
+  return collectChunks(idChunks(messageIds), (chunk) => db.selectFrom("user_message_flags").select(["user_id", "message_id", "flags"]).where("message_id", "in", chunk).execute());
 }
 
 /** Users holding a flag row for any of the messages. */
 export async function flagRowUserIds(db: Db, messageIds: number[]): Promise<Set<number>> {
-  if (messageIds.length === 0) return new Set();
-  const rows = await db.selectFrom("user_message_flags").select("user_id").distinct().where("message_id", "in", messageIds).execute();
+  const rows = await collectChunks(idChunks(messageIds), (chunk) => db.selectFrom("user_message_flags").select("user_id").distinct().where("message_id", "in", chunk).execute());
   return new Set(rows.map((r) => r.user_id));
 }
 
@@ -87,27 +88,27 @@ export async function receivedIds(db: Db, userId: number, messages: FlagMessage[
   const direct = messages.filter((m) => m.sender_id !== userId && m.stream_id === null);
   for (const m of messages) if (m.sender_id === userId) out.add(m.id);
   if (channel.length > 0) {
-    const streamIds = [...new Set(channel.map((m) => m.stream_id ?? 0))];
-    const periods = await db
-      .selectFrom("subscription_periods")
-      .select(["stream_id", "first_message_id", "last_message_id"])
-      .where("user_id", "=", userId)
-      .where("stream_id", "in", streamIds)
-      .execute();
+    const periods = await collectChunks(idChunks(channel.map((m) => m.stream_id ?? 0)), (chunk) =>
+      db.selectFrom("subscription_periods").select(["stream_id", "first_message_id", "last_message_id"]).where("user_id", "=", userId).where("stream_id", "in", chunk).execute(),
+    );
+    const byStream = new Map<number, typeof periods>();
+    for (const p of periods) byStream.set(p.stream_id, [...(byStream.get(p.stream_id) ?? []), p]);
     for (const m of channel) {
-      if (periods.some((p) => p.stream_id === m.stream_id && p.first_message_id <= m.id && (p.last_message_id === null || m.id <= p.last_message_id))) out.add(m.id);
+      const own = byStream.get(m.stream_id ?? 0) ?? [];
+      if (own.some((p) => p.first_message_id <= m.id && (p.last_message_id === null || m.id <= p.last_message_id))) out.add(m.id);
     }
   }
   if (direct.length > 0) {
-    const recipientIds = [...new Set(direct.map((m) => m.recipient_id))];
-    const rows = await db
-      .selectFrom("recipients")
-      .innerJoin("direct_group_members", "direct_group_members.group_id", "recipients.type_id")
-      .select("recipients.id")
-      .where("recipients.type", "=", RECIPIENT_TYPE.direct)
-      .where("recipients.id", "in", recipientIds)
-      .where("direct_group_members.user_id", "=", userId)
-      .execute();
+    const rows = await collectChunks(idChunks(direct.map((m) => m.recipient_id)), (chunk) =>
+      db
+        .selectFrom("recipients")
+        .innerJoin("direct_group_members", "direct_group_members.group_id", "recipients.type_id")
+        .select("recipients.id")
+        .where("recipients.type", "=", RECIPIENT_TYPE.direct)
+        .where("recipients.id", "in", chunk)
+        .where("direct_group_members.user_id", "=", userId)
+        .execute(),
+    );
     const mine = new Set(rows.map((r) => r.id));
     for (const m of direct) if (mine.has(m.recipient_id)) out.add(m.id);
   }

@@ -6,6 +6,7 @@
 import { sql, type Expression, type SqlBool } from "kysely";
 import type { SearchQuery } from "./search-words.ts";
 import { VISIBILITY_POLICY } from "./user-topics.ts";
+import { idListSql } from "./chunks.ts";
 
 /** SQL: a condition over the `messages` table of a query. */
 export type MessageCondition = Expression<SqlBool>;
@@ -85,7 +86,7 @@ export function streamSql(streamId: number): MessageCondition {
 /** SQL: a message of one of the channels `streamIds` (none: no message). */
 export function inStreamsSql(streamIds: readonly number[]): MessageCondition {
   if (streamIds.length === 0) return noMessagesSql();
-  return sql<SqlBool>`(${m("stream_id")} is not null and ${m("stream_id")} in (${sql.join(streamIds)}))`;
+  return sql<SqlBool>`(${m("stream_id")} is not null and ${m("stream_id")} in (${idListSql(streamIds)}))`;
 }
 
 /** SQL: the message's topic is `topic`, case-insensitively. */
@@ -110,5 +111,5 @@ export function recipientSql(recipientId: number): MessageCondition {
 
 /** SQL: a message of one of the conversations `recipientIds` (none: no message). */
 export function inRecipientsSql(recipientIds: readonly number[]): MessageCondition {
-  return recipientIds.length === 0 ? noMessagesSql() : sql<SqlBool>`${m("recipient_id")} in (${sql.join(recipientIds)})`;
+  return recipientIds.length === 0 ? noMessagesSql() : sql<SqlBool>`${m("recipient_id")} in (${idListSql(recipientIds)})`;
 }

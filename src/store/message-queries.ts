@@ -4,10 +4,11 @@
  * found_anchor / found_oldest / found_newest rules (zerver/lib/narrow.py fetch_messages).
  */
 import { sql, type Expression, type SqlBool } from "kysely";
-import type { Db, Engine } from "./types.ts";
+import { MAX_STORED_ID, type Db, type Engine } from "./types.ts";
 import { unreadForSql } from "./message-flags.ts";
 import { restrictToSearch, type SearchedQuery } from "./dialect/search-query.ts";
 import type { BuiltNarrow } from "./message-narrow.ts";
+import { collectChunks, idChunks } from "./chunks.ts";
 
 /** Where a query runs: the store and engine, the realm and the viewer. */
 export type QueryScope = { db: Db; engine: Engine; realmId: number; viewerId: number };
@@ -69,6 +70,9 @@ function rangePlan(anchor: number, numBefore: number, numAfter: number, includeA
   return { before: null, after: null };
 }
 
+/** PostgreSQL refuses a bound beyond an integer column's range: bounds are capped. */
+const idBound = (n: number) => Math.min(n, MAX_STORED_ID);
+
 /** Reads the anchored range of a narrow (anchor 0 = oldest; LARGER_THAN_MAX_MESSAGE_ID = newest). */
 export async function fetchMessageRange(scope: QueryScope, narrow: BuiltNarrow, request: RangeRequest): Promise<RangeResult> {
   const anchor = request.anchor === "first_unread" ? await firstUnreadId(scope, narrow) : request.anchor;
@@ -80,14 +84,14 @@ export async function fetchMessageRange(scope: QueryScope, narrow: BuiltNarrow, 
   const { query, id } = matching(scope, narrow, narrow.visible);
   const ids: number[] = [];
   if (plan.before) {
-    const q = plan.before.upTo === null ? query : query.where(id, "<=", plan.before.upTo);
+    const q = plan.before.upTo === null ? query : query.where(id, "<=", idBound(plan.before.upTo));
     ids.push(...(await q.orderBy(id, "desc").limit(plan.before.limit).execute()).map((r) => r.id));
   }
   if (plan.after) {
-    const q = plan.after.from === null ? query : query.where(id, ">=", plan.after.from);
+    const q = plan.after.from === null ? query : query.where(id, ">=", idBound(plan.after.from));
     ids.push(...(await q.orderBy(id, "asc").limit(plan.after.limit).execute()).map((r) => r.id));
   }
-  if (!plan.before && !plan.after) {
+  if (!plan.before && !plan.after && anchor <= MAX_STORED_ID) {
     ids.push(...(await query.where(id, "=", anchor).execute()).map((r) => r.id));
   }
   ids.sort((a, b) => a - b);
@@ -114,22 +118,14 @@ function limitRows(ids: number[], anchor: number, numBefore: number, numAfter: n
 
 /** The visible messages among `ids` that match the narrow (GET /messages with message_ids), ascending. */
 export async function fetchRequestedMessages(scope: QueryScope, narrow: BuiltNarrow, ids: readonly number[]): Promise<number[]> {
-  if (ids.length === 0) return [];
   const { query, id } = matching(scope, narrow, narrow.visible);
-  const rows = await query
-    .where(id, "in", [...ids])
-    .orderBy(id, "asc")
-    .execute();
+  const rows = await collectChunks(idChunks(ids), (chunk) => query.where(id, "in", chunk).orderBy(id, "asc").execute());
   return rows.map((r) => r.id);
 }
 
 /** The messages among `ids` in the viewer's personal history that match the narrow (matches_narrow), ascending. */
 export async function matchingReceivedIds(scope: QueryScope, narrow: BuiltNarrow, ids: readonly number[]): Promise<number[]> {
-  if (ids.length === 0) return [];
   const { query, id } = matching(scope, narrow, narrow.personal);
-  const rows = await query
-    .where(id, "in", [...ids])
-    .orderBy(id, "asc")
-    .execute();
+  const rows = await collectChunks(idChunks(ids), (chunk) => query.where(id, "in", chunk).orderBy(id, "asc").execute());
   return rows.map((r) => r.id);
 }

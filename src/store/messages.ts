@@ -2,19 +2,34 @@
  * Messages and their conversations: channel recipients, direct groups (every direct
  * conversation, 1:1 and self included, is one group, FL 327), message rows and send-time flag rows.
  */
+import { createHash } from "node:crypto";
 import { sql, type Updateable } from "kysely";
 import type { Db } from "./types.ts";
 import { prepared, type Placeholders } from "./prepared.ts";
 import { receivedBySql } from "./message-flags.ts";
 import { RECIPIENT_TYPE, type MessageRow, type MessageTable, type NewMessage } from "./schema.ts";
 import { cachedRead } from "./read-cache.ts";
+import { collectChunks, eachChunk, idChunks, rowChunks } from "./chunks.ts";
 
 /** A direct conversation: its group and recipient ids. */
 type DirectConversation = { groupId: number; recipientId: number; memberIds: number[] };
 
-/** The key of a set of users: sorted ids joined by commas. */
-function directMemberKey(userIds: Iterable<number>): string {
-  return [...new Set(userIds)].sort((a, b) => a - b).join(",");
+/** Longest member list kept as the key itself (PostgreSQL refuses index entries past 2,704 bytes). */
+const MAX_PLAIN_KEY_LENGTH = 1000;
+
+/** A set of users: its ids, distinct and ascending, and its key. */
+type MemberSet = { ids: number[]; key: string; plainKey: string };
+
+/**
+ * The key of a set of users: the sorted ids joined by commas, or for a long list (a group
+ * conversation of hundreds of users) a hash of that, as Zulip's huddle_hash is, so the unique
+ * index takes it on both engines.
+ */
+function memberSet(userIds: Iterable<number>): MemberSet {
+  const ids = [...new Set(userIds)].sort((a, b) => a - b);
+  const plainKey = ids.join(",");
+  const key = plainKey.length <= MAX_PLAIN_KEY_LENGTH ? plainKey : `sha256:${createHash("sha256").update(plainKey).digest("hex")}`;
+  return { ids, key, plainKey };
 }
 
 const streamRecipientQuery = prepared("streamRecipient", (db, param: Placeholders<{ realmId: number; streamId: number }>) =>
@@ -51,34 +66,42 @@ export async function streamRecipientId(db: Db, realmId: number, streamId: numbe
 
 /** The direct conversation of exactly these users, if it exists. */
 export async function findDirectConversation(db: Db, realmId: number, userIds: Iterable<number>): Promise<DirectConversation | undefined> {
-  const key = directMemberKey(userIds);
+  return findMemberSet(db, realmId, memberSet(userIds));
+}
+
+async function findMemberSet(db: Db, realmId: number, members: MemberSet): Promise<DirectConversation | undefined> {
+  // TODO/compatibility: remove the plain key once no SQLite store holds a long key written before
+  // long keys were hashed (PostgreSQL never could).
+  const keys = members.key === members.plainKey ? [members.key] : [members.key, members.plainKey];
   const row = await db
     .selectFrom("direct_groups")
     .innerJoin("recipients", (j) => j.onRef("recipients.type_id", "=", "direct_groups.id").on("recipients.type", "=", RECIPIENT_TYPE.direct))
     .select(["direct_groups.id as groupId", "recipients.id as recipientId"])
     .where("direct_groups.realm_id", "=", realmId)
-    .where("direct_groups.member_key", "=", key)
+    .where("direct_groups.member_key", "in", keys)
+    .orderBy("direct_groups.id")
     .executeTakeFirst();
-  return row ? { ...row, memberIds: key.split(",").map(Number) } : undefined;
+  return row ? { ...row, memberIds: members.ids } : undefined;
 }
 
 /** The direct conversation of exactly these users, made (group, members, recipient) on first use. */
 export async function directConversation(db: Db, realmId: number, userIds: Iterable<number>): Promise<DirectConversation> {
-  const existing = await findDirectConversation(db, realmId, userIds);
+  const members = memberSet(userIds);
+  const existing = await findMemberSet(db, realmId, members);
   if (existing) return existing;
-  const key = directMemberKey(userIds);
+  // A concurrent first message to the same users inserts nothing here and finds theirs below.
   const inserted = await db
     .insertInto("direct_groups")
-    .values({ realm_id: realmId, member_key: key })
+    .values({ realm_id: realmId, member_key: members.key })
     .onConflict((oc) => oc.columns(["realm_id", "member_key"]).doNothing())
     .returning("id")
     .executeTakeFirst();
   if (inserted) {
-    const members = key.split(",").map(Number);
-    await db.insertInto("direct_group_members").values(members.map((user_id) => ({ group_id: inserted.id, user_id }))).execute();
+    const rows = members.ids.map((user_id) => ({ group_id: inserted.id, user_id }));
+    await eachChunk(rowChunks(rows), (chunk) => db.insertInto("direct_group_members").values(chunk).execute());
     await db.insertInto("recipients").values({ realm_id: realmId, type: RECIPIENT_TYPE.direct, type_id: inserted.id }).execute();
   }
-  const made = await findDirectConversation(db, realmId, userIds);
+  const made = await findMemberSet(db, realmId, members);
   if (!made) throw new Error("direct conversation was not created");
   return made;
 }
@@ -86,16 +109,22 @@ export async function directConversation(db: Db, realmId: number, userIds: Itera
 /** Member ids of each given direct recipient (by recipient id). */
 export async function directRecipientMembers(db: Db, recipientIds: number[]): Promise<Map<number, number[]>> {
   const out = new Map<number, number[]>();
-  if (recipientIds.length === 0) return out;
-  const rows = await db
-    .selectFrom("recipients")
-    .innerJoin("direct_group_members", "direct_group_members.group_id", "recipients.type_id")
-    .select(["recipients.id", "direct_group_members.user_id"])
-    .where("recipients.type", "=", RECIPIENT_TYPE.direct)
-    .where("recipients.id", "in", recipientIds)
-    .orderBy("direct_group_members.user_id")
-    .execute();
-  for (const row of rows) out.set(row.id, [...(out.get(row.id) ?? []), row.user_id]);
+  // Each recipient's members come whole from one chunk, so each list is ascending.
+  const rows = await collectChunks(idChunks(recipientIds), (chunk) =>
+    db
+      .selectFrom("recipients")
+      .innerJoin("direct_group_members", "direct_group_members.group_id", "recipients.type_id")
+      .select(["recipients.id", "direct_group_members.user_id"])
+      .where("recipients.type", "=", RECIPIENT_TYPE.direct)
+      .where("recipients.id", "in", chunk)
+      .orderBy("direct_group_members.user_id")
+      .execute(),
+  );
+  for (const row of rows) {
+    const members = out.get(row.id);
+    if (members) members.push(row.user_id);
+    else out.set(row.id, [row.user_id]);
+  }
   return out;
 }
 
@@ -154,10 +183,8 @@ export async function insertFlagRows(db: Db, messageId: number, flagsByUser: Rea
     await insertFlagRowQuery(db, { userId, messageId, flags });
     return;
   }
-  await db
-    .insertInto("user_message_flags")
-    .values([...flagsByUser].map(([user_id, flags]) => ({ user_id, message_id: messageId, flags })))
-    .execute();
+  const rows = [...flagsByUser].map(([user_id, flags]) => ({ user_id, message_id: messageId, flags }));
+  await eachChunk(rowChunks(rows), (values) => db.insertInto("user_message_flags").values(values).execute());
 }
 
 /** One message of a realm by id. */
@@ -167,8 +194,7 @@ export function getMessage(db: Db, realmId: number, messageId: number): Promise<
 
 /** Messages of a realm by ids, ascending. */
 export async function getMessages(db: Db, realmId: number, messageIds: number[]): Promise<MessageRow[]> {
-  if (messageIds.length === 0) return [];
-  return db.selectFrom("messages").selectAll().where("realm_id", "=", realmId).where("id", "in", messageIds).orderBy("id").execute();
+  return collectChunks(idChunks(messageIds), (chunk) => db.selectFrom("messages").selectAll().where("realm_id", "=", realmId).where("id", "in", chunk).orderBy("id").execute());
 }
 
 /** The columns of a message an edit or a move rewrites. */
@@ -186,7 +212,7 @@ export async function setMessageEditHistory(db: Db, messageId: number, editHisto
 
 /** Deletes message rows of a realm by ids (callers remove their flag rows, reactions and submessages first). */
 export async function deleteMessageRows(db: Db, realmId: number, messageIds: number[]): Promise<void> {
-  await db.deleteFrom("messages").where("realm_id", "=", realmId).where("id", "in", messageIds).execute();
+  await eachChunk(idChunks(messageIds), (chunk) => db.deleteFrom("messages").where("realm_id", "=", realmId).where("id", "in", chunk).execute());
 }
 
 /** The id of a channel's oldest message, if it has any. */

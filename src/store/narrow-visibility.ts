@@ -11,6 +11,7 @@ import { receivedBySql, storedFlagSql } from "./message-flags.ts";
 import type { MessageCondition } from "./message-narrow.ts";
 import { MESSAGE_FLAG } from "./schema.ts";
 import { VISIBILITY_POLICY } from "./user-topics.ts";
+import { idListSql } from "./chunks.ts";
 
 const m = (column: string) => sql.ref(`messages.${column}`);
 
@@ -24,7 +25,7 @@ export function visibleSql(viewerId: number, historyStreamIds: readonly number[]
   const personal = personalHistorySql(viewerId);
   if (historyStreamIds.length === 0) return personal;
   const stream = m("stream_id");
-  return sql<SqlBool>`(${personal} or (${stream} is not null and ${stream} in (${sql.join(historyStreamIds)})))`;
+  return sql<SqlBool>`(${personal} or (${stream} is not null and ${stream} in (${idListSql(historyStreamIds)})))`;
 }
 
 function topicPolicySql(userId: number, policies: readonly number[]): MessageCondition {
@@ -42,5 +43,5 @@ export function unmutedSql(userId: number, mutedStreamIds: readonly number[]): M
   const notMutedTopic = notMutedTopicSql(userId);
   if (mutedStreamIds.length === 0) return notMutedTopic;
   const unmutedTopic = topicPolicySql(userId, [VISIBILITY_POLICY.unmuted, VISIBILITY_POLICY.followed]);
-  return sql<SqlBool>`(${notMutedTopic} and not (${m("stream_id")} is not null and ${m("stream_id")} in (${sql.join(mutedStreamIds)}) and not ${unmutedTopic}))`;
+  return sql<SqlBool>`(${notMutedTopic} and not (${m("stream_id")} is not null and ${m("stream_id")} in (${idListSql(mutedStreamIds)}) and not ${unmutedTopic}))`;
 }

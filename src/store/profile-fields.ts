@@ -5,6 +5,7 @@
 import type { Updateable } from "kysely";
 import type { Db } from "./types.ts";
 import type { CustomProfileFieldTable } from "./schema.ts";
+import { eachChunk, valueChunks } from "./chunks.ts";
 
 /** Changes to a field's columns. */
 export type ProfileFieldPatch = Updateable<CustomProfileFieldTable>;
@@ -20,10 +21,17 @@ export async function deleteProfileField(db: Db, realmId: number, fieldId: numbe
   await db.deleteFrom("custom_profile_fields").where("realm_id", "=", realmId).where("id", "=", fieldId).execute();
 }
 
-/** Gives each field its position in `orderedIds` as its order. */
+/**
+ * Gives each field of the realm its position in `orderedIds` as its order (its last position, if
+ * listed twice, as Zulip's mapping has it); ids of no field are ignored, so a long list costs one
+ * write per field.
+ */
 export async function reorderProfileFields(db: Db, realmId: number, orderedIds: number[]): Promise<void> {
-  for (const [order, id] of orderedIds.entries()) {
-    await db.updateTable("custom_profile_fields").set({ order }).where("realm_id", "=", realmId).where("id", "=", id).execute();
+  const positions = new Map(orderedIds.map((id, order) => [id, order]));
+  const fields = await db.selectFrom("custom_profile_fields").select("id").where("realm_id", "=", realmId).execute();
+  for (const { id } of fields) {
+    const order = positions.get(id);
+    if (order !== undefined) await db.updateTable("custom_profile_fields").set({ order }).where("realm_id", "=", realmId).where("id", "=", id).execute();
   }
 }
 
@@ -47,7 +55,11 @@ export async function profileFieldNameTaken(db: Db, realmId: number, name: strin
 
 /** Removes users' values of a field that are not among `keep` (a list-of-options field lost choices). */
 export async function deleteValuesNotIn(db: Db, realmId: number, fieldId: number, keep: string[]): Promise<void> {
-  let query = db.deleteFrom("custom_profile_values").where("realm_id", "=", realmId).where("field_id", "=", fieldId);
-  if (keep.length > 0) query = query.where("value", "not in", keep);
-  await query.execute();
+  // The stored values are compared here: a `not in` list cannot be cut into chunks.
+  const kept = new Set(keep);
+  const stored = await db.selectFrom("custom_profile_values").select("value").distinct().where("realm_id", "=", realmId).where("field_id", "=", fieldId).execute();
+  const gone = stored.map((r) => r.value).filter((value) => !kept.has(value));
+  await eachChunk(valueChunks(gone), (chunk) =>
+    db.deleteFrom("custom_profile_values").where("realm_id", "=", realmId).where("field_id", "=", fieldId).where("value", "in", chunk).execute(),
+  );
 }

@@ -30,3 +30,19 @@ export async function updateRealmSettings(db: Db, realmId: number, settings: Rec
 export function insertRealm(db: Db, values: Insertable<RealmTable>): Promise<RealmRow> {
   return db.insertInto("realms").values(values).returningAll().executeTakeFirstOrThrow();
 }
+
+/** A realm's current row, write-locked until the transaction ends (a no-op update), for read-modify-write of its settings. */
+export function lockRealm(db: Db, realmId: number): Promise<RealmRow> {
+  return db
+    .updateTable("realms")
+    .set((eb) => ({ settings: eb.ref("settings") }))
+    .where("id", "=", realmId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Writes a realm's name and description (the settings kept as columns). */
+export async function updateRealmIdentity(db: Db, realmId: number, patch: { name?: string; description?: string }): Promise<void> {
+  if (patch.name === undefined && patch.description === undefined) return;
+  await db.updateTable("realms").set(patch).where("id", "=", realmId).execute();
+}

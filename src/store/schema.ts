@@ -39,6 +39,8 @@ interface UserTable {
   is_billing_admin: Flag;
   /** JSON object of personal settings that differ from the defaults. */
   settings: string;
+  /** Zulip's can_create_users: with the administrator role, allows POST /users (granted by the CLI). */
+  can_create_users: Generated<Flag>;
 }
 
 /** Outgoing-webhook services of bots. */
@@ -77,6 +79,8 @@ export interface StreamTable {
   can_move_messages_out_of_channel_group_id: number;
   can_move_messages_within_channel_group_id: number;
   can_resolve_topics_group_id: number;
+  /** The channel's folder (FL 389; migration 0016), or null. */
+  folder_id: Generated<number | null>;
 }
 
 /** Users' subscriptions to channels, with their personal settings (null: the user's default). */
@@ -355,6 +359,17 @@ export interface Database {
   saved_snippets: SavedSnippetTable;
   attachments: AttachmentTable;
   attachment_messages: AttachmentMessageTable;
+  drafts: import("./schema-drafts.ts").DraftTable;
+  scheduled_messages: import("./schema-drafts.ts").ScheduledMessageTable;
+  user_presence: import("./schema-presence.ts").UserPresenceTable;
+  presence_sequence: import("./schema-presence.ts").PresenceSequenceTable;
+  alert_words: import("./schema-alert-words.ts").AlertWordTable;
+  muted_users: import("./schema-alert-words.ts").MutedUserTable;
+  realm_user_defaults: import("./schema-settings.ts").RealmUserDefaultsTable;
+  default_streams: import("./schema-channels.ts").DefaultStreamTable;
+  stream_email_addresses: import("./schema-channels.ts").StreamEmailAddressTable;
+  navigation_views: import("./schema-fl420.ts").NavigationViewTable;
+  channel_folders: import("./schema-fl420.ts").ChannelFolderTable;
 }
 
 /** A stored message. */

@@ -11,6 +11,9 @@ import type { TableVersions } from "./table-versions.ts";
 /** How many distinct statements stay compiled (shapes with `in (?, ?, ...)` lists vary by length). */
 const MAX_STATEMENTS = 1000;
 
+/** Longer SQL is compiled for its one run only: a long id list written as literals (chunks.ts) rarely repeats. */
+const MAX_CACHED_SQL_LENGTH = 64 * 1024;
+
 /** `versions`, when given, hears of every statement before it runs (the writer's). */
 export function withStatementCache(file: SqliteDatabase.Database, versions?: TableVersions): KyselySqliteDatabase {
   const cache = new Map<string, SqliteDatabase.Statement>();
@@ -18,6 +21,7 @@ export function withStatementCache(file: SqliteDatabase.Database, versions?: Tab
     prepare(sql: string) {
       // Kysely's driver runs the statement synchronously right after preparing it.
       versions?.beforeStatement(sql, file.inTransaction);
+      if (sql.length > MAX_CACHED_SQL_LENGTH) return file.prepare(sql);
       let stmt = cache.get(sql);
       if (stmt) {
         // Re-insert to mark it most recently used.

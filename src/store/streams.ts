@@ -4,6 +4,7 @@ import type { Db } from "./types.ts";
 import { prepared, type Placeholders } from "./prepared.ts";
 import type { NewStream, StreamRow, StreamTable } from "./schema.ts";
 import { cachedRead } from "./read-cache.ts";
+import { collectChunks, idChunks, valueChunks } from "./chunks.ts";
 
 const streamByIdQuery = prepared("streamById", (db, param: Placeholders<{ realmId: number; streamId: number }>) =>
   db.selectFrom("streams").selectAll().where("realm_id", "=", param("realmId")).where("id", "=", param("streamId")),
@@ -37,13 +38,12 @@ export function listStreams(db: Db, realmId: number, opts: { includeArchived: bo
 
 /** Streams of a realm with the given ids. */
 export async function getStreamsByIds(db: Db, realmId: number, ids: number[]): Promise<StreamRow[]> {
-  if (ids.length === 0) return [];
-  return db.selectFrom("streams").selectAll().where("realm_id", "=", realmId).where("id", "in", ids).orderBy("id").execute();
+  return collectChunks(idChunks(ids), (chunk) => db.selectFrom("streams").selectAll().where("realm_id", "=", realmId).where("id", "in", chunk).orderBy("id").execute());
 }
 
-/** Streams of a realm with any of the given exact names (the caller skips an empty list). */
+/** Streams of a realm with any of the given exact names. */
 export function streamsByNames(db: Db, realmId: number, names: string[]): Promise<StreamRow[]> {
-  return db.selectFrom("streams").selectAll().where("realm_id", "=", realmId).where("name", "in", names).execute();
+  return collectChunks(valueChunks(names), (chunk) => db.selectFrom("streams").selectAll().where("realm_id", "=", realmId).where("name", "in", chunk).execute());
 }
 
 /** Ids of the realm's public channels (Zulip's `channels:public`) or web-public ones, ascending. */
@@ -54,9 +54,20 @@ export async function streamIdsWhere(db: Db, realmId: number, kind: "public" | "
   return rows.map((r) => r.id);
 }
 
-/** Inserts a stream and returns its row. */
-export function insertStream(db: Db, row: NewStream): Promise<StreamRow> {
-  return db.insertInto("streams").values(row).returningAll().executeTakeFirstOrThrow();
+/**
+ * Inserts a stream and returns its row; undefined when the realm already has a stream of that
+ * name (a concurrent request may have created it after the caller looked).
+ */
+export function insertStream(db: Db, row: NewStream): Promise<StreamRow | undefined> {
+  return (
+    db
+      .insertInto("streams")
+      .values(row)
+      // The target names the columns of the unique index streams_realm_name.
+      .onConflict((oc) => oc.expression(sql`realm_id, lower(name)`).doNothing())
+      .returningAll()
+      .executeTakeFirst()
+  );
 }
 
 /** Changes columns of a stream and returns the new row. */

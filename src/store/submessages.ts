@@ -2,6 +2,7 @@
 import type { Selectable } from "kysely";
 import type { Db } from "./types.ts";
 import type { SubmessageTable } from "./schema.ts";
+import { collectChunks, eachChunk, idChunks } from "./chunks.ts";
 
 /** A stored submessage (widget data). */
 export type SubmessageRow = Selectable<SubmessageTable>;
@@ -32,11 +33,12 @@ export function insertSubmessage(db: Db, row: { message_id: number; sender_id: n
 
 /** Deletes every submessage of the given messages (they are being deleted). */
 export async function deleteSubmessagesOfMessages(db: Db, messageIds: number[]): Promise<void> {
-  await db.deleteFrom("submessages").where("message_id", "in", messageIds).execute();
+  await eachChunk(idChunks(messageIds), (chunk) => db.deleteFrom("submessages").where("message_id", "in", chunk).execute());
 }
 
 /** Submessages of the given messages, oldest first. */
-export function submessagesOfMessages(db: Db, messageIds: number[]): Promise<SubmessageRow[]> {
-  if (messageIds.length === 0) return Promise.resolve([]);
-  return db.selectFrom("submessages").selectAll().where("message_id", "in", messageIds).orderBy("id").execute();
+export async function submessagesOfMessages(db: Db, messageIds: number[]): Promise<SubmessageRow[]> {
+  const chunks = idChunks(messageIds);
+  const rows = await collectChunks(chunks, (chunk) => db.selectFrom("submessages").selectAll().where("message_id", "in", chunk).orderBy("id").execute());
+  return chunks.length > 1 ? rows.sort((a, b) => a.id - b.id) : rows;
 }

@@ -10,6 +10,7 @@ import { maxMessageId } from "./messages.ts";
 import { idListAgg, parseIdList } from "./dialect/id-list.ts";
 import { prepared, type Placeholders } from "./prepared.ts";
 import { cachedRead } from "./read-cache.ts";
+import { collectChunks, eachChunk, idChunks, rowChunks, valueChunks } from "./chunks.ts";
 
 /** The fields of an active user that channel permission checks need. */
 export type RealmMember = Pick<UserRow, "id" | "role" | "is_bot" | "bot_owner_id">;
@@ -21,15 +22,14 @@ export function activeRealmMembers(db: Db, realmId: number): Promise<RealmMember
 
 /** Active users of a realm with the given ids (unknown or deactivated ids are left out). */
 export async function activeUsersByIds(db: Db, realmId: number, ids: number[]): Promise<UserRow[]> {
-  if (ids.length === 0) return [];
-  return db.selectFrom("users").selectAll().where("realm_id", "=", realmId).where("is_active", "=", 1).where("id", "in", ids).execute();
+  return collectChunks(idChunks(ids), (chunk) => db.selectFrom("users").selectAll().where("realm_id", "=", realmId).where("is_active", "=", 1).where("id", "in", chunk).execute());
 }
 
 /** Active users of a realm with the given delivery emails (case-insensitive). */
 export async function activeUsersByEmails(db: Db, realmId: number, emails: string[]): Promise<UserRow[]> {
-  if (emails.length === 0) return [];
-  const lowered = emails.map((e) => e.toLowerCase());
-  return db.selectFrom("users").selectAll().where("realm_id", "=", realmId).where("is_active", "=", 1).where(sql<string>`lower(delivery_email)`, "in", lowered).execute();
+  return collectChunks(valueChunks(emails.map((e) => e.toLowerCase())), (chunk) =>
+    db.selectFrom("users").selectAll().where("realm_id", "=", realmId).where("is_active", "=", 1).where(sql<string>`lower(delivery_email)`, "in", chunk).execute(),
+  );
 }
 
 const subscriptionQuery = prepared("subscription", (db, param: Placeholders<{ realmId: number; userId: number; streamId: number }>) =>
@@ -50,6 +50,24 @@ export const getSubscription = cachedRead(
   async (db, realmId, userId, streamId) => (await subscriptionQuery(db, { realmId, userId, streamId }))[0],
 );
 
+/** Subscription rows (active or not) of the given users to one stream, by user id. */
+export async function subscriptionsOfUsers(db: Db, realmId: number, streamId: number, userIds: number[]): Promise<Map<number, SubscriptionRow>> {
+  const rows = await collectChunks(idChunks(userIds), (chunk) =>
+    db.selectFrom("subscriptions").selectAll().where("realm_id", "=", realmId).where("stream_id", "=", streamId).where("user_id", "in", chunk).execute(),
+  );
+  return new Map(rows.map((r) => [r.user_id, r]));
+}
+
+/** The colors of the given users' subscription rows (active or not), by user id. */
+export async function subscriptionColorsByUser(db: Db, realmId: number, userIds: number[]): Promise<Map<number, Set<string>>> {
+  const rows = await collectChunks(idChunks(userIds), (chunk) =>
+    db.selectFrom("subscriptions").select(["user_id", "color"]).where("realm_id", "=", realmId).where("user_id", "in", chunk).execute(),
+  );
+  const out = new Map<number, Set<string>>(userIds.map((id) => [id, new Set()]));
+  for (const row of rows) out.get(row.user_id)?.add(row.color);
+  return out;
+}
+
 /** Every subscription row (active or not) of a user. */
 export function userSubscriptionRows(db: Db, realmId: number, userId: number): Promise<SubscriptionRow[]> {
   return db.selectFrom("subscriptions").selectAll().where("realm_id", "=", realmId).where("user_id", "=", userId).orderBy("stream_id").execute();
@@ -63,12 +81,13 @@ export function receivingSubscriptions(db: Db, realmId: number | Expression<numb
 /** Active subscribers (active users only) of each given stream, ascending ids. */
 export async function subscriberIdsByStream(db: Db, realmId: number, streamIds: number[]): Promise<Map<number, number[]>> {
   const out = new Map<number, number[]>(streamIds.map((id) => [id, []]));
-  if (streamIds.length === 0) return out;
-  const rows = await receivingSubscriptions(db, realmId)
-    .select(["stream_id", idListAgg(db, "user_id").as("user_ids")])
-    .where("stream_id", "in", streamIds)
-    .groupBy("stream_id")
-    .execute();
+  const rows = await collectChunks(idChunks(streamIds), (chunk) =>
+    receivingSubscriptions(db, realmId)
+      .select(["stream_id", idListAgg(db, "user_id").as("user_ids")])
+      .where("stream_id", "in", chunk)
+      .groupBy("stream_id")
+      .execute(),
+  );
   for (const row of rows) out.set(row.stream_id, parseIdList(row.user_ids));
   return out;
 }
@@ -112,12 +131,15 @@ export type SubscriptionPeriod = { user_id: number; first_message_id: number; la
 
 /** A channel's subscription periods that overlap the id range of the given (non-empty) messages. */
 export function periodsOverlapping(db: Db, streamId: number, messageIds: number[]): Promise<SubscriptionPeriod[]> {
+  // A loop, not Math.max(...ids): spreading a long list overflows the call stack.
+  const first = messageIds.reduce((a, b) => Math.min(a, b), Infinity);
+  const last = messageIds.reduce((a, b) => Math.max(a, b), -Infinity);
   return db
     .selectFrom("subscription_periods")
     .select(["user_id", "first_message_id", "last_message_id"])
     .where("stream_id", "=", streamId)
-    .where("first_message_id", "<=", Math.max(...messageIds))
-    .where((eb) => eb.or([eb("last_message_id", "is", null), eb("last_message_id", ">=", Math.min(...messageIds))]))
+    .where("first_message_id", "<=", last)
+    .where((eb) => eb.or([eb("last_message_id", "is", null), eb("last_message_id", ">=", first)]))
     .execute();
 }
 
@@ -127,29 +149,18 @@ export async function mutedStreamIds(db: Db, realmId: number, userId: number): P
   return rows.map((r) => r.stream_id);
 }
 
-/**
- * Opens a subscription period (the user receives messages from the next one on) or closes the
- * open one (they received messages up to the current newest). See store/message-flags.ts.
- */
-async function recordActiveChange(db: Db, realmId: number, userId: number, streamId: number, active: boolean): Promise<void> {
-  const max = await maxMessageId(db);
-  if (active) {
-    await db.insertInto("subscription_periods").values({ realm_id: realmId, user_id: userId, stream_id: streamId, first_message_id: max + 1, last_message_id: null }).execute();
-    return;
-  }
-  await closeOpenPeriods(db, realmId, [userId], streamId, max);
-}
-
 /** Closes the open periods of users (on one stream, or on all): they received up to `lastId`. */
 async function closeOpenPeriods(db: Db, realmId: number, userIds: number[], streamId: number | null, lastId: number): Promise<void> {
-  await db
-    .updateTable("subscription_periods")
-    .set({ last_message_id: lastId })
-    .where("realm_id", "=", realmId)
-    .where("user_id", "in", userIds)
-    .$if(streamId !== null, (q) => q.where("stream_id", "=", streamId as number))
-    .where("last_message_id", "is", null)
-    .execute();
+  await eachChunk(idChunks(userIds), (chunk) =>
+    db
+      .updateTable("subscription_periods")
+      .set({ last_message_id: lastId })
+      .where("realm_id", "=", realmId)
+      .where("user_id", "in", chunk)
+      .$if(streamId !== null, (q) => q.where("stream_id", "=", streamId as number))
+      .where("last_message_id", "is", null)
+      .execute(),
+  );
 }
 
 /**
@@ -159,56 +170,110 @@ async function closeOpenPeriods(db: Db, realmId: number, userIds: number[], stre
  */
 export async function setSubscribersActive(db: Db, realmId: number, userIds: number[], active: boolean): Promise<void> {
   if (userIds.length === 0) return;
-  await db.updateTable("subscriptions").set({ is_user_active: active ? 1 : 0 }).where("realm_id", "=", realmId).where("user_id", "in", userIds).execute();
+  const chunks = idChunks(userIds);
+  await eachChunk(chunks, (chunk) => db.updateTable("subscriptions").set({ is_user_active: active ? 1 : 0 }).where("realm_id", "=", realmId).where("user_id", "in", chunk).execute());
   const max = await maxMessageId(db);
   if (!active) {
     await closeOpenPeriods(db, realmId, userIds, null, max);
     return;
   }
-  await db
-    .insertInto("subscription_periods")
-    .columns(["realm_id", "user_id", "stream_id", "first_message_id", "last_message_id"])
-    .expression((eb) =>
-      eb
-        .selectFrom("subscriptions")
-        .select(["subscriptions.realm_id", "subscriptions.user_id", "subscriptions.stream_id", sql<number>`cast(${max + 1} as integer)`.as("first_message_id"), sql<null>`cast(null as integer)`.as("last_message_id")])
-        .where("subscriptions.realm_id", "=", realmId)
-        .where("subscriptions.user_id", "in", userIds)
-        .where("subscriptions.active", "=", 1),
-    )
-    .execute();
+  await eachChunk(chunks, (chunk) =>
+    db
+      .insertInto("subscription_periods")
+      .columns(["realm_id", "user_id", "stream_id", "first_message_id", "last_message_id"])
+      .expression((eb) =>
+        eb
+          .selectFrom("subscriptions")
+          .select(["subscriptions.realm_id", "subscriptions.user_id", "subscriptions.stream_id", sql<number>`cast(${max + 1} as integer)`.as("first_message_id"), sql<null>`cast(null as integer)`.as("last_message_id")])
+          .where("subscriptions.realm_id", "=", realmId)
+          .where("subscriptions.user_id", "in", chunk)
+          .where("subscriptions.active", "=", 1),
+      )
+      .execute(),
+  );
 }
 
-/** Inserts an active subscription with default personal settings (and opens its period). */
-export async function insertSubscription(db: Db, realmId: number, userId: number, streamId: number, color: string): Promise<SubscriptionRow> {
-  const row = await db
-    .insertInto("subscriptions")
-    .values({
-      realm_id: realmId,
-      user_id: userId,
-      stream_id: streamId,
-      active: 1,
-      is_muted: 0,
-      color,
-      pin_to_top: 0,
-      is_user_active: sql<Flag>`(select u.is_active from users u where u.id = ${userId})`,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  await recordActiveChange(db, realmId, userId, streamId, true);
+/** The columns a new subscription takes: active, default personal settings, the user's is_active. */
+function newSubscription(realmId: number, userId: number, streamId: number, color: string) {
+  return {
+    realm_id: realmId,
+    user_id: userId,
+    stream_id: streamId,
+    active: 1 as const,
+    is_muted: 0 as const,
+    color,
+    pin_to_top: 0 as const,
+    is_user_active: sql<Flag>`(select u.is_active from users u where u.id = ${userId})`,
+  };
+}
+
+/** Opens a subscription period per row: each user receives the stream's messages from the next one on. */
+async function openPeriods(db: Db, realmId: number, rows: ReadonlyArray<Pick<SubscriptionRow, "user_id" | "stream_id">>): Promise<void> {
+  if (rows.length === 0) return;
+  const first = (await maxMessageId(db)) + 1;
+  const periods = rows.map((r) => ({ realm_id: realmId, user_id: r.user_id, stream_id: r.stream_id, first_message_id: first, last_message_id: null }));
+  await eachChunk(rowChunks(periods), (chunk) => db.insertInto("subscription_periods").values(chunk).execute());
+}
+
+/**
+ * Subscribes users (`colors`: each one's color) to one stream with new rows and opens their
+ * periods; users who already have a row (made by a concurrent request after the caller looked)
+ * are skipped. Returns the rows inserted.
+ */
+export async function insertSubscriptions(db: Db, realmId: number, streamId: number, colors: ReadonlyMap<number, string>): Promise<SubscriptionRow[]> {
+  // In key order, so two requests writing overlapping rows lock them in the same order (no deadlock).
+  const values = [...colors].sort((a, b) => a[0] - b[0]).map(([userId, color]) => newSubscription(realmId, userId, streamId, color));
+  const rows = await collectChunks(rowChunks(values), (chunk) =>
+    db
+      .insertInto("subscriptions")
+      .values(chunk)
+      .onConflict((oc) => oc.columns(["user_id", "stream_id"]).doNothing())
+      .returningAll()
+      .execute(),
+  );
+  await openPeriods(db, realmId, rows);
+  return rows;
+}
+
+/**
+ * Sets `active` (with `patch`'s other columns) on subscription rows and opens or closes their
+ * periods; rows that already had that value are left alone, so of concurrent requests making the
+ * same change, one makes it (PostgreSQL checks the old value again under the row's lock).
+ * Returns the rows changed.
+ */
+export async function setSubscriptionsActive(db: Db, realmId: number, ids: number[], active: Flag, patch: Updateable<SubscriptionTable> = {}): Promise<SubscriptionRow[]> {
+  const rows = await collectChunks(idChunks(ids), (chunk) =>
+    db.updateTable("subscriptions").set({ ...patch, active }).where("realm_id", "=", realmId).where("id", "in", chunk).where("active", "!=", active).returningAll().execute(),
+  );
+  if (active === 1) {
+    await openPeriods(db, realmId, rows);
+    return rows;
+  }
+  const max = await maxMessageId(db);
+  const usersByStream = new Map<number, number[]>();
+  for (const row of rows) {
+    const users = usersByStream.get(row.stream_id);
+    if (users) users.push(row.user_id);
+    else usersByStream.set(row.stream_id, [row.user_id]);
+  }
+  for (const [streamId, userIds] of usersByStream) await closeOpenPeriods(db, realmId, userIds, streamId, max);
+  return rows;
+}
+
+/** Sets one subscription's `active` as setSubscriptionsActive does; undefined when it already had that value. */
+export async function setSubscriptionActive(db: Db, realmId: number, subscriptionId: number, active: Flag, patch: Updateable<SubscriptionTable> = {}): Promise<SubscriptionRow | undefined> {
+  const [row] = await setSubscriptionsActive(db, realmId, [subscriptionId], active, patch);
   return row;
 }
 
 /** Changes columns of one subscription row and returns it; a change of `active` opens or closes a period. */
 export async function updateSubscription(db: Db, realmId: number, subscriptionId: number, patch: Updateable<SubscriptionTable>): Promise<SubscriptionRow> {
-  const before = patch.active === undefined ? undefined : await db.selectFrom("subscriptions").select("active").where("realm_id", "=", realmId).where("id", "=", subscriptionId).executeTakeFirst();
-  const row = await db
-    .updateTable("subscriptions")
-    .set(patch)
-    .where("realm_id", "=", realmId)
-    .where("id", "=", subscriptionId)
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  if (before && before.active !== row.active) await recordActiveChange(db, realmId, row.user_id, row.stream_id, row.active === 1);
-  return row;
+  const { active, ...rest } = patch;
+  if (active !== undefined) {
+    const changed = await setSubscriptionActive(db, realmId, subscriptionId, active, rest);
+    if (changed) return changed;
+  }
+  const update = db.updateTable("subscriptions").where("realm_id", "=", realmId).where("id", "=", subscriptionId);
+  if (Object.keys(rest).length > 0) return update.set(rest).returningAll().executeTakeFirstOrThrow();
+  return db.selectFrom("subscriptions").selectAll().where("realm_id", "=", realmId).where("id", "=", subscriptionId).executeTakeFirstOrThrow();
 }

@@ -55,7 +55,7 @@ export class TableVersions {
     if (!effect) {
       effect = effectOf(sql);
       // Statements with `in (?, ?, ...)` lists vary; their effects are cheap to decide again.
-      if (this.#effects.size < 2000) this.#effects.set(sql, effect);
+      if (this.#effects.size < 2000 && sql.length <= 64 * 1024) this.#effects.set(sql, effect);
     }
     switch (effect.kind) {
       case "none":

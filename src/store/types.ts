@@ -7,3 +7,6 @@ export type Db = Kysely<Database> | Transaction<Database>;
 
 /** Which database the store runs on. */
 export type Engine = "sqlite" | "postgres";
+
+/** The largest id a row can have (ids are 32-bit on PostgreSQL, which refuses larger bounds for them). */
+export const MAX_STORED_ID = 2_147_483_647;

@@ -2,6 +2,7 @@
 import { sql, type Insertable, type RawBuilder, type Updateable } from "kysely";
 import type { Db } from "./types.ts";
 import type { StreamRow, StreamTable, UserGroupRow, UserGroupTable } from "./schema.ts";
+import { collectChunks, idChunks, valueChunks } from "./chunks.ts";
 
 /** A group by id within a realm, or undefined. */
 export function getGroup(db: Db, realmId: number, groupId: number): Promise<UserGroupRow | undefined> {
@@ -64,36 +65,49 @@ export async function directSubgroupIds(db: Db, groupId: number): Promise<number
   return rows.map((r) => r.subgroup_id);
 }
 
-/** Adds direct members, ignoring ones already present. */
-export async function addMembers(db: Db, groupId: number, userIds: number[]): Promise<void> {
-  if (userIds.length === 0) return;
-  await db
-    .insertInto("user_group_members")
-    .values(userIds.map((user_id) => ({ group_id: groupId, user_id })))
-    .onConflict((oc) => oc.columns(["group_id", "user_id"]).doNothing())
-    .execute();
+/**
+ * Adds direct members, skipping ones already present (a concurrent request may have just added
+ * them); returns the ids this call added.
+ */
+export async function addMembers(db: Db, groupId: number, userIds: number[]): Promise<number[]> {
+  const rows = await collectChunks(idChunks(userIds), (chunk) =>
+    db
+      .insertInto("user_group_members")
+      .values(chunk.map((user_id) => ({ group_id: groupId, user_id })))
+      .onConflict((oc) => oc.columns(["group_id", "user_id"]).doNothing())
+      .returning("user_id")
+      .execute(),
+  );
+  return rows.map((r) => r.user_id);
 }
 
-/** Removes direct members. */
-export async function removeMembers(db: Db, groupId: number, userIds: number[]): Promise<void> {
-  if (userIds.length === 0) return;
-  await db.deleteFrom("user_group_members").where("group_id", "=", groupId).where("user_id", "in", userIds).execute();
+/** Removes direct members; returns the ids this call removed. */
+export async function removeMembers(db: Db, groupId: number, userIds: number[]): Promise<number[]> {
+  const rows = await collectChunks(idChunks(userIds), (chunk) =>
+    db.deleteFrom("user_group_members").where("group_id", "=", groupId).where("user_id", "in", chunk).returning("user_id").execute(),
+  );
+  return rows.map((r) => r.user_id);
 }
 
-/** Adds direct subgroups, ignoring ones already present. */
-export async function addSubgroups(db: Db, groupId: number, subgroupIds: number[]): Promise<void> {
-  if (subgroupIds.length === 0) return;
-  await db
-    .insertInto("user_group_subgroups")
-    .values(subgroupIds.map((subgroup_id) => ({ supergroup_id: groupId, subgroup_id })))
-    .onConflict((oc) => oc.columns(["supergroup_id", "subgroup_id"]).doNothing())
-    .execute();
+/** Adds direct subgroups, skipping ones already present; returns the ids this call added. */
+export async function addSubgroups(db: Db, groupId: number, subgroupIds: number[]): Promise<number[]> {
+  const rows = await collectChunks(idChunks(subgroupIds), (chunk) =>
+    db
+      .insertInto("user_group_subgroups")
+      .values(chunk.map((subgroup_id) => ({ supergroup_id: groupId, subgroup_id })))
+      .onConflict((oc) => oc.columns(["supergroup_id", "subgroup_id"]).doNothing())
+      .returning("subgroup_id")
+      .execute(),
+  );
+  return rows.map((r) => r.subgroup_id);
 }
 
-/** Removes direct subgroups. */
-export async function removeSubgroups(db: Db, groupId: number, subgroupIds: number[]): Promise<void> {
-  if (subgroupIds.length === 0) return;
-  await db.deleteFrom("user_group_subgroups").where("supergroup_id", "=", groupId).where("subgroup_id", "in", subgroupIds).execute();
+/** Removes direct subgroups; returns the ids this call removed. */
+export async function removeSubgroups(db: Db, groupId: number, subgroupIds: number[]): Promise<number[]> {
+  const rows = await collectChunks(idChunks(subgroupIds), (chunk) =>
+    db.deleteFrom("user_group_subgroups").where("supergroup_id", "=", groupId).where("subgroup_id", "in", chunk).returning("subgroup_id").execute(),
+  );
+  return rows.map((r) => r.subgroup_id);
 }
 
 /** A named group whose name matches case-insensitively (names are unique that way). */
@@ -108,21 +122,38 @@ export function getGroupByNameInsensitive(db: Db, realmId: number, name: string)
 
 /** Groups of a realm by id (named and anonymous). */
 export function groupsByIds(db: Db, realmId: number, ids: number[]): Promise<UserGroupRow[]> {
-  if (ids.length === 0) return Promise.resolve([]);
-  return db.selectFrom("user_groups").selectAll().where("realm_id", "=", realmId).where("id", "in", ids).orderBy("id").execute();
+  return collectChunks(idChunks(ids), (chunk) => db.selectFrom("user_groups").selectAll().where("realm_id", "=", realmId).where("id", "in", chunk).orderBy("id").execute());
 }
 
 /** What rendering needs of a group a message mentions by name. */
 type MentionableGroup = Pick<UserGroupRow, "id" | "name" | "deactivated" | "can_mention_group_id">;
 
-/** Groups of a realm with any of the given exact names (the caller skips an empty list). */
+/** Groups of a realm with any of the given exact names. */
 export function groupsByNames(db: Db, realmId: number, names: string[]): Promise<MentionableGroup[]> {
-  return db.selectFrom("user_groups").select(["id", "name", "deactivated", "can_mention_group_id"]).where("realm_id", "=", realmId).where("name", "in", names).execute();
+  return collectChunks(valueChunks(names), (chunk) =>
+    db.selectFrom("user_groups").select(["id", "name", "deactivated", "can_mention_group_id"]).where("realm_id", "=", realmId).where("name", "in", chunk).execute(),
+  );
 }
 
 /** Inserts a group row and returns it. */
 export function insertGroup(db: Db, values: Insertable<UserGroupTable>): Promise<UserGroupRow> {
   return db.insertInto("user_groups").values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+/**
+ * Inserts a named group and returns it; undefined when the realm already has a group of that
+ * name, case-insensitively (a concurrent request may have created it after the caller looked).
+ */
+export function insertNamedGroup(db: Db, values: Insertable<UserGroupTable> & { name: string }): Promise<UserGroupRow | undefined> {
+  return (
+    db
+      .insertInto("user_groups")
+      .values(values)
+      // The target names the columns of the unique index user_groups_realm_name.
+      .onConflict((oc) => oc.expression(sql`realm_id, lower(name)`).doNothing())
+      .returningAll()
+      .executeTakeFirst()
+  );
 }
 
 /** Changes a group's columns and returns the new row. */
@@ -139,9 +170,10 @@ export async function deleteGroup(db: Db, realmId: number, groupId: number): Pro
 
 /** Ids of the groups that have any of `groupIds` as a direct subgroup. */
 export async function directSupergroupIds(db: Db, groupIds: number[]): Promise<number[]> {
-  if (groupIds.length === 0) return [];
-  const rows = await db.selectFrom("user_group_subgroups").select("supergroup_id").distinct().where("subgroup_id", "in", groupIds).orderBy("supergroup_id").execute();
-  return rows.map((r) => r.supergroup_id);
+  const rows = await collectChunks(idChunks(groupIds), (chunk) =>
+    db.selectFrom("user_group_subgroups").select("supergroup_id").distinct().where("subgroup_id", "in", chunk).execute(),
+  );
+  return sortedDistinct(rows.map((r) => r.supergroup_id));
 }
 
 /**
@@ -161,11 +193,13 @@ export function withSubgroupsOf(seed: RawBuilder<unknown>): RawBuilder<unknown> 
 
 /** `groupIds` and every group nested below them, ascending. */
 export async function recursiveSubgroupIds(db: Db, groupIds: number[]): Promise<number[]> {
-  if (groupIds.length === 0) return [];
-  const rows = await sql<{ id: number }>`
-    ${withSubgroupsOf(sql`select id from user_groups where id in (${sql.join(groupIds)})`)}
-    select id from sub order by id`.execute(db);
-  return rows.rows.map((r) => Number(r.id));
+  const rows = await collectChunks(idChunks(groupIds), async (chunk) => {
+    const found = await sql<{ id: number }>`
+      ${withSubgroupsOf(sql`select id from user_groups where id in (${sql.join(chunk)})`)}
+      select id from sub`.execute(db);
+    return found.rows;
+  });
+  return sortedDistinct(rows.map((r) => Number(r.id)));
 }
 
 /** The user-group permission columns. */
@@ -180,14 +214,16 @@ export const GROUP_SETTING_COLUMNS = [
 
 /** Groups of a realm with any permission setting held by one of `groupIds`. */
 export function groupsWithSettingIn(db: Db, realmId: number, groupIds: number[]): Promise<UserGroupRow[]> {
-  if (groupIds.length === 0) return Promise.resolve([]);
-  return db
-    .selectFrom("user_groups")
-    .selectAll()
-    .where("realm_id", "=", realmId)
-    .where((eb) => eb.or(GROUP_SETTING_COLUMNS.map((col) => eb(col, "in", groupIds))))
-    .orderBy("id")
-    .execute();
+  return distinctRowsById(
+    collectChunks(idChunks(groupIds), (chunk) =>
+      db
+        .selectFrom("user_groups")
+        .selectAll()
+        .where("realm_id", "=", realmId)
+        .where((eb) => eb.or(GROUP_SETTING_COLUMNS.map((col) => eb(col, "in", chunk))))
+        .execute(),
+    ),
+  );
 }
 
 /** A channel's permission-setting column. */
@@ -195,13 +231,26 @@ export type StreamSettingColumn = Extract<keyof StreamTable, `can_${string}_grou
 
 /** Unarchived channels of a realm with any of `columns` held by one of `groupIds`. */
 export function streamsWithSettingIn(db: Db, realmId: number, columns: readonly StreamSettingColumn[], groupIds: number[]): Promise<StreamRow[]> {
-  if (groupIds.length === 0 || columns.length === 0) return Promise.resolve([]);
-  return db
-    .selectFrom("streams")
-    .selectAll()
-    .where("realm_id", "=", realmId)
-    .where("is_archived", "=", 0)
-    .where((eb) => eb.or(columns.map((col) => eb(col, "in", groupIds))))
-    .orderBy("id")
-    .execute();
+  if (columns.length === 0) return Promise.resolve([]);
+  return distinctRowsById(
+    collectChunks(idChunks(groupIds), (chunk) =>
+      db
+        .selectFrom("streams")
+        .selectAll()
+        .where("realm_id", "=", realmId)
+        .where("is_archived", "=", 0)
+        .where((eb) => eb.or(columns.map((col) => eb(col, "in", chunk))))
+        .execute(),
+    ),
+  );
+}
+
+/** Distinct numbers, ascending. */
+function sortedDistinct(ids: number[]): number[] {
+  return [...new Set(ids)].sort((a, b) => a - b);
+}
+
+/** The rows, each id once, by id (a row may match several chunks of an `or` of lists). */
+async function distinctRowsById<R extends { id: number }>(rows: Promise<R[]>): Promise<R[]> {
+  return [...new Map((await rows).map((r) => [r.id, r])).values()].sort((a, b) => a.id - b.id);
 }

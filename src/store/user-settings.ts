@@ -1,6 +1,7 @@
 /**
- * Personal settings not stored as user columns: Zulip's defaults, and reading a user's stored
- * overrides (the users.settings JSON text). Pure: callers pass the loaded user row.
+ * Personal settings not stored as user columns: Zulip's defaults, reading a user's stored
+ * overrides (the users.settings JSON text) and writing changes into it. Pure: callers pass the
+ * loaded user row or text.
  */
 import type { UserRow } from "./schema.ts";
 
@@ -61,15 +62,49 @@ export const USER_SETTING_DEFAULTS = {
   send_read_receipts: true,
   allow_private_data_export: false,
   web_navigate_to_sent_message: true,
+  /** New users start with their realm's default_language instead (Zulip copies it at creation). */
+  default_language: "en",
+  // FL 329-411 additions.
+  web_suggest_update_timezone: true,
+  hide_ai_features: false,
+  resolved_topic_notice_auto_read_policy: "except_followed",
+  web_left_sidebar_unreads_count_summary: true,
+  web_left_sidebar_show_channel_folders: true,
 } as const;
 
-type SettingName = keyof typeof USER_SETTING_DEFAULTS;
+/** The name of a personal setting kept in the users.settings JSON. */
+export type UserSettingName = keyof typeof USER_SETTING_DEFAULTS;
 
-function isSettingName(name: string): name is SettingName {
+/** A personal setting's value. */
+export type UserSettingValue = boolean | number | string;
+
+/** Whether a name is one of the personal settings kept in the users.settings JSON. */
+export function isSettingName(name: string): name is UserSettingName {
   return Object.hasOwn(USER_SETTING_DEFAULTS, name);
 }
 
-type Overrides = Readonly<Partial<Record<SettingName, unknown>>>;
+/**
+ * Settings clients without the user_settings_object capability (before FL 89) read at the top
+ * level of the snapshot and hear about through update_display_settings (timezone too, a column).
+ */
+export const LEGACY_DISPLAY_SETTINGS: readonly string[] = [
+  "color_scheme", "default_language", "web_home_view", "demote_inactive_streams", "emojiset",
+  "enable_drafts_synchronization", "enter_sends", "fluid_layout_width", "high_contrast_mode",
+  "left_side_userlist", "starred_message_counts", "translate_emoticons", "twenty_four_hour_time", "timezone",
+];
+
+/** The same for update_global_notifications. */
+export const LEGACY_NOTIFICATION_SETTINGS: readonly string[] = [
+  "enable_desktop_notifications", "enable_digest_emails", "enable_login_emails", "enable_marketing_emails",
+  "email_notifications_batching_period_seconds", "enable_offline_email_notifications",
+  "enable_offline_push_notifications", "enable_online_push_notifications", "enable_sounds",
+  "enable_stream_audible_notifications", "enable_stream_desktop_notifications", "enable_stream_email_notifications",
+  "enable_stream_push_notifications", "message_content_in_email_notifications", "notification_sound",
+  "pm_content_in_desktop_notifications", "desktop_icon_count_display", "realm_name_in_email_notifications_policy",
+  "presence_enabled", "wildcard_mentions_notify",
+];
+
+type Overrides = Readonly<Partial<Record<UserSettingName, unknown>>>;
 
 /** Parsed settings columns by their text (users share few distinct ones); past the bound it starts over. */
 const overridesByText = new Map<string, Overrides>();
@@ -88,7 +123,27 @@ export function storedOverrides(user: UserRow): Overrides {
 }
 
 /** One stored personal setting of a user, or its default (for the send path: no whole object). */
-export function userSetting(user: UserRow, name: SettingName): unknown {
+export function userSetting(user: UserRow, name: UserSettingName): unknown {
   const stored = storedOverrides(user)[name];
   return stored === undefined ? USER_SETTING_DEFAULTS[name] : stored;
+}
+
+/** A settings JSON object's entries (an unreadable or non-object text counts as empty). */
+function parseObject(text: string): Record<string, unknown> {
+  const parsed: unknown = JSON.parse(text || "{}");
+  return parsed !== null && typeof parsed === "object" && !Array.isArray(parsed) ? { ...parsed } : {};
+}
+
+/**
+ * The settings text after `changes`: other keys (such as special permissions) are kept, and a
+ * setting equal to its default is dropped, so users share few distinct texts.
+ */
+export function settingsTextWith(text: string, changes: Readonly<Partial<Record<UserSettingName, UserSettingValue>>>): string {
+  const out = parseObject(text);
+  for (const [name, value] of Object.entries(changes)) {
+    if (!isSettingName(name) || value === undefined) continue;
+    if (value === USER_SETTING_DEFAULTS[name]) delete out[name];
+    else out[name] = value;
+  }
+  return JSON.stringify(out);
 }

@@ -28,21 +28,21 @@ export function getUserStatus(db: Db, realmId: number, userId: number): Promise<
   return db.selectFrom("user_status").selectAll().where("realm_id", "=", realmId).where("user_id", "=", userId).executeTakeFirst();
 }
 
-/** Creates or changes a user's status row; only the patch's keys change (Zulip keeps one row per user). */
+/**
+ * Creates or changes a user's status row; only the patch's keys change (Zulip keeps one row per
+ * user). One upsert, so two first statuses set at once both succeed.
+ */
 export async function upsertUserStatus(db: Db, realmId: number, userId: number, patch: StatusPatch, timestamp: number): Promise<void> {
-  const existing = await getUserStatus(db, realmId, userId);
-  const row = {
-    status_text: patch.status_text ?? existing?.status_text ?? "",
-    emoji_name: patch.emoji_name ?? existing?.emoji_name ?? "",
-    emoji_code: patch.emoji_code ?? existing?.emoji_code ?? "",
-    reaction_type: patch.reaction_type ?? existing?.reaction_type ?? "unicode_emoji",
-    timestamp,
-  };
-  if (existing) {
-    await db.updateTable("user_status").set(row).where("realm_id", "=", realmId).where("user_id", "=", userId).execute();
-    return;
-  }
-  await db.insertInto("user_status").values({ realm_id: realmId, user_id: userId, ...row }).execute();
+  const changed: StatusPatch & { timestamp: number } = { timestamp };
+  if (patch.status_text !== undefined) changed.status_text = patch.status_text;
+  if (patch.emoji_name !== undefined) changed.emoji_name = patch.emoji_name;
+  if (patch.emoji_code !== undefined) changed.emoji_code = patch.emoji_code;
+  if (patch.reaction_type !== undefined) changed.reaction_type = patch.reaction_type;
+  await db
+    .insertInto("user_status")
+    .values({ realm_id: realmId, user_id: userId, status_text: "", emoji_name: "", emoji_code: "", reaction_type: "unicode_emoji", ...changed })
+    .onConflict((oc) => oc.column("user_id").doUpdateSet(changed))
+    .execute();
 }
 
 /**

@@ -5,6 +5,7 @@ import { prepared, type Placeholders } from "./prepared.ts";
 import type { UserTopicTable } from "./schema.ts";
 import type { Selectable } from "kysely";
 import { cachedRead } from "./read-cache.ts";
+import { collectChunks, valueChunks } from "./chunks.ts";
 
 /** Zulip's visibility_policy values. */
 export const VISIBILITY_POLICY = { inherit: 0, muted: 1, unmuted: 2, followed: 3 } as const;
@@ -37,21 +38,27 @@ export function userTopicRows(db: Db, realmId: number, userId: number): Promise<
 
 /**
  * Sets a user's policy for a topic: inherit deletes the row, anything else inserts or updates it
- * (keeping the stored topic's spelling when one exists, as Zulip does).
+ * in one upsert (keeping the stored topic's spelling when one exists, as Zulip does), so two
+ * requests setting the same new topic at once both succeed.
  */
 export async function setUserTopic(db: Db, realmId: number, row: { userId: number; streamId: number; topic: string; policy: number; now: number }): Promise<void> {
-  const existing = await getUserTopic(db, realmId, row.userId, row.streamId, row.topic);
   if (row.policy === VISIBILITY_POLICY.inherit) {
-    if (existing) await db.deleteFrom("user_topics").where("id", "=", existing.id).execute();
-    return;
-  }
-  if (existing) {
-    await db.updateTable("user_topics").set({ visibility_policy: row.policy, last_updated: row.now }).where("id", "=", existing.id).execute();
+    await db
+      .deleteFrom("user_topics")
+      .where("realm_id", "=", realmId)
+      .where("user_id", "=", row.userId)
+      .where("stream_id", "=", row.streamId)
+      .where(sql<string>`lower(topic)`, "=", row.topic.toLowerCase())
+      .execute();
     return;
   }
   await db
     .insertInto("user_topics")
     .values({ realm_id: realmId, user_id: row.userId, stream_id: row.streamId, topic: row.topic, visibility_policy: row.policy, last_updated: row.now })
+    // The target names the columns of the unique index user_topics_unique.
+    .onConflict((oc) =>
+      oc.expression(sql`user_id, stream_id, lower(topic)`).doUpdateSet((eb) => ({ visibility_policy: eb.ref("excluded.visibility_policy"), last_updated: eb.ref("excluded.last_updated") })),
+    )
     .execute();
 }
 
@@ -60,18 +67,20 @@ export async function setUserTopic(db: Db, realmId: number, row: { userId: numbe
  * once: the only users a resolve notice stays unread for.
  */
 export async function topicFollowerIds(db: Db, realmId: number, streamId: number, topics: string[]): Promise<number[]> {
-  const rows = await db
+  const rows = await collectChunks(valueChunks(topics.map((t) => t.toLowerCase())), (chunk) =>
+    db
     .selectFrom("user_topics")
     .innerJoin("subscriptions", (join) => join.onRef("subscriptions.user_id", "=", "user_topics.user_id").onRef("subscriptions.stream_id", "=", "user_topics.stream_id"))
     .innerJoin("users", "users.id", "user_topics.user_id")
     .select("user_topics.user_id")
     .where("user_topics.realm_id", "=", realmId)
     .where("user_topics.stream_id", "=", streamId)
-    .where(sql<string>`lower(user_topics.topic)`, "in", topics.map((t) => t.toLowerCase()))
+    .where(sql<string>`lower(user_topics.topic)`, "in", chunk)
     .where("user_topics.visibility_policy", "=", VISIBILITY_POLICY.followed)
     .where("subscriptions.active", "=", 1)
     .where("users.is_active", "=", 1)
     .where("users.is_bot", "=", 0)
-    .execute();
+    .execute(),
+  );
   return [...new Set(rows.map((r) => r.user_id))];
 }

@@ -6,6 +6,7 @@ import type { NewUser, ServiceRow, UserRow, UserUpdate } from "./schema.ts";
 import { prepared, type Placeholders } from "./prepared.ts";
 import { setSubscribersActive } from "./subscriptions.ts";
 import { cachedRead } from "./read-cache.ts";
+import { collectChunks, eachChunk, idChunks, valueChunks } from "./chunks.ts";
 
 /** A user or bot by id, active or not. */
 export function getUser(db: Db, realmId: number, userId: number): Promise<UserRow | undefined> {
@@ -29,27 +30,27 @@ export function listUsers(db: Db, realmId: number): Promise<UserRow[]> {
 
 /** Users (and bots) by id; unknown ids are skipped. */
 export function usersByIds(db: Db, realmId: number, ids: number[]): Promise<UserRow[]> {
-  if (ids.length === 0) return Promise.resolve([]);
-  return db.selectFrom("users").selectAll().where("realm_id", "=", realmId).where("id", "in", ids).orderBy("id").execute();
+  return collectChunks(idChunks(ids), (chunk) => db.selectFrom("users").selectAll().where("realm_id", "=", realmId).where("id", "in", chunk).orderBy("id").execute());
 }
 
 /** Ids and roles of the given users (all, or active ones only); unknown ids are skipped. */
 export async function userRolesByIds(db: Db, realmId: number, ids: number[], opts: { activeOnly: boolean }): Promise<Array<Pick<UserRow, "id" | "role">>> {
-  if (ids.length === 0) return [];
   let query = db.selectFrom("users").select(["id", "role"]).where("realm_id", "=", realmId);
   if (opts.activeOnly) query = query.where("is_active", "=", 1);
-  return query.where("id", "in", ids).execute();
+  return collectChunks(idChunks(ids), (chunk) => query.where("id", "in", chunk).execute());
 }
 
 /** Users (and bots) with any of the given ids or lowercased delivery emails. */
 export async function usersByIdsOrEmails(db: Db, realmId: number, ids: number[], loweredEmails: string[]): Promise<UserRow[]> {
-  if (ids.length === 0 && loweredEmails.length === 0) return [];
-  return db
-    .selectFrom("users")
-    .selectAll()
-    .where("realm_id", "=", realmId)
-    .where((eb) => eb.or([...(ids.length > 0 ? [eb("id", "in", ids)] : []), ...(loweredEmails.length > 0 ? [eb(sql<string>`lower(delivery_email)`, "in", loweredEmails)] : [])]))
-    .execute();
+  const byEmail = await collectChunks(valueChunks(loweredEmails), (chunk) =>
+    db.selectFrom("users").selectAll().where("realm_id", "=", realmId).where(sql<string>`lower(delivery_email)`, "in", chunk).execute(),
+  );
+  return distinctById([...(await usersByIds(db, realmId, ids)), ...byEmail]);
+}
+
+/** The first row of each id, in the order given. */
+function distinctById<R extends { id: number }>(rows: R[]): R[] {
+  return [...new Map(rows.map((r) => [r.id, r])).values()];
 }
 
 /** A user a message may mention: id, name, delivery email and whether active. */
@@ -57,20 +58,10 @@ type MentionableUser = Pick<UserRow, "id" | "full_name" | "delivery_email" | "is
 
 /** Users with any of the given lowercased full names or ids, active ones first, then by id. */
 export async function usersByNamesOrIds(db: Db, realmId: number, loweredNames: string[], ids: number[]): Promise<MentionableUser[]> {
-  if (loweredNames.length === 0 && ids.length === 0) return [];
-  return db
-    .selectFrom("users")
-    .select(["id", "full_name", "delivery_email", "is_active"])
-    .where("realm_id", "=", realmId)
-    .where((eb) => {
-      const terms = [];
-      if (loweredNames.length > 0) terms.push(eb(sql<string>`lower(full_name)`, "in", loweredNames));
-      if (ids.length > 0) terms.push(eb("id", "in", ids));
-      return eb.or(terms);
-    })
-    .orderBy("is_active", "desc")
-    .orderBy("id")
-    .execute();
+  const query = db.selectFrom("users").select(["id", "full_name", "delivery_email", "is_active"]).where("realm_id", "=", realmId);
+  const byName = await collectChunks(valueChunks(loweredNames), (chunk) => query.where(sql<string>`lower(full_name)`, "in", chunk).execute());
+  const byId = await collectChunks(idChunks(ids), (chunk) => query.where("id", "in", chunk).execute());
+  return distinctById([...byName, ...byId]).sort((a, b) => b.is_active - a.is_active || a.id - b.id);
 }
 
 /** Ids of every active user and bot. */
@@ -126,7 +117,7 @@ export const getUserByApiKey = cachedRead(
 export async function setUsersActive(db: Db, realmId: number, userIds: number[], active: boolean): Promise<void> {
   if (userIds.length === 0) return;
   const flag = active ? 1 : 0;
-  await db.updateTable("users").set({ is_active: flag }).where("realm_id", "=", realmId).where("id", "in", userIds).execute();
+  await eachChunk(idChunks(userIds), (chunk) => db.updateTable("users").set({ is_active: flag }).where("realm_id", "=", realmId).where("id", "in", chunk).execute());
   await setSubscribersActive(db, realmId, userIds, active);
 }
 
@@ -182,8 +173,9 @@ export async function insertService(db: Db, realmId: number, service: { botUserI
 /** Services of the given bots, by bot id. */
 export async function servicesByBot(db: Db, realmId: number, botIds: number[]): Promise<Map<number, ServiceRow[]>> {
   const out = new Map<number, ServiceRow[]>();
-  if (botIds.length === 0) return out;
-  const rows = await db.selectFrom("services").selectAll().where("realm_id", "=", realmId).where("bot_user_id", "in", botIds).orderBy("id").execute();
+  const rows = await collectChunks(idChunks(botIds), (chunk) =>
+    db.selectFrom("services").selectAll().where("realm_id", "=", realmId).where("bot_user_id", "in", chunk).orderBy("id").execute(),
+  );
   for (const row of rows) out.set(row.bot_user_id, [...(out.get(row.bot_user_id) ?? []), row]);
   return out;
 }

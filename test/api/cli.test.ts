@@ -196,6 +196,26 @@ for (const kind of STORES) {
       assert.match(warned.stderr, /is not an owner/);
     });
 
+    test("grant-create-users and revoke-create-users set can_create_users; POST /users follows", async () => {
+      const admin = parseOutput(await cli(["create-user", "--email", "creator@example.com", "--full-name", "Creator", "--role", "admin"]));
+      const creds = { email: admin.email, apiKey: admin.api_key };
+      const make = (n: number) => server.api.post(creds, "/users", { email: `made-by-cli${n}@example.com`, password: "made-password", full_name: `Made ${n}` });
+      assert.equal(Number((await readUser(admin.user_id)).can_create_users), 0, "off for a new administrator, as for Zulip's");
+      expectError(await make(1), "BAD_REQUEST", "User not authorized to create users");
+      const granted = await cli(["grant-create-users", "--email", admin.email]);
+      assert.deepEqual({ code: granted.code, out: JSON.parse(granted.stdout), err: granted.stderr }, { code: 0, out: { user_id: admin.user_id, email: admin.email, can_create_users: true }, err: "" });
+      expectSuccess(await make(2));
+      const revoked = await cli(["revoke-create-users", "--email", admin.email]);
+      assert.deepEqual({ code: revoked.code, out: JSON.parse(revoked.stdout) }, { code: 0, out: { user_id: admin.user_id, email: admin.email, can_create_users: false } });
+      assert.equal(Number((await readUser(admin.user_id)).can_create_users), 0);
+      expectError(await make(3), "BAD_REQUEST", "User not authorized to create users");
+      expectCliError(await cli(["grant-create-users"]), 2, "missing required option --email");
+      expectCliError(await cli(["grant-create-users", "--email", "nobody@example.com"]), 1, "no user with email 'nobody@example.com'");
+      const member = await cli(["grant-create-users", "--email", server.fixtures.member.email]);
+      assert.equal(member.code, 0);
+      assert.match(member.stderr, /is not an administrator/);
+    });
+
     test("a store with no organization yet: a clear error", async () => {
       const empty = await freshStore(kind);
       try {

@@ -160,6 +160,20 @@ for (const store of STORES) {
       assert.equal(await count(), before);
     });
 
+    test("POST /users: an administrator without can_create_users is refused before any input check", async () => {
+      const { owner } = server.fixtures;
+      const made = expectSuccess(await server.api.post(owner, "/users", { email: "plain.admin@example.com", password: "secret-pw", full_name: "Plain Admin" }));
+      expectSuccess(await server.api.patch(owner, `/users/${made.user_id}`, { role: 200 }));
+      const { api_key } = expectSuccess(await server.api.post(null, "/fetch_api_key", { username: "plain.admin@example.com", password: "secret-pw" }));
+      const plainAdmin = { email: "plain.admin@example.com", apiKey: api_key };
+      const count = async () => expectSuccess(await server.api.get(owner, "/users")).members.length;
+      const before = await count();
+      for (const params of [{ email: "y.user@example.com", password: "secret-pw", full_name: "Y User" }, { email: "broken", password: "short", full_name: "Y" }]) {
+        expectError(await server.api.post(plainAdmin, "/users", params), "BAD_REQUEST", "User not authorized to create users");
+      }
+      assert.equal(await count(), before);
+    });
+
     test("profile_data lists stored values with rendered text fields", async () => {
       const { owner } = server.fixtures;
       const field = await addProfileField(server, { name: "Phone", fieldType: 1 });

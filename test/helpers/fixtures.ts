@@ -43,7 +43,9 @@ export async function createFixtures(store: FreshStore): Promise<Fixtures> {
     const out: Partial<Fixtures> = { realmId: realm.id };
     for (const [key, fullName, role] of PEOPLE) {
       const email = `${key}@example.com`;
-      const row = await s.db.transaction().execute((tx) => doCreateUser(tx, env, { email, fullName, role, password: FIXTURE_PASSWORD }));
+      // The fixture owner and administrator hold can_create_users, so suites may call POST /users.
+      const canCreateUsers = role === ROLE.owner || role === ROLE.administrator;
+      const row = await s.db.transaction().execute((tx) => doCreateUser(tx, env, { email, fullName, role, password: FIXTURE_PASSWORD, canCreateUsers }));
       out[key] = { id: row.id, email, apiKey: row.api_key, password: FIXTURE_PASSWORD, fullName, role };
     }
     const memberId = (out.member as TestUser).id;

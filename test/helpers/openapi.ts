@@ -72,6 +72,17 @@ const isGroupSetting: Check = (v) =>
   isInt(v) ||
   (v !== null && typeof v === "object" && Object.keys(v).sort().join() === "direct_members,direct_subgroups" &&
     isIntList((v as Record<string, unknown>).direct_members) && isIntList((v as Record<string, unknown>).direct_subgroups));
+/** server_supported_permission_settings: realm, stream and group maps of GroupPermissionSetting (FL 326 shape). */
+const isPermissionSettings: Check = (v) => {
+  const isObject = (x: unknown): x is Record<string, unknown> => x !== null && typeof x === "object" && !Array.isArray(x);
+  const isSetting = (s: unknown) =>
+    isObject(s) &&
+    Object.keys(s).sort().join() === "allow_everyone_group,allow_internet_group,allow_nobody_group,allowed_system_groups,default_for_system_groups,default_group_name,require_system_group" &&
+    ["allow_everyone_group", "allow_internet_group", "allow_nobody_group", "require_system_group"].every((k) => typeof s[k] === "boolean") &&
+    isString(s.default_group_name) && (s.default_for_system_groups === null || isString(s.default_for_system_groups)) &&
+    Array.isArray(s.allowed_system_groups) && s.allowed_system_groups.every(isString);
+  return isObject(v) && Object.keys(v).sort().join() === "group,realm,stream" && Object.values(v).every((m) => isObject(m) && Object.values(m).every(isSetting));
+};
 
 /**
  * Fields newer than the OpenAPI copy (FL 321) that SPEC.md (FL 420) or current clients need.
@@ -113,10 +124,40 @@ const NEWER_FIELDS: Record<string, Check> = {
   is_recently_active: (v) => typeof v === "boolean",
   topics_policy: isString,
   folder_id: (v) => v === null || isInt(v),
+  // FL 330: default channels as ids (register key and default_streams event).
+  realm_default_streams: isIntList,
+  default_streams: isIntList,
   // FL 365: when a message was last moved.
   last_moved_timestamp: isInt,
   // The sending queue's copy of a message event echoes the client's local_id.
   local_message_id: isString,
+  // Register keys of FL 332-369 (in the FL 372 copy).
+  password_max_length: isInt,
+  server_can_summarize_topics: (v) => typeof v === "boolean",
+  realm_enable_guest_user_dm_warning: (v) => typeof v === "boolean",
+  server_min_deactivated_realm_deletion_days: (v) => v === null || isInt(v),
+  server_max_deactivated_realm_deletion_days: (v) => v === null || isInt(v),
+  navigation_tour_video_url: (v) => v === null || isString(v),
+  // Register keys of FL 389/390 (navigation views, channel folders); their shapes are checked against the FL 420 file in test/api/fl420.test.ts.
+  navigation_views: Array.isArray,
+  channel_folders: Array.isArray,
+  realm_billing: (v) => v !== null && typeof v === "object" && typeof (v as Record<string, unknown>).has_pending_sponsorship_request === "boolean",
+  // In the copy, but keyed by setting names that are also newer fields above: checked here whole.
+  server_supported_permission_settings: isPermissionSettings,
+  // Personal settings of FL 329-411 (user_settings, realm_user_settings_defaults).
+  web_suggest_update_timezone: (v) => typeof v === "boolean",
+  hide_ai_features: (v) => typeof v === "boolean",
+  resolved_topic_notice_auto_read_policy: isString,
+  web_left_sidebar_unreads_count_summary: (v) => typeof v === "boolean",
+  web_left_sidebar_show_channel_folders: (v) => typeof v === "boolean",
+  // Realm permission settings newer than the copy, in realm update_dict events.
+  can_create_bots_group: isGroupSetting,
+  can_create_write_only_bots_group: isGroupSetting,
+  can_manage_billing_group: isGroupSetting,
+  can_mention_many_users_group: isGroupSetting,
+  can_set_delete_message_policy_group: isGroupSetting,
+  can_set_topics_policy_group: isGroupSetting,
+  can_summarize_topics_group: isGroupSetting,
 };
 
 /** Enum values SPEC.md renames: ours -> the OpenAPI copy's, so the rest of the object still validates. */

@@ -18,6 +18,7 @@ const ALLOWLIST: Record<string, string> = {
   INTERNAL_SERVER_ERROR: "the envelope of unexpected 500s, so even a crash answers with JSON",
   BAD_NARROW: "Zulip's BadNarrowOperatorError (zerver/lib/narrow.py) for an invalid narrow term in GET /messages and flag updates by narrow",
   INCOMPATIBLE_PARAMETERS: "Zulip's IncompatibleParametersError (zerver/lib/exceptions.py), e.g. anchor with message_ids in GET /messages",
+  CHANNEL_ALREADY_EXISTS: "Zulip's ChannelExistsError (409) for POST /channels/create with a taken name (FL 417; in the FL 420 OpenAPI file, not the FL 372 one)",
   AUTHENTICATION_FAILED: "Zulip's AuthenticationFailedError (zerver/lib/exceptions.py) for POST /fetch_api_key with a wrong password; the OpenAPI file documents the endpoint but not this error",
 };
 

@@ -1,4 +1,5 @@
 /** Reading channels, and archiving them. */
+import { defaultStreamIds } from "../../store/default-streams.ts";
 import { JsonableError } from "../../errors.ts";
 import { isGuest } from "../../permissions/check.ts";
 import { accessStreamById, accessStreamByName, hasMetadataAccess, metadataAccessUserIds } from "../../permissions/stream-access.ts";
@@ -43,7 +44,9 @@ export async function getStreams(ctx: AuthedCtx, filters: StreamFilters): Promis
   for (const stream of all) if (await wanted(ctx, stream, filters, mine, owners)) chosen.push(stream);
   const presented = presentStreams(chosen, await streamLookups(ctx.db, ctx.realm.id, chosen)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   // No default channels exist yet, so every channel says false when asked.
-  return { streams: filters.include_default ? presented.map((s) => ({ ...s, is_default: false })) : presented };
+  if (!filters.include_default) return { streams: presented };
+  const defaults = new Set(await defaultStreamIds(ctx.db, ctx.realm.id));
+  return { streams: presented.map((s) => ({ ...s, is_default: defaults.has(s.stream_id) })) };
 }
 
 /** GET /streams/{stream_id}. */

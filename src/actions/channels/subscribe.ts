@@ -5,14 +5,21 @@ import { hasRealmPermission, isGuest, isRealmAdmin } from "../../permissions/che
 import { type GroupSettingValue } from "../../permissions/group-setting.ts";
 import { isUserInGroup } from "../../store/group-membership.ts";
 import { hasContentAccess, inAdministerGroup, metadataAccessUserIds } from "../../permissions/stream-access.ts";
-import { presentStreams, renderStreamDescription } from "../../present/streams.ts";
+import { presentStreams, presentSubscription, renderStreamDescription } from "../../present/streams.ts";
 import { streamLookups } from "../../store/stream-lookups.ts";
 import { streamCreateEvent } from "../../events/kinds/streams.ts";
 import { subscriptionAddEvent } from "../../events/kinds/subscriptions.ts";
 import type { Db } from "../../store/types.ts";
 import type { StreamRow, SubscriptionRow, UserRow } from "../../store/schema.ts";
 import { getStreamByName, insertStream } from "../../store/streams.ts";
-import { getSubscription, insertSubscription, subscribedStreamIds, updateSubscription, userSubscriptionRows } from "../../store/subscriptions.ts";
+import {
+  insertSubscriptions,
+  setSubscriptionsActive,
+  subscribedStreamIds,
+  subscriberIdsByStream,
+  subscriptionColorsByUser,
+  subscriptionsOfUsers,
+} from "../../store/subscriptions.ts";
 import { withTransaction, type AuthedCtx, type Emit } from "../context.ts";
 import {
   checkCanCreateKind,
@@ -23,7 +30,7 @@ import {
   pickColor,
   type StreamGroupSetting,
 } from "./settings.ts";
-import { checkColor, emitPeerEvent, presentUserSubscriptions, resolvePrincipals } from "./subscriptions.ts";
+import { checkColor, emitPeerEvent, resolvePrincipals } from "./subscriptions.ts";
 
 /** POST /users/me/subscriptions's parameters, decoded. */
 type SubscribeInput = {
@@ -68,8 +75,8 @@ async function canAddSubscribers(ctx: AuthedCtx, db: Db, stream: StreamRow): Pro
   return isUserInGroup(db, stream.can_add_subscribers_group_id, ctx.actor.id);
 }
 
-/** Creates one missing channel after the creation checks; returns it. */
-async function createStream(ctx: AuthedCtx, db: Db, input: SubscribeInput, wanted: Wanted, retention: number | null): Promise<StreamRow> {
+/** Creates one missing channel after the creation checks; returns it, or undefined when a concurrent request created it first. */
+export async function createStream(ctx: AuthedCtx, db: Db, input: SubscribeInput, wanted: Wanted, retention: number | null): Promise<StreamRow | undefined> {
   await checkCanCreateKind(db, ctx.realm, ctx.actor, { inviteOnly: input.invite_only, webPublic: input.is_web_public });
   if (retention !== null) checkCanSetRetention(ctx.actor);
   const groups = await newStreamGroupSettings(db, ctx.realm, ctx.actor, input.groupSettings);
@@ -99,35 +106,72 @@ async function resolveStreams(ctx: AuthedCtx, db: Db, input: SubscribeInput, emi
   const mine = await subscribedStreamIds(db, ctx.realm.id, ctx.actor.id);
   const authorized: StreamRow[] = [];
   const unauthorized: StreamRow[] = [];
+  const classify = async (stream: StreamRow) => {
+    if (stream.is_archived === 0 && (await hasContentAccess(db, ctx.actor, stream, mine.has(stream.id)))) authorized.push(stream);
+    else unauthorized.push(stream);
+  };
   const missing: Wanted[] = [];
   for (const item of wanted) {
     const stream = await getStreamByName(db, ctx.realm.id, item.name);
     if (!stream) missing.push(item);
-    else if (stream.is_archived === 0 && (await hasContentAccess(db, ctx.actor, stream, mine.has(stream.id)))) authorized.push(stream);
-    else unauthorized.push(stream);
+    else await classify(stream);
   }
-  if (unauthorized.length > 0 && input.authorization_errors_fatal) throw new JsonableError(`Unable to access channel (${unauthorized[0].name}).`);
-  if (others) {
-    for (const stream of authorized) if (!(await canAddSubscribers(ctx, db, stream))) throw new JsonableError("Insufficient permission");
-  }
+  const checkExisting = async (streams: StreamRow[]) => {
+    if (unauthorized.length > 0 && input.authorization_errors_fatal) throw new JsonableError(`Unable to access channel (${unauthorized[0].name}).`);
+    if (!others) return;
+    for (const stream of streams) if (!(await canAddSubscribers(ctx, db, stream))) throw new JsonableError("Insufficient permission");
+  };
+  await checkExisting(authorized);
   const created: StreamRow[] = [];
+  const raced: StreamRow[] = [];
   for (const item of missing) {
     const stream = await createStream(ctx, db, input, item, retention);
+    if (!stream) {
+      // Created by a concurrent request since the lookup above: an existing channel after all.
+      const existing = await getStreamByName(db, ctx.realm.id, item.name);
+      if (existing) raced.push(existing);
+      continue;
+    }
     emit(streamCreateEvent(presentStreams([stream], await streamLookups(db, ctx.realm.id, [stream]))), await metadataAccessUserIds(ctx, stream, db));
     created.push(stream);
   }
+  const before = authorized.length;
+  for (const stream of raced) await classify(stream);
+  await checkExisting(authorized.slice(before));
   const colors = new Map(wanted.filter((w) => w.color !== undefined).map((w) => [w.name.toLowerCase(), w.color ?? ""]));
   return { streams: [...authorized, ...created], unauthorized, colors };
 }
 
-/** Subscribes one user to one channel; returns the row if it was not already active. */
-async function addOne(ctx: AuthedCtx, db: Db, user: UserRow, stream: StreamRow, color: string | undefined, used: Set<string>): Promise<SubscriptionRow | null> {
-  const row = await getSubscription(db, ctx.realm.id, user.id, stream.id);
-  if (row?.active === 1) return null;
-  if (row) return updateSubscription(db, ctx.realm.id, row.id, color === undefined ? { active: 1 } : { active: 1, color });
-  const chosen = color ?? pickColor(used);
-  used.add(chosen);
-  return insertSubscription(db, ctx.realm.id, user.id, stream.id, chosen);
+/**
+ * Subscribes the targets to one channel, in a few statements whatever their number; returns the
+ * rows of those not already active. A concurrent request that subscribes the same user first
+ * makes this one find them already subscribed. `used` holds each target's colors, kept current.
+ */
+async function addToStream(ctx: AuthedCtx, db: Db, targets: UserRow[], stream: StreamRow, color: string | undefined, used: Map<number, Set<string>>): Promise<Map<number, SubscriptionRow>> {
+  const realmId = ctx.realm.id;
+  const existing = await subscriptionsOfUsers(db, realmId, stream.id, targets.map((t) => t.id));
+  const colors = new Map<number, string>();
+  for (const user of targets) {
+    if (existing.has(user.id)) continue;
+    const mine = used.get(user.id) ?? new Set<string>();
+    const chosen = color ?? pickColor(mine);
+    mine.add(chosen);
+    used.set(user.id, mine);
+    colors.set(user.id, chosen);
+  }
+  const out = new Map((await insertSubscriptions(db, realmId, stream.id, colors)).map((row) => [row.user_id, row]));
+  const raced = [...colors.keys()].filter((id) => !out.has(id));
+  const rows = [...existing.values(), ...(raced.length > 0 ? (await subscriptionsOfUsers(db, realmId, stream.id, raced)).values() : [])];
+  const inactive = rows.filter((r) => r.active !== 1).map((r) => r.id);
+  for (const row of await setSubscriptionsActive(db, realmId, inactive, 1, color === undefined ? {} : { color })) out.set(row.user_id, row);
+  return out;
+}
+
+/** Appends `value` to the list under `key`. */
+function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
 }
 
 /** Subscribes the caller (or `principals`) to channels, creating the missing ones; events after commit. */
@@ -137,34 +181,47 @@ export async function subscribe(ctx: AuthedCtx, input: SubscribeInput): Promise<
     const targets = input.principals && input.principals.length > 0 ? await resolvePrincipals(tx, ctx, input.principals) : [ctx.actor];
     const others = targets.some((t) => t.id !== ctx.actor.id);
     const { streams, unauthorized, colors } = await resolveStreams(ctx, tx, input, emit, others);
-    const result: SubscribeResult = { subscribed: {}, already_subscribed: {} };
-    const added = new Map<number, SubscriptionRow[]>();
+    const subscribed = new Map<string, string[]>();
+    const already = new Map<string, string[]>();
+    const added: Added = { byUser: new Map(), byStream: new Map() };
+    const used = await subscriptionColorsByUser(tx, ctx.realm.id, targets.map((t) => t.id));
     for (const stream of streams) {
       const before = await metadataAccessUserIds(ctx, stream, tx);
-      const newcomers: number[] = [];
+      const rows = await addToStream(ctx, tx, targets, stream, colors.get(stream.name.toLowerCase()), used);
       for (const user of targets) {
-        const used = new Set((await userSubscriptionRows(tx, ctx.realm.id, user.id)).map((r) => r.color));
-        const row = await addOne(ctx, tx, user, stream, colors.get(stream.name.toLowerCase()), used);
-        const bucket = row ? result.subscribed : result.already_subscribed;
-        bucket[String(user.id)] = [...(bucket[String(user.id)] ?? []), stream.name];
+        const row = rows.get(user.id);
+        pushTo(row ? subscribed : already, String(user.id), stream.name);
         if (!row) continue;
-        newcomers.push(user.id);
-        added.set(user.id, [...(added.get(user.id) ?? []), row]);
+        pushTo(added.byUser, user.id, row);
+        pushTo(added.byStream, stream.id, user.id);
       }
-      const gained = newcomers.filter((id) => !before.has(id));
+      const gained = (added.byStream.get(stream.id) ?? []).filter((id) => !before.has(id));
       if (gained.length > 0) emit(streamCreateEvent(presentStreams([stream], await streamLookups(tx, ctx.realm.id, [stream]))), gained);
     }
     await emitAddEvents(ctx, tx, emit, added, streams);
+    const result: SubscribeResult = { subscribed: Object.fromEntries(subscribed), already_subscribed: Object.fromEntries(already) };
     if (!input.authorization_errors_fatal) result.unauthorized = unauthorized.map((s) => s.name);
     return result;
   });
 }
 
-/** Each newly subscribed user gets their subscriptions; everyone else who can see gets peer_add. */
-async function emitAddEvents(ctx: AuthedCtx, db: Db, emit: Emit, added: Map<number, SubscriptionRow[]>, streams: StreamRow[]): Promise<void> {
-  for (const [userId, rows] of added) emit(subscriptionAddEvent(await presentUserSubscriptions(db, ctx, rows, true)), [userId]);
-  for (const stream of streams) {
-    const joined = [...added].filter(([, rows]) => rows.some((r) => r.stream_id === stream.id)).map(([userId]) => userId);
-    await emitPeerEvent(ctx, db, emit, "peer_add", stream, joined);
+/** The subscriptions a request added: rows by user, user ids by channel. */
+type Added = { byUser: Map<number, SubscriptionRow[]>; byStream: Map<number, number[]> };
+
+/**
+ * Each newly subscribed user gets their subscriptions; everyone else who can see gets peer_add.
+ * The channels are presented once for all users (as presentUserSubscriptions does for one).
+ */
+async function emitAddEvents(ctx: AuthedCtx, db: Db, emit: Emit, added: Added, streams: StreamRow[]): Promise<void> {
+  if (added.byUser.size === 0) return;
+  const presented = new Map(presentStreams(streams, await streamLookups(db, ctx.realm.id, streams)).map((s) => [s.stream_id, s]));
+  const subscribers = await subscriberIdsByStream(db, ctx.realm.id, streams.map((s) => s.id));
+  for (const [userId, rows] of added.byUser) {
+    const subscriptions = rows.flatMap((row) => {
+      const stream = presented.get(row.stream_id);
+      return stream ? [{ ...presentSubscription(stream, row), subscribers: subscribers.get(row.stream_id) ?? [] }] : [];
+    });
+    emit(subscriptionAddEvent(subscriptions.sort((a, b) => a.name.localeCompare(b.name))), [userId]);
   }
+  for (const stream of streams) await emitPeerEvent(ctx, db, emit, "peer_add", stream, added.byStream.get(stream.id) ?? []);
 }

@@ -12,6 +12,7 @@ import type { StreamRow, StreamTable } from "../../store/schema.ts";
 import { getStreamByName, updateStream } from "../../store/streams.ts";
 import { withTransaction, type AuthedCtx } from "../context.ts";
 import { doUnarchiveStream } from "./streams.ts";
+import { checkFolderForStream } from "./folders.ts";
 import {
   CONTENT_ACCESS_SETTINGS,
   STREAM_GROUP_SETTING_NAMES,
@@ -37,6 +38,8 @@ type StreamChanges = {
   history_public_to_subscribers?: boolean;
   message_retention_days?: string | number;
   is_archived?: boolean;
+  /** FL 389: a folder id, or null for none. */
+  folder_id?: number | null;
   groupSettings: Partial<Record<StreamGroupSetting, GroupSettingChange>>;
 };
 
@@ -104,6 +107,7 @@ function updateEvents(before: ApiStream, after: ApiStream, changed: Set<string>)
   }
   const simple = ["history_public_to_subscribers", "is_web_public", "message_retention_days", "stream_post_policy", "is_announcement_only"] as const;
   for (const key of simple) if (before[key] !== after[key]) events.push(streamUpdateEvent(named, key, after[key]));
+  if (before.folder_id !== after.folder_id) events.push(streamUpdateEvent(named, "folder_id", after.folder_id));
   return events;
 }
 
@@ -116,6 +120,7 @@ export async function updateStreamSettings(ctx: AuthedCtx, streamId: number, c: 
   if (retention !== undefined) checkCanSetRetention(ctx.actor);
   const name = c.new_name === undefined ? undefined : await checkedNewName(ctx, ctx.db, stream, c.new_name);
   const contentAccess = await hasContentAccess(ctx.db, ctx.actor, stream, sub !== null);
+  const folderId = c.folder_id === undefined ? undefined : await checkFolderForStream(ctx.db, ctx.realm.id, c.folder_id);
   await withTransaction(ctx, async (tx, emit) => {
     const row = c.is_archived === false ? await doUnarchiveStream(tx, { ...ctx, emit }, stream) : stream;
     const patch: Updateable<StreamTable> = await groupSettingPatch(ctx, tx, row, c, contentAccess);
@@ -124,6 +129,7 @@ export async function updateStreamSettings(ctx: AuthedCtx, streamId: number, c: 
     }
     if (retention !== undefined) patch.message_retention_days = retention;
     if (name !== undefined) patch.name = name;
+    if (folderId !== undefined && folderId !== row.folder_id) patch.folder_id = folderId;
     const description = c.description?.replaceAll("\n", " ");
     if (description !== undefined) Object.assign(patch, { description, rendered_description: renderStreamDescription(description, ctx.config.externalUrl) });
     if (Object.keys(patch).length === 0) return;

@@ -12,7 +12,7 @@ import { loadGroupIndex } from "../../store/group-index.ts";
 import type { Db } from "../../store/types.ts";
 import type { Updateable } from "kysely";
 import type { UserGroupRow, UserGroupTable } from "../../store/schema.ts";
-import { addMembers, addSubgroups, getGroupByNameInsensitive, insertGroup, updateGroup } from "../../store/user-groups.ts";
+import { addMembers, addSubgroups, getGroupByNameInsensitive, insertNamedGroup, updateGroup } from "../../store/user-groups.ts";
 import { activeUserIds } from "../../store/users.ts";
 import { withTransaction, type AuthedCtx } from "../context.ts";
 import { activeUsersByIds, checkSubgroupCandidates } from "./members.ts";
@@ -56,7 +56,8 @@ export async function createUserGroup(ctx: AuthedCtx, input: NewUserGroup): Prom
     checkGroupName(input.name);
     const columns = await newGroupSettingColumns(tx, ctx.realm, ctx.actor, input.settings);
     await checkNameFree(tx, ctx.realm.id, input.name, null);
-    const group = await insertGroup(tx, {
+    // A concurrent create of the same name may commit between the check and the insert.
+    const group = await insertNamedGroup(tx, {
       realm_id: ctx.realm.id,
       name: input.name,
       description: input.description,
@@ -66,6 +67,7 @@ export async function createUserGroup(ctx: AuthedCtx, input: NewUserGroup): Prom
       creator_id: ctx.actor.id,
       ...columns,
     });
+    if (!group) throw new JsonableError(`User group '${input.name}' already exists.`);
     await addMembers(tx, group.id, members);
     const subgroups = [...new Set(input.subgroups ?? [])];
     await checkSubgroupCandidates(tx, ctx.realm.id, subgroups);

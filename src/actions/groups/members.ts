@@ -25,17 +25,17 @@ import { accessUserById } from "../../permissions/user-access.ts";
 /** The realm's active users with these ids; an unknown or deactivated id is refused. */
 export async function activeUsersByIds(db: Db, realmId: number, ids: number[]): Promise<UserRow[]> {
   const users = await usersByIds(db, realmId, ids);
-  for (const id of ids) {
-    if (!users.some((u) => u.id === id && u.is_active === 1)) throw new JsonableError(`Invalid user ID: ${id}`);
-  }
+  const active = new Set(users.filter((u) => u.is_active === 1).map((u) => u.id));
+  const invalid = ids.find((id) => !active.has(id));
+  if (invalid !== undefined) throw new JsonableError(`Invalid user ID: ${invalid}`);
   return users;
 }
 
 /** Checks groups may become subgroups: named groups of the realm that are not deactivated. */
 export async function checkSubgroupCandidates(db: Db, realmId: number, ids: number[]): Promise<void> {
-  const groups = await groupsByIds(db, realmId, ids);
+  const groups = new Map((await groupsByIds(db, realmId, ids)).filter((g) => g.name !== null).map((g) => [g.id, g]));
   for (const id of ids) {
-    const group = groups.find((g) => g.id === id && g.name !== null);
+    const group = groups.get(id);
     if (!group) throw new JsonableError(`Invalid user group ID: ${id}`);
     if (group.deactivated === 1) throw new JsonableError("User group is deactivated.");
   }
@@ -61,14 +61,23 @@ async function accessForMembership(s: Step, self: boolean, selfSetting: GroupPer
 
 const unique = (ids: number[]) => [...new Set(ids)];
 
+/**
+ * The first of `wanted` that a write left out (`done`: the ids it changed): a concurrent request
+ * made that change between the checks and the write, so this request fails as if it had come after.
+ */
+function leftOut(wanted: number[], done: number[]): number | undefined {
+  const changed = new Set(done);
+  return wanted.find((id) => !changed.has(id));
+}
+
 async function addMembersStep(s: Step, ids: number[]): Promise<void> {
   const self = ids.length === 1 && ids[0] === s.ctx.actor.id;
   const group = await accessForMembership(s, self, "can_join_group", "can_add_members_group");
   await activeUsersByIds(s.tx, s.ctx.realm.id, ids);
-  const existing = await activeDirectMemberIds(s.tx, group.id);
-  const already = ids.find((id) => existing.includes(id));
+  const existing = new Set(await activeDirectMemberIds(s.tx, group.id));
+  let already = ids.find((id) => existing.has(id));
+  if (already === undefined) already = leftOut(unique(ids), await addMembers(s.tx, group.id, unique(ids)));
   if (already !== undefined) throw new JsonableError(`User ${already} is already a member of this group`);
-  await addMembers(s.tx, group.id, unique(ids));
   s.emit(userGroupMembersEvent("add_members", group.id, unique(ids), group.deactivated === 1), s.everyone);
 }
 
@@ -76,35 +85,36 @@ async function removeMembersStep(s: Step, ids: number[]): Promise<void> {
   await activeUsersByIds(s.tx, s.ctx.realm.id, ids);
   const self = ids.length === 1 && ids[0] === s.ctx.actor.id;
   const group = await accessForMembership(s, self, "can_leave_group", "can_remove_members_group");
-  const existing = await activeDirectMemberIds(s.tx, group.id);
-  const missing = ids.find((id) => !existing.includes(id));
+  const existing = new Set(await activeDirectMemberIds(s.tx, group.id));
+  let missing = ids.find((id) => !existing.has(id));
+  if (missing === undefined) missing = leftOut(unique(ids), await removeMembers(s.tx, group.id, unique(ids)));
   if (missing !== undefined) throw new JsonableError(`There is no member '${missing}' in this user group`);
-  await removeMembers(s.tx, group.id, unique(ids));
   s.emit(userGroupMembersEvent("remove_members", group.id, unique(ids), group.deactivated === 1), s.everyone);
 }
 
 async function addSubgroupsStep(s: Step, ids: number[]): Promise<void> {
   const group = await accessGroupForUpdate(s.tx, s.ctx.realm, s.ctx.actor, s.groupId, "can_add_members_group", { allowDeactivated: true });
   await checkSubgroupCandidates(s.tx, s.ctx.realm.id, ids);
-  const existing = await directSubgroupIds(s.tx, group.id);
-  const already = ids.find((id) => existing.includes(id));
+  const existing = new Set(await directSubgroupIds(s.tx, group.id));
+  const already = ids.find((id) => existing.has(id));
   if (already !== undefined) throw new JsonableError(`User group ${already} is already a subgroup of this group.`);
   if ((await recursiveSubgroupIds(s.tx, ids)).includes(group.id)) {
     throw new JsonableError(`User group ${group.id} is already a subgroup of one of the passed subgroups.`);
   }
-  await addSubgroups(s.tx, group.id, unique(ids));
+  const raced = leftOut(unique(ids), await addSubgroups(s.tx, group.id, unique(ids)));
+  if (raced !== undefined) throw new JsonableError(`User group ${raced} is already a subgroup of this group.`);
   s.emit(userGroupSubgroupsEvent("add_subgroups", group.id, unique(ids), group.deactivated === 1), s.everyone);
 }
 
 async function removeSubgroupsStep(s: Step, ids: number[]): Promise<void> {
   const group = await accessGroupForUpdate(s.tx, s.ctx.realm, s.ctx.actor, s.groupId, "can_manage_group", { allowDeactivated: true });
-  const groups = await groupsByIds(s.tx, s.ctx.realm.id, ids);
-  const unknown = ids.find((id) => !groups.some((g) => g.id === id && g.name !== null));
+  const named = new Set((await groupsByIds(s.tx, s.ctx.realm.id, ids)).filter((g) => g.name !== null).map((g) => g.id));
+  const unknown = ids.find((id) => !named.has(id));
   if (unknown !== undefined) throw new JsonableError(`Invalid user group ID: ${unknown}`);
-  const existing = await directSubgroupIds(s.tx, group.id);
-  const absent = ids.find((id) => !existing.includes(id));
+  const existing = new Set(await directSubgroupIds(s.tx, group.id));
+  let absent = ids.find((id) => !existing.has(id));
+  if (absent === undefined) absent = leftOut(unique(ids), await removeSubgroups(s.tx, group.id, unique(ids)));
   if (absent !== undefined) throw new JsonableError(`User group ${absent} is not a subgroup of this group.`);
-  await removeSubgroups(s.tx, group.id, unique(ids));
   s.emit(userGroupSubgroupsEvent("remove_subgroups", group.id, unique(ids), group.deactivated === 1), s.everyone);
 }
 

@@ -16,6 +16,7 @@ import { insertFlagRows, topicParticipantIds, updateMessage } from "../../store/
 import { MESSAGE_FLAG, type MessageRow, type StreamRow, type UserRow } from "../../store/schema.ts";
 import { subscriberIds } from "../../store/subscriptions.ts";
 import { syncAttachmentLinks } from "../attachments/claim.ts";
+import { alertedReceiverIds } from "../users/alert-words.ts";
 import type { AuthedCtx, Emit } from "../context.ts";
 import { normalizeContent } from "./send-content.ts";
 import { renderForSender } from "./render-context.ts";
@@ -26,8 +27,8 @@ export type RenderedEdit = { content: string; render: RenderResult; mentionedUse
 /** Upstream replaces content that is only whitespace by this text rather than refusing it. */
 const DELETED_CONTENT = "(deleted)";
 
-/** Bits that content decides; the channel wildcard bit is derived from the message row instead. */
-const MENTION_BITS = MESSAGE_FLAG.mentioned | MESSAGE_FLAG.topic_wildcard_mentioned | MESSAGE_FLAG.stream_wildcard_mentioned;
+/** Bits that content decides (mentions, alert words); the channel wildcard bit is derived from the message row instead. */
+const CONTENT_BITS = MESSAGE_FLAG.mentioned | MESSAGE_FLAG.topic_wildcard_mentioned | MESSAGE_FLAG.stream_wildcard_mentioned | MESSAGE_FLAG.has_alert_word;
 
 /** The stored content for an edit: blank becomes "(deleted)", then the send rules apply. */
 export function editedContent(raw: string, ctx: AuthedCtx): string {
@@ -87,13 +88,16 @@ export async function updateMentionFlags(db: Db, message: MessageRow, edit: Rend
   const receivers = await receiverIds(db, [message]);
   const rows = await messageFlagRows(db, message.id);
   const stored = new Map(rows.map((r) => [r.user_id, r.flags]));
-  const concerned = new Set([...edit.mentionedUserIds, ...edit.topicParticipants, ...stored.keys()]);
+  // Upstream recomputes alert words on edit too (the sender never gets the flag).
+  const alerted = await alertedReceiverIds(db, message.realm_id, edit.content, receivers, message.sender_id);
+  const concerned = new Set([...edit.mentionedUserIds, ...edit.topicParticipants, ...alerted, ...stored.keys()]);
   for (const userId of concerned) {
     if (!receivers.has(userId)) continue;
-    const base = (stored.get(userId) ?? defaultFlagBits(userId, message)) & ~MENTION_BITS;
+    const base = (stored.get(userId) ?? defaultFlagBits(userId, message)) & ~CONTENT_BITS;
     let bits = base;
     if (edit.mentionedUserIds.has(userId)) bits |= MESSAGE_FLAG.mentioned;
     if (edit.topicParticipants.has(userId)) bits |= MESSAGE_FLAG.topic_wildcard_mentioned;
+    if (alerted.has(userId)) bits |= MESSAGE_FLAG.has_alert_word;
     await setFlagRow(db, userId, message, bits, stored.get(userId));
   }
 }

@@ -29,7 +29,7 @@ export function findNotificationBot(ctx: ActionCtx, db: Db): Promise<UserRow | u
 }
 
 /** The realm's Notification Bot, created in `tx` the first time it is needed. */
-async function notificationBot(ctx: ActionCtx, tx: Db): Promise<UserRow> {
+export async function notificationBot(ctx: ActionCtx, tx: Db): Promise<UserRow> {
   const existing = await findNotificationBot(ctx, tx);
   if (existing) return existing;
   return doCreateUser(tx, ctx, { email: botEmail(ctx), fullName: "Notification Bot", role: ROLE.member, botType: GENERIC_BOT });

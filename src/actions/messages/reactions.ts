@@ -37,6 +37,8 @@ export async function addReaction(ctx: AuthedCtx, messageId: number, input: { em
     if (!existing) await checkEmoji(tx, ctx.realm.id, { name: emoji.emoji_name, code: emoji.emoji_code, type: emoji.reaction_type });
     if (!(await messageHolderIds(tx, message)).has(ctx.actor.id)) await ensureHistoricalRow(tx, ctx.actor.id, message.id);
     const row = await insertReaction(tx, ctx.realm.id, { ...emoji, message_id: message.id, user_id: ctx.actor.id });
+    // A concurrent request added the same reaction between the check above and the insert.
+    if (!row) throw new ReactionExistsError();
     emit(reactionEvent("add", row), await messageAudienceIds(tx, ctx.realm.id, message));
   });
   return {};
@@ -53,7 +55,7 @@ export async function removeReaction(ctx: AuthedCtx, messageId: number, input: {
     }
     const row = await getReaction(tx, ctx.realm.id, { messageId: message.id, userId: ctx.actor.id, reactionType: input.reaction_type, emojiCode });
     if (!row) throw new ReactionDoesNotExistError();
-    await deleteReaction(tx, ctx.realm.id, row.id);
+    if (!(await deleteReaction(tx, ctx.realm.id, row.id))) throw new ReactionDoesNotExistError();
     emit(reactionEvent("remove", row), await messageAudienceIds(tx, ctx.realm.id, message));
   });
   return {};

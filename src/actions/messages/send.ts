@@ -23,9 +23,11 @@ import { defaultFlagBits, effectiveFlagBits, flagNames } from "../../store/messa
 import { directConversation, insertFlagRows, insertMessage, streamRecipientId, topicParticipantIds } from "../../store/messages.ts";
 import { MESSAGE_FLAG, type MessageRow, type StreamRow, type UserRow } from "../../store/schema.ts";
 import { updateStream } from "../../store/streams.ts";
+import { mutersOf } from "../../store/muted-users.ts";
 import { subscriberIds } from "../../store/subscriptions.ts";
 import { usersByIds } from "../../store/users.ts";
 import { claimAttachments } from "../attachments/claim.ts";
+import { alertedReceiverIds } from "../users/alert-words.ts";
 import { withTransaction, type AuthedCtx, type DoEnv } from "../context.ts";
 import { loadRenderContext } from "./render-context.ts";
 import { defaultReadBySender, normalizeContent, normalizeTopic } from "./send-content.ts";
@@ -121,28 +123,34 @@ async function mentionedIds(db: Db, rendered: RenderResult, receivers: Set<numbe
   return new Set([...ids].filter((id) => receivers.has(id)));
 }
 
-/** Which receivers get the message already read. */
-function readBy(senderId: number, readBySender: boolean, input: SendMessageInput): (id: number) => boolean {
+/** Which receivers get the message already read; users who muted the sender do (Zulip's muted_sender_user_ids). */
+function readBy(senderId: number, readBySender: boolean, input: SendMessageInput, muters: readonly number[]): (id: number) => boolean {
   const read = new Set(input.readBy);
+  for (const id of muters) read.add(id);
   if (readBySender) read.add(senderId);
   const unread = input.unreadOnlyFor === undefined ? null : new Set(input.unreadOnlyFor);
   return (id) => read.has(id) || (unread !== null && !unread.has(id));
 }
 
+/** Receivers whose flags a send may set beyond the default. */
+type SendMarks = { mentioned: ReadonlySet<number>; topicWildcard: ReadonlySet<number>; alerted: ReadonlySet<number>; muters: readonly number[] };
+
 /**
  * Flag bits of the receivers whose flags at send time differ from the default (the sender's is
  * read, everyone else's none); the channel-wide wildcard is derived at read time. Only the
- * sender, mentioned users and those named by `readBy` can differ, unless `unreadOnlyFor` makes
- * every other receiver's read.
+ * sender, mentioned or alerted users, those who muted the sender and those named by `readBy`
+ * can differ, unless `unreadOnlyFor` makes every other receiver's read.
  */
-function storedSendFlags(senderId: number, receivers: ReadonlySet<number>, isRead: (id: number) => boolean, input: SendMessageInput, mentioned: Set<number>, topicWildcard: Set<number>): Map<number, number> {
-  const candidates = input.unreadOnlyFor === undefined ? new Set([senderId, ...(input.readBy ?? []), ...mentioned, ...topicWildcard]) : receivers;
+function storedSendFlags(senderId: number, receivers: ReadonlySet<number>, isRead: (id: number) => boolean, input: SendMessageInput, marks: SendMarks): Map<number, number> {
+  const { mentioned, topicWildcard, alerted } = marks;
+  const candidates = input.unreadOnlyFor === undefined ? new Set([senderId, ...(input.readBy ?? []), ...marks.muters, ...mentioned, ...topicWildcard, ...alerted]) : receivers;
   const out = new Map<number, number>();
   for (const id of candidates) {
     if (!receivers.has(id)) continue;
     let bits = isRead(id) ? MESSAGE_FLAG.read : 0;
     if (mentioned.has(id)) bits |= MESSAGE_FLAG.mentioned;
     if (topicWildcard.has(id)) bits |= MESSAGE_FLAG.topic_wildcard_mentioned;
+    if (alerted.has(id)) bits |= MESSAGE_FLAG.has_alert_word;
     if (bits !== defaultFlagBits(id, { sender_id: senderId })) out.set(id, bits);
   }
   return out;
@@ -165,7 +173,8 @@ export async function checkMessage(ctx: AuthedCtx, db: Db, input: SendMessageInp
   const receivers = new Set(target.receiverIds);
   const mentioned = await mentionedIds(db, rendered, receivers);
   const topicWildcard = new Set(participants.filter((id) => receivers.has(id)));
-  const storedFlags = storedSendFlags(ctx.actor.id, receivers, readBy(ctx.actor.id, readBySender, input), input, mentioned, topicWildcard);
+  const [alerted, muters] = await Promise.all([alertedReceiverIds(db, ctx.realm.id, content, receivers, ctx.actor.id), mutersOf(db, ctx.realm.id, ctx.actor.id)]);
+  const storedFlags = storedSendFlags(ctx.actor.id, receivers, readBy(ctx.actor.id, readBySender, input, muters), input, { mentioned, topicWildcard, alerted, muters });
   return {
     ...target,
     sender: ctx.actor,

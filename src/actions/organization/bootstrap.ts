@@ -1,16 +1,24 @@
 /** Creating an organization with its system groups, and the first start's owner account. */
 import fs from "node:fs";
 import path from "node:path";
-import type { Kysely } from "kysely";
 import type { Logger } from "pino";
 import { nowSeconds, type Clock } from "../../clock.ts";
 import type { Config } from "../../config.ts";
 import { REALM_GROUP_SETTING_DEFAULTS, type RealmGroupSetting } from "../../permissions/realm-settings.ts";
 import { ROLE, SYSTEM_GROUP, SYSTEM_GROUPS } from "../../store/roles.ts";
 import { randomAlphanumeric } from "../../secrets.ts";
-import type { Database, RealmRow } from "../../store/schema.ts";
+import type { RealmRow, UserRow } from "../../store/schema.ts";
 import type { Db } from "../../store/types.ts";
-import type { DoEnv } from "../context.ts";
+import type { Store } from "../../store/db.ts";
+import type { EventBus } from "../../events/bus.ts";
+import type { QueueManager } from "../../events/queue-manager.ts";
+import type { RateLimiter } from "../../rate-limit.ts";
+import { renderStreamDescription } from "../../present/streams.ts";
+import { insertStream } from "../../store/streams.ts";
+import { TransactionGuard, withTransaction, type ActionCtx, type DoEnv } from "../context.ts";
+import { doAddDefaultStream, doJoinDefaultStreams } from "../channels/default-streams.ts";
+import { newStreamGroupSettings } from "../channels/settings.ts";
+import { doSendNotices } from "../messages/notification-bot.ts";
 import { getDefaultRealm, insertRealm, updateRealmSettings } from "../../store/realms.ts";
 import { addSubgroups, insertGroup, updateGroup } from "../../store/user-groups.ts";
 import { doCreateUser, type CreatedUser } from "../users/create.ts";
@@ -46,17 +54,72 @@ export async function doCreateRealm(tx: Db, env: Pick<DoEnv, "clock">, input: { 
   return { ...realm, settings: JSON.stringify(settings) };
 }
 
+/** What the first start runs on: the server's store, bus, clock, configuration, log and queues. */
+export type BootstrapDeps = {
+  store: Store;
+  bus: EventBus;
+  clock: Clock;
+  config: Config;
+  log: Logger;
+  queues: QueueManager;
+  loginLimiter: RateLimiter;
+};
+
+/** Upstream's first channel: everyone joins it (Zulip's "general" in do_create_realm). */
+const GENERAL_CHANNEL = { name: "general", description: "Everyone is added to this channel by default. Welcome! :octopus:" };
+/** The welcome message posted there (upstream's Welcome Bot posts its first messages to "general"). */
+const WELCOME = {
+  topic: "greetings",
+  content:
+    "This is a message on channel #**general** with the topic `greetings`.\n\n" +
+    "Everyone in the organization joins this channel. Say hello, and create channels for your other conversations!",
+};
+
 /**
- * On first start with an empty store: creates the organization and its owner, prints the
- * owner's credentials and writes them to `$DATA_DIR/zuliprc`. Later starts change nothing.
+ * The first channel, as upstream's realm creation makes it: public, default (so new users join
+ * it), the owner subscribed, with a welcome message. Checks nothing.
  */
-export async function ensureInitialRealm(db: Kysely<Database>, clock: Clock, config: Config, log: Logger): Promise<void> {
+async function doCreateInitialChannel(tx: Db, env: DoEnv, owner: UserRow): Promise<void> {
+  const stream = await insertStream(tx, {
+    realm_id: env.realm.id,
+    name: GENERAL_CHANNEL.name,
+    description: GENERAL_CHANNEL.description,
+    rendered_description: renderStreamDescription(GENERAL_CHANNEL.description, env.config.externalUrl),
+    invite_only: 0,
+    is_web_public: 0,
+    history_public_to_subscribers: 1,
+    message_retention_days: null,
+    date_created: nowSeconds(env.clock),
+    creator_id: owner.id,
+    is_archived: 0,
+    first_message_id: null,
+    ...(await newStreamGroupSettings(tx, env.realm, owner, {})),
+  });
+  if (!stream) return;
+  await doAddDefaultStream(tx, env, stream);
+  await doJoinDefaultStreams(tx, env, owner);
+  await doSendNotices(tx, env, [{ stream, topic: WELCOME.topic, content: WELCOME.content, reads: {} }]);
+}
+
+/**
+ * On first start with an empty store: creates the organization, its owner and its first channel
+ * (with a welcome message), prints the owner's credentials and writes them to
+ * `$DATA_DIR/zuliprc`. Later starts change nothing.
+ */
+export async function ensureInitialRealm(deps: BootstrapDeps): Promise<void> {
+  const { store, clock, config, log } = deps;
+  const db = store.db;
   if (await getDefaultRealm(db)) return;
   const realm = await db.transaction().execute((tx) => doCreateRealm(tx, { clock }, { name: config.realmName, stringId: "" }));
   const password = randomAlphanumeric(16);
   const owner: CreatedUser = await db.transaction().execute((tx) =>
     doCreateUser(tx, { realm, clock }, { email: config.ownerEmail, fullName: "Owner", role: ROLE.owner, password }),
   );
+  const ctx: ActionCtx = {
+    db: store.reader, engine: store.engine, transact: store.transact, bus: deps.bus, clock, log, config,
+    realm, actor: null, client: "Internal", queues: deps.queues, loginLimiter: deps.loginLimiter, transactionGuard: new TransactionGuard(),
+  };
+  await withTransaction(ctx, (tx, emit) => doCreateInitialChannel(tx, { ...ctx, emit }, owner));
   const email = apiEmail(owner, emailDomain(config.externalUrl));
   const zuliprc = `[api]\nemail=${email}\nkey=${owner.api_key}\nsite=${config.externalUrl}\n`;
   fs.mkdirSync(config.dataDir, { recursive: true });

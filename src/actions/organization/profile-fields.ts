@@ -173,7 +173,8 @@ export async function updateField(ctx: AuthedCtx, fieldId: number, changes: Fiel
     if (field.field_type === T.SELECT.id && changes.field_data !== undefined) {
       await deleteValuesNotIn(tx, ctx.realm.id, field.id, Object.keys(checkFieldDataShape(changes.field_data)));
     }
-    await updateProfileField(tx, ctx.realm.id, field.id, patch);
+    // Nothing to change is a no-op, as upstream (which still sends the fields).
+    if (Object.keys(patch).length > 0) await updateProfileField(tx, ctx.realm.id, field.id, patch);
     await notifyFields(tx, ctx.realm.id, emit);
   });
   return {};

@@ -18,9 +18,10 @@ export type QueueOptionsInput = {
   slim_presence?: boolean;
   presence_history_limit_days?: number;
   all_public_streams?: boolean;
-  narrow?: string[][];
-  event_types?: string[];
-  fetch_event_types?: string[];
+  narrow?: string[][] | null;
+  /** null (or absent): all event types. */
+  event_types?: string[] | null;
+  fetch_event_types?: string[] | null;
   client_capabilities?: Partial<ClientCapabilities>;
 };
 

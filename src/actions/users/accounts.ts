@@ -1,4 +1,5 @@
 /** Reading users, creating users (POST /users) and regenerating one's own API key. */
+import { MAX_STORED_ID } from "../../store/types.ts";
 import type { Transaction } from "kysely";
 import { AdministratorRequiredError, JsonableError } from "../../errors.ts";
 import { isRealmAdmin } from "../../permissions/check.ts";
@@ -107,9 +108,13 @@ export async function emitUserAdded(tx: Transaction<Database>, ctx: AuthedCtx, r
   }
 }
 
-/** POST /users: an administrator creates a member account with a password. */
+/**
+ * POST /users: an administrator holding the can_create_users permission (granted from the CLI,
+ * as Zulip's change_user_role command does; bots too) creates a member account with a password.
+ */
 export async function createUser(ctx: AuthedCtx, input: { email: string; password: string; full_name: string }): Promise<{ user_id: number }> {
   if (!isRealmAdmin(ctx.actor)) throw new AdministratorRequiredError();
+  if (ctx.actor.can_create_users !== 1) throw new JsonableError("User not authorized to create users");
   const fullName = checkFullName(input.full_name);
   const email = input.email.trim();
   if (!isEmailAddress(email)) throw new JsonableError("Bad name or username");
@@ -140,9 +145,10 @@ export async function regenerateOwnApiKey(ctx: AuthedCtx): Promise<{ api_key: st
 export async function avatarLocation(ctx: AuthedCtx, ref: string, medium: boolean): Promise<string> {
   const host = emailDomain(ctx.config.externalUrl);
   const dummy = /^user(\d+)@(.+)$/i.exec(ref);
-  const id = /^\d+$/.test(ref) ? Number(ref) : dummy && dummy[2].toLowerCase() === host.toLowerCase() ? Number(dummy[1]) : null;
+  // An id beyond any row's names nobody (and must not reach the database).
+  const id = /^\d+$/.test(ref) ? Math.min(Number(ref), MAX_STORED_ID + 1) : dummy && dummy[2].toLowerCase() === host.toLowerCase() ? Number(dummy[1]) : null;
   const byEmail = id === null ? await getUserByDeliveryEmail(ctx.db, ctx.realm.id, ref) : undefined;
-  const target = id !== null ? await getUserRow(ctx.db, ctx.realm.id, id) : byEmail && apiEmail(byEmail, host).toLowerCase() === ref.toLowerCase() ? byEmail : undefined;
+  const target = id !== null ? id > MAX_STORED_ID ? undefined : await getUserRow(ctx.db, ctx.realm.id, id) : byEmail && apiEmail(byEmail, host).toLowerCase() === ref.toLowerCase() ? byEmail : undefined;
   if (!target) return gravatarUrl(ref, 1, medium);
   if ((await inaccessibleUserIds(ctx.db, ctx.realm, ctx.actor, [target])).has(target.id)) return unknownUserAvatarUrl(ctx.config.externalUrl);
   return avatarUrl(target, medium);

@@ -1,12 +1,14 @@
-/** The trusted primitive that creates a user or bot row and its system-group memberships. */
+/** The trusted primitives that create a user or bot row (with its system-group memberships) and grant can_create_users. */
 import { nowSeconds } from "../../clock.ts";
 import { systemGroupsForRole } from "../../store/roles.ts";
 import { hashPassword, randomAlphanumeric } from "../../secrets.ts";
 import type { Db } from "../../store/types.ts";
 import type { UserRow } from "../../store/schema.ts";
 import { addMembers, systemGroupsByName } from "../../store/user-groups.ts";
-import { insertUser } from "../../store/users.ts";
+import { insertUser, updateUser } from "../../store/users.ts";
 import type { DoEnv } from "../context.ts";
+import { newUserSettings } from "./setting-rules.ts";
+import { doJoinDefaultStreams } from "../channels/default-streams.ts";
 
 /** The row of a user or bot just created. */
 export type CreatedUser = UserRow;
@@ -21,15 +23,19 @@ type NewUserInput = {
   /** For bots: Zulip's bot type (1 generic, 2 incoming webhook, 3 outgoing webhook, 4 embedded). */
   botType?: number;
   botOwnerId?: number | null;
+  /** Zulip's can_create_users permission (default: not granted, as for Zulip's first owner). */
+  canCreateUsers?: boolean;
 };
 
 /** Inserts the user (checking nothing) and puts it in the system groups of its role. */
 export async function doCreateUser(tx: Db, env: Pick<DoEnv, "realm" | "clock">, input: NewUserInput): Promise<CreatedUser> {
   const { realm, clock } = env;
+  // The realm's defaults for new users (PATCH /realm/user_settings_defaults).
+  const initial = await newUserSettings(tx, realm, input.botType !== undefined);
   const user = await insertUser(tx, {
     realm_id: realm.id,
     delivery_email: input.email,
-    email_address_visibility: 1,
+    email_address_visibility: initial.email_address_visibility,
     full_name: input.fullName,
     role: input.role,
     is_active: 1,
@@ -43,7 +49,8 @@ export async function doCreateUser(tx: Db, env: Pick<DoEnv, "realm" | "clock">, 
     avatar_source: "G",
     avatar_version: 1,
     is_billing_admin: 0,
-    settings: "{}",
+    settings: initial.settings,
+    can_create_users: input.canCreateUsers ? 1 : 0,
   });
   const groups = await systemGroupsByName(tx, realm.id);
   for (const name of systemGroupsForRole(input.role)) {
@@ -51,5 +58,12 @@ export async function doCreateUser(tx: Db, env: Pick<DoEnv, "realm" | "clock">, 
     if (!group) throw new Error(`realm ${realm.id} lacks system group ${name}`);
     await addMembers(tx, group.id, [user.id]);
   }
+  // Zulip's process_new_human_user: people (not bots) join the realm's default channels.
+  if (input.botType === undefined) await doJoinDefaultStreams(tx, env, user);
   return user;
+}
+
+/** Grants or revokes Zulip's can_create_users permission (POST /users also needs the administrator role). */
+export async function doSetCanCreateUsers(tx: Db, env: Pick<DoEnv, "realm">, user: UserRow, allowed: boolean): Promise<UserRow> {
+  return updateUser(tx, env.realm.id, user.id, { can_create_users: allowed ? 1 : 0 });
 }

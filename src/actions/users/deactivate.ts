@@ -3,17 +3,30 @@ import type { Transaction } from "kysely";
 import { CannotDeactivateLastUserError, JsonableError, OwnerRequiredError } from "../../errors.ts";
 import { ROLE } from "../../store/roles.ts";
 import { realmBotUpdateEvent } from "../../events/kinds/bots.ts";
-import { realmUserUpdateEvent } from "../../events/kinds/users.ts";
+import { realmUserRemoveEvent, realmUserUpdateEvent } from "../../events/kinds/users.ts";
 import type { Database, UserRow } from "../../store/schema.ts";
 import { activeNameTaken, countActiveHumanOwners, countActiveUsers, getUser, setUsersActive } from "../../store/users.ts";
 import { doDeactivateUser } from "./credentials.ts";
 import { withTransaction, type AuthedCtx, type Emit } from "../context.ts";
 import { checkCanCreateBot, checkMemberOrAdmin } from "./bots.ts";
-import { accessBotById, accessUserById, botAdministratorIds, userIdsWhoCanAccess } from "../../permissions/user-access.ts";
+import { isGuest } from "../../permissions/check.ts";
+import { accessBotById, accessUserById, botAdministratorIds, inaccessibleUserIds, usersWhoCanAccess } from "../../permissions/user-access.ts";
 
-/** Tells those who can access the account (and, for a bot, those who administer it) its new state. */
+/**
+ * Tells those who can access the account (and, for a bot, those who administer it) its new
+ * state. A deactivated user stops being reachable through shared channels, so guests who saw
+ * them only that way get `realm_user` `remove` instead (Zulip's send_events_for_user_deactivation).
+ */
 async function emitActiveChange(tx: Transaction<Database>, ctx: AuthedCtx, user: UserRow, isActive: boolean, emit: Emit): Promise<void> {
-  emit(realmUserUpdateEvent(user.id, { is_active: isActive }), await userIdsWhoCanAccess(tx, ctx.realm, user));
+  const audience = await usersWhoCanAccess(tx, ctx.realm, user);
+  const losing = new Set<number>();
+  if (!isActive) {
+    for (const viewer of audience.filter(isGuest)) {
+      if ((await inaccessibleUserIds(tx, ctx.realm, viewer, [user])).has(user.id)) losing.add(viewer.id);
+    }
+  }
+  emit(realmUserUpdateEvent(user.id, { is_active: isActive }), audience.map((u) => u.id).filter((id) => !losing.has(id)));
+  emit(realmUserRemoveEvent(user.id), losing);
   if (user.is_bot === 1) emit(realmBotUpdateEvent(user.id, { is_active: isActive }), await botAdministratorIds(tx, ctx.realm, user));
 }
 

@@ -17,25 +17,26 @@ const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+$/;
 /**
  * Checks `username`/`password` against the default realm. Wrong password and unknown user give
  * one error; a deactivated account or realm is revealed only to the holder of the right
- * password. Every failure counts toward the per-username limit; a success clears it.
+ * password. Every failure counts toward the per-username limit (Zulip's authenticate_by_username),
+ * checked before the password is; a success clears it.
  */
 export async function fetchApiKey(ctx: ActionCtx, username: string, password: string): Promise<ApiKeyResult> {
   if (!EMAIL_SHAPE.test(username)) throw new JsonableError("Enter a valid email address.");
-  const limiterKey = `fetch_api_key:${ctx.realm.id}:${username.toLowerCase()}`;
-  const wait = await ctx.loginLimiter.retryAfter(limiterKey);
-  if (wait > 0) throw new RateLimitedError(wait);
+  const limiterKey = `${ctx.realm.id}:${username.toLowerCase()}`;
+  const state = await ctx.loginLimiter.peek(limiterKey);
+  if (state?.limited) throw new RateLimitedError(state.retryAfterSeconds);
   const user = await getUserByDeliveryEmail(ctx.db, ctx.realm.id, username);
   const valid = await verifyPassword(password, user?.password_hash ?? DECOY_HASH);
   if (!user || !valid) {
-    await ctx.loginLimiter.hit(limiterKey);
+    await ctx.loginLimiter.consume(limiterKey);
     throw new AuthenticationFailedError();
   }
   if (user.is_active !== 1) {
-    await ctx.loginLimiter.hit(limiterKey);
+    await ctx.loginLimiter.consume(limiterKey);
     throw new UserDeactivatedError();
   }
   if (ctx.realm.deactivated === 1) {
-    await ctx.loginLimiter.hit(limiterKey);
+    await ctx.loginLimiter.consume(limiterKey);
     throw new RealmDeactivatedError();
   }
   await ctx.loginLimiter.reset(limiterKey);

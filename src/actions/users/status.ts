@@ -5,18 +5,16 @@
 import { JsonableError } from "../../errors.ts";
 import { apiEmail, emailDomain } from "../../store/emails.ts";
 import { presentUserStatus, type ApiUserStatus } from "../../present/organization.ts";
-import {
-  updateGlobalNotificationsEvent,
-  userSettingsUpdateEvent,
-  userStatusEvent,
-  type UserStatusChange,
-} from "../../events/kinds/organization.ts";
+import { userStatusEvent, type UserStatusChange } from "../../events/kinds/organization.ts";
+import { updateGlobalNotificationsEvent, userSettingsUpdateEvent } from "../../events/kinds/user-settings.ts";
 import type { Db } from "../../store/types.ts";
+import type { UserRow } from "../../store/schema.ts";
 import { getUserStatus, presenceEnabled, setPresenceEnabled, upsertUserStatus, type StatusPatch } from "../../store/user-status.ts";
 import { nowSeconds } from "../../clock.ts";
 import { withTransaction, type AuthedCtx } from "../context.ts";
 import { checkEmoji, EMOJI_TYPE, emojiByName, type EmojiRef } from "../emoji/check.ts";
 import { accessUserById, userIdsWhoCanAccess } from "../../permissions/user-access.ts";
+import { doUpdatePresenceEnabled } from "./presence.ts";
 
 /** What POST /users/me/status accepts; absent keys are left unchanged. */
 type StatusInput = { away?: boolean; status_text?: string; emoji_name?: string; emoji_code?: string; reaction_type?: string };
@@ -45,8 +43,20 @@ async function resolveEmoji(db: Db, realmId: number, input: StatusInput): Promis
 
 /** Changes the caller's status; only passed values change, and every change is announced. */
 export async function updateOwnStatus(ctx: AuthedCtx, input: StatusInput): Promise<Record<string, never>> {
-  const { actor, realm } = ctx;
-  if (actor.is_bot === 1) throw new JsonableError("This endpoint does not accept bot requests.");
+  if (ctx.actor.is_bot === 1) throw new JsonableError("This endpoint does not accept bot requests.");
+  return changeStatus(ctx, ctx.actor, input);
+}
+
+/** POST /users/{user_id}/status (FL 407): an administrator changes another user's status (no `away`). */
+export async function updateStatusForUser(ctx: AuthedCtx, userId: number, input: Omit<StatusInput, "away">): Promise<Record<string, never>> {
+  if (ctx.actor.is_bot === 1) throw new JsonableError("This endpoint does not accept bot requests.");
+  const target = await accessUserById(ctx, userId, { forAdmin: true });
+  return changeStatus(ctx, target, input);
+}
+
+/** Changes `actor`'s status (the caller's own, or a user an administrator names). */
+async function changeStatus(ctx: AuthedCtx, actor: UserRow, input: StatusInput): Promise<Record<string, never>> {
+  const { realm } = ctx;
   const statusText = input.status_text?.trim();
   if (statusText !== undefined && [...statusText].length > STATUS_TEXT_LIMIT) {
     throw new JsonableError(`status_text is too long (limit: ${STATUS_TEXT_LIMIT} characters)`);
@@ -60,6 +70,7 @@ export async function updateOwnStatus(ctx: AuthedCtx, input: StatusInput): Promi
     if (input.away !== undefined) {
       // Deprecated (FL 148): `away` sets presence_enabled, announced as that setting's change.
       await setPresenceEnabled(tx, realm.id, actor.id, !input.away);
+      await doUpdatePresenceEnabled(tx, { ...ctx, emit }, actor, !input.away);
       emit(userSettingsUpdateEvent("presence_enabled", !input.away), [actor.id]);
       emit(updateGlobalNotificationsEvent(apiEmail(actor, emailDomain(ctx.config.externalUrl)), "presence_enabled", !input.away), [actor.id]);
       change.away = input.away;

@@ -63,7 +63,7 @@ async function doChangeUserRole(tx: Db, env: Pick<DoEnv, "realm" | "emit">, user
 }
 
 /** Renames a user (and, for a bot, tells those who administer it). */
-async function doChangeFullName(tx: Db, env: Pick<DoEnv, "realm" | "emit">, user: UserRow, fullName: string, recipients: number[]): Promise<void> {
+export async function doChangeFullName(tx: Db, env: Pick<DoEnv, "realm" | "emit">, user: UserRow, fullName: string, recipients: number[]): Promise<void> {
   const { realm, emit } = env;
   await storeUpdateUser(tx, realm.id, user.id, { full_name: fullName });
   emit(realmUserUpdateEvent(user.id, { full_name: fullName }), recipients);

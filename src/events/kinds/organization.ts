@@ -1,6 +1,6 @@
 /**
- * Events of organization configuration and user status: user_status, custom_profile_fields,
- * realm_playgrounds and realm_linkifiers, plus the personal-setting events that `away` causes.
+ * Events of organization configuration and user status: realm (settings), user_status,
+ * custom_profile_fields, realm_playgrounds and realm_linkifiers.
  */
 import type { ApiLinkifier, ApiPlayground } from "../../present/organization.ts";
 
@@ -19,23 +19,11 @@ type RealmPlaygroundsEvent = { type: "realm_playgrounds"; realm_playgrounds: Api
 /** The realm's ordered linkifiers, after any change (only to clients with linkifier_url_template). */
 type RealmLinkifiersEvent = { type: "realm_linkifiers"; realm_linkifiers: ApiLinkifier[] };
 
-/** One personal setting changed (FL 89). */
-type UserSettingsUpdateEvent = { type: "user_settings"; op: "update"; property: string; value: boolean | number | string };
+/** A realm setting changed (Zulip's simpler format; clients treat it as update_dict). */
+type RealmUpdateEvent = { type: "realm"; op: "update"; property: string; value: boolean | number | string | null };
 
-/** The legacy form of a notification-setting change, for clients without user_settings_object. */
-type UpdateGlobalNotificationsEvent = { type: "update_global_notifications"; user: string; notification_name: string; setting: boolean | number | string };
-
-/**
- * The legacy form of a display-setting change, for clients without user_settings_object. No
- * action sends it yet; the type is here so its queue adapter is checked against it.
- */
-type UpdateDisplaySettingsEvent = {
-  type: "update_display_settings";
-  user: string;
-  setting_name: string;
-  setting: boolean | number | string;
-  language_name?: string;
-};
+/** Realm settings changed together; `property` is always "default" (deprecated upstream). */
+type RealmUpdateDictEvent = { type: "realm"; op: "update_dict"; property: "default"; data: Record<string, unknown> };
 
 /** Every event this file declares. */
 export type OrganizationEvent =
@@ -43,9 +31,8 @@ export type OrganizationEvent =
   | CustomProfileFieldsEvent
   | RealmPlaygroundsEvent
   | RealmLinkifiersEvent
-  | UserSettingsUpdateEvent
-  | UpdateGlobalNotificationsEvent
-  | UpdateDisplaySettingsEvent;
+  | RealmUpdateEvent
+  | RealmUpdateDictEvent;
 
 /** The event for a status change. */
 export function userStatusEvent(userId: number, change: UserStatusChange): UserStatusEvent {
@@ -67,12 +54,12 @@ export function realmLinkifiersEvent(linkifiers: ApiLinkifier[]): RealmLinkifier
   return { type: "realm_linkifiers", realm_linkifiers: linkifiers };
 }
 
-/** The modern event for one changed personal setting. */
-export function userSettingsUpdateEvent(property: string, value: boolean | number | string): UserSettingsUpdateEvent {
-  return { type: "user_settings", op: "update", property, value };
+/** The event for one changed realm setting, in the `update` format. */
+export function realmUpdateEvent(property: string, value: boolean | number | string | null): RealmUpdateEvent {
+  return { type: "realm", op: "update", property, value };
 }
 
-/** The legacy notification-setting event (the adapter drops it for user_settings_object clients). */
-export function updateGlobalNotificationsEvent(email: string, name: string, setting: boolean | number | string): UpdateGlobalNotificationsEvent {
-  return { type: "update_global_notifications", user: email, notification_name: name, setting };
+/** The event for realm settings changed together, in the `update_dict` format. */
+export function realmUpdateDictEvent(data: Record<string, unknown>): RealmUpdateDictEvent {
+  return { type: "realm", op: "update_dict", property: "default", data };
 }

@@ -52,3 +52,11 @@ export function streamEventForQueue(event: StreamEvent, options: { capabilities:
   const gone = event.streams.filter((s) => !s.is_archived);
   return gone.length > 0 ? [...archived, { ...event, streams: gone }] : archived;
 }
+
+/** The realm's default channels changed: the full list of their ids (FL 330; dictionaries before). */
+export type DefaultStreamsEvent = { type: "default_streams"; default_streams: number[] };
+
+/** The realm's default channels, after a change. */
+export function defaultStreamsEvent(streamIds: number[]): DefaultStreamsEvent {
+  return { type: "default_streams", default_streams: streamIds };
+}

@@ -6,8 +6,14 @@ type RealmUserAddEvent = { type: "realm_user"; op: "add"; person: Record<string,
 /** One change to a user: `person` holds `user_id` and the changed field(s) only. */
 type RealmUserUpdateEvent = { type: "realm_user"; op: "update"; person: { user_id: number } & Record<string, unknown> };
 
+/**
+ * A user the recipient can no longer access (FL 228: guests who shared only channels with a
+ * deactivated user); `full_name` is the placeholder name of inaccessible users.
+ */
+type RealmUserRemoveEvent = { type: "realm_user"; op: "remove"; person: { user_id: number; full_name: string } };
+
 /** Every realm_user event. */
-export type RealmUserEvent = RealmUserAddEvent | RealmUserUpdateEvent;
+export type RealmUserEvent = RealmUserAddEvent | RealmUserUpdateEvent | RealmUserRemoveEvent;
 
 /** The event announcing a new user or bot. */
 export function realmUserAddEvent(person: Record<string, unknown>): RealmUserAddEvent {
@@ -17,4 +23,12 @@ export function realmUserAddEvent(person: Record<string, unknown>): RealmUserAdd
 /** The event for one changed property of a user (`{full_name}`, `{role}`, `{is_active}`, ...). */
 export function realmUserUpdateEvent(userId: number, change: Record<string, unknown>): RealmUserUpdateEvent {
   return { type: "realm_user", op: "update", person: { user_id: userId, ...change } };
+}
+
+/** Zulip's name for a user the client cannot access (UserProfile.INACCESSIBLE_USER_NAME). */
+const INACCESSIBLE_USER_NAME = "Unknown user";
+
+/** The event taking a user away from someone who lost access to them. */
+export function realmUserRemoveEvent(userId: number): RealmUserRemoveEvent {
+  return { type: "realm_user", op: "remove", person: { user_id: userId, full_name: INACCESSIBLE_USER_NAME } };
 }

@@ -26,15 +26,16 @@ const queueParams = {
   client_gravatar: json(z.boolean().nullable()).optional(),
   slim_presence: bool().optional(),
   all_public_streams: bool().optional(),
-  event_types: json(z.array(z.string())).optional(),
-  narrow: json(z.array(z.array(z.string()).length(2))).optional(),
+  // null means "all events" (zulip-js sends it), as Zulip's `Json[list[str]] | None`.
+  event_types: json(z.array(z.string()).nullable()).optional(),
+  narrow: json(z.array(z.array(z.string()).length(2)).nullable()).optional(),
 };
 
 const registerParams = z.object({
   ...queueParams,
   include_subscribers: z.enum(["true", "false", "partial"]).optional(),
   presence_history_limit_days: int().optional(),
-  fetch_event_types: json(z.array(z.string())).optional(),
+  fetch_event_types: json(z.array(z.string()).nullable()).optional(),
   client_capabilities: json(clientCapabilities).optional(),
   queue_lifespan_secs: int({ min: 0 }).optional(),
 });

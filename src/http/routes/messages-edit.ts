@@ -24,6 +24,8 @@ export const endpoints = [
     params: updateParams,
     // `subject` is the name before Zulip 2.0.
     aliases: { subject: "topic" },
+    // normalizeContent and the topic checks refuse NUL in Zulip's words.
+    nulChecked: ["content", "topic"],
     handler: async (p, ctx) => updateMessage(ctx, p),
   }),
   defineEndpoint({

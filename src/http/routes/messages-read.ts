@@ -1,7 +1,7 @@
 /** Reading messages: GET /messages, GET /messages/matches_narrow, GET /messages/{message_id}. */
 import { z } from "zod";
 import { defineEndpoint } from "../endpoint.ts";
-import { bool, int, intList, json, pathInt, str } from "../params.ts";
+import { bool, dbInt, int, intList, json, pathInt, str } from "../params.ts";
 import { getMessages } from "../../actions/messages/read.ts";
 import { getMessage } from "../../actions/messages/read-one.ts";
 import { matchesNarrow } from "../../actions/messages/matches-narrow.ts";
@@ -18,7 +18,7 @@ const getMessagesParams = z.object({
   client_gravatar: bool().default(true),
   apply_markdown: bool().default(true),
   use_first_unread_anchor: bool().default(false),
-  message_ids: json(z.array(z.number().int().min(0))).optional(),
+  message_ids: json(z.array(dbInt().min(0))).optional(),
   allow_empty_topic_name: bool().default(false),
 });
 

@@ -39,6 +39,8 @@ export const endpoints = [
     auth: "user",
     params,
     aliases: { subject: "topic" },
+    // normalizeContent and the topic checks refuse NUL in Zulip's words.
+    nulChecked: ["content", "topic"],
     handler: async (p, ctx) =>
       sendMessage(ctx, {
         addressee: addressee(messageType(p.type), p.to, p.topic),

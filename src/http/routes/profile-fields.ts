@@ -10,7 +10,7 @@ import {
   updateOwnProfileData,
 } from "../../actions/organization/profile-fields.ts";
 import { defineEndpoint } from "../endpoint.ts";
-import { bool, int, intList, json, pathInt, str } from "../params.ts";
+import { bool, dbInt, int, intList, json, pathInt, str } from "../params.ts";
 
 const createParams = z.object({
   name: str().default(""),
@@ -32,7 +32,7 @@ const updateParams = z.object({
   editable_by_user: bool().optional(),
 });
 
-const profileData = json(z.array(z.object({ id: z.number().int(), value: z.union([z.string(), z.array(z.number().int())]) })));
+const profileData = json(z.array(z.object({ id: dbInt(), value: z.union([z.string(), z.array(dbInt())]) })));
 
 /** This file's endpoints, which http/app.ts loads. */
 export const endpoints = [

@@ -1,11 +1,13 @@
 /** Channels: listing, reading, changing, archiving, subscribers and topics. */
 import { z } from "zod";
 import { defineEndpoint } from "../endpoint.ts";
-import { bool, pathInt, str } from "../params.ts";
+import { bool, dbInt, json, pathInt, str } from "../params.ts";
 import { groupSettingChange, groupSettingParams, pickGroupSettings, retentionDays } from "../stream-params.ts";
 import { archiveStream, getStream, getStreamId, getStreams, getStreamTopics } from "../../actions/channels/streams.ts";
 import { streamMembers } from "../../actions/channels/subscriptions.ts";
 import { updateStreamSettings } from "../../actions/channels/update.ts";
+import { getStreamEmailAddress } from "../../actions/channels/email-address.ts";
+import { deleteTopic } from "../../actions/messages/delete-topic.ts";
 import { REALM_SCALAR_DEFAULTS } from "../../permissions/realm-settings.ts";
 
 const listParams = z.object({
@@ -28,6 +30,8 @@ const updateParams = z.object({
   history_public_to_subscribers: bool().optional(),
   message_retention_days: retentionDays().optional(),
   is_archived: bool().optional(),
+  // FL 389: the channel's folder; null takes it out of its folder.
+  folder_id: json(dbInt().nullable()).optional(),
   ...groupSettingParams(groupSettingChange),
 });
 
@@ -70,6 +74,20 @@ export const endpoints = [
     auth: "user",
     params: byId,
     handler: async (params, ctx) => streamMembers(ctx, params.stream_id),
+  }),
+  defineEndpoint({
+    method: "POST",
+    path: "/streams/:stream_id/delete_topic",
+    auth: "user",
+    params: z.object({ stream_id: pathInt(), topic_name: str() }),
+    handler: async (params, ctx) => deleteTopic(ctx, params.stream_id, params),
+  }),
+  defineEndpoint({
+    method: "GET",
+    path: "/streams/:stream_id/email_address",
+    auth: "user",
+    params: z.object({ stream_id: pathInt(), sender_id: pathInt().optional() }),
+    handler: async (params, ctx) => getStreamEmailAddress(ctx, params.stream_id, params),
   }),
   defineEndpoint({
     method: "GET",

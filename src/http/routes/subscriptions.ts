@@ -1,9 +1,10 @@
 /** Subscribing and unsubscribing, the caller's subscriptions and their personal settings. */
 import { z } from "zod";
 import { defineEndpoint } from "../endpoint.ts";
-import { bool, json, pathInt } from "../params.ts";
+import { bool, dbInt, json, pathInt } from "../params.ts";
 import { groupSettingParams, groupSettingValue, pickGroupSettings, principals, retentionDays } from "../stream-params.ts";
 import { subscribe } from "../../actions/channels/subscribe.ts";
+import { updateSubscriptions } from "../../actions/channels/update-subscriptions.ts";
 import { listSubscriptions, subscriptionStatus, unsubscribe, updateSubscriptionProperties } from "../../actions/channels/subscriptions.ts";
 import { REALM_SCALAR_DEFAULTS } from "../../permissions/realm-settings.ts";
 
@@ -33,9 +34,16 @@ const unsubscribeParams = z.object({
   principals: principals().optional(),
 });
 
+const updateParams = z.object({
+  add: json(
+    z.array(z.object({ name: z.string(), color: z.string().optional(), description: z.string().max(REALM_SCALAR_DEFAULTS.max_stream_description_length).optional() })),
+  ).default([]),
+  delete: json(z.array(z.string())).default([]),
+});
+
 const propertiesParams = z.object({
   subscription_data: json(
-    z.array(z.object({ stream_id: z.number().int(), property: z.string(), value: z.union([z.boolean(), z.string()]) })),
+    z.array(z.object({ stream_id: dbInt(), property: z.string(), value: z.union([z.boolean(), z.string()]) })),
   ),
 });
 
@@ -61,6 +69,13 @@ export const endpoints = [
     auth: "user",
     params: unsubscribeParams,
     handler: async (params, ctx) => unsubscribe(ctx, params),
+  }),
+  defineEndpoint({
+    method: "PATCH",
+    path: "/users/me/subscriptions",
+    auth: "user",
+    params: updateParams,
+    handler: async (params, ctx) => updateSubscriptions(ctx, params),
   }),
   defineEndpoint({
     method: "POST",

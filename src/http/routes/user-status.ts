@@ -1,6 +1,6 @@
 /** Users' statuses: set one's own, read anyone's. */
 import { z } from "zod";
-import { getStatus, updateOwnStatus } from "../../actions/users/status.ts";
+import { getStatus, updateOwnStatus, updateStatusForUser } from "../../actions/users/status.ts";
 import { defineEndpoint } from "../endpoint.ts";
 import { bool, pathInt, str } from "../params.ts";
 
@@ -20,6 +20,13 @@ export const endpoints = [
     auth: "user",
     params: updateParams,
     handler: (p, ctx) => updateOwnStatus(ctx, p),
+  }),
+  defineEndpoint({
+    method: "POST",
+    path: "/users/:user_id/status",
+    auth: "user",
+    params: updateParams.omit({ away: true }).extend({ user_id: pathInt() }),
+    handler: ({ user_id, ...p }, ctx) => updateStatusForUser(ctx, user_id, p),
   }),
   defineEndpoint({
     method: "GET",

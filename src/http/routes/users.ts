@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { isRole } from "../../store/roles.ts";
 import { defineEndpoint } from "../endpoint.ts";
-import { bool, int, json, pathInt, str } from "../params.ts";
+import { bool, DB_INT_MAX, int, json, pathInt, str } from "../params.ts";
 import { createUser, getOwnUser, getUser, getUsers, regenerateOwnApiKey } from "../../actions/users/accounts.ts";
 import { updateUser } from "../../actions/users/update.ts";
 import { deactivateOwnUser, deactivateUser, reactivateUser } from "../../actions/users/deactivate.ts";
@@ -16,7 +16,9 @@ const userQuery = {
 const userRef = str();
 
 function parseUserRef(ref: string): number | string {
-  return /^\d+$/.test(ref) ? Number(ref) : ref;
+  if (!/^\d+$/.test(ref)) return ref;
+  // An id beyond the database's range names no user (-1: "No such user"), without a query error.
+  return Number(ref) <= DB_INT_MAX ? Number(ref) : -1;
 }
 
 const updateParams = z.object({

@@ -13,6 +13,7 @@ import type { Db, Engine } from "../types.ts";
 import { atBatchEnd } from "../group-commit.ts";
 import { prepared, type Placeholders } from "../prepared.ts";
 import { searchTokens } from "../search-words.ts";
+import { eachChunk, idChunks } from "../chunks.ts";
 
 const ENTITIES: Readonly<Record<string, string>> = { amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'", "#x27": "'", nbsp: " " };
 
@@ -100,6 +101,6 @@ export async function indexNewMessage(db: Db, engine: Engine, message: IndexedMe
 /** Removes messages from the index (PostgreSQL's column goes with the row itself). */
 export async function unindexMessages(db: Db, engine: Engine, messageIds: number[]): Promise<void> {
   if (engine !== "sqlite" || messageIds.length === 0) return;
-  const ids = [...messageIds];
-  await atBatchEnd(db, async () => void (await sql`delete from message_search where rowid in (${sql.join(ids)})`.execute(db)));
+  const chunks = idChunks(messageIds);
+  await atBatchEnd(db, () => eachChunk(chunks, (chunk) => sql`delete from message_search where rowid in (${sql.join(chunk)})`.execute(db)));
 }

@@ -7,6 +7,13 @@ import { organizationMigration } from "./0003-organization.ts";
 import { subscriptionPeriodsBackfill } from "./0004-subscription-periods.ts";
 import { searchTokensMigration } from "./0005-search-tokens.ts";
 import { readIndexesMigration } from "./0006-read-indexes.ts";
+import { canCreateUsersMigration } from "./0007-can-create-users.ts";
+import { presenceMigration } from "./0010-presence.ts";
+import { draftsScheduledMigration } from "./0011-drafts-scheduled.ts";
+import { alertWordsMutedUsersMigration } from "./0012-alert-words-muted-users.ts";
+import { realmUserDefaultsMigration } from "./0013-realm-user-defaults.ts";
+import { fl420Migration } from "./0016-fl420.ts";
+import { defaultStreamsMigration } from "./0015-default-streams.ts";
 
 /** All migrations by name; names sort in the order they run. */
 export function migrations(engine: Engine): Record<string, Migration> {
@@ -17,5 +24,12 @@ export function migrations(engine: Engine): Record<string, Migration> {
     "0004-subscription-periods": subscriptionPeriodsBackfill(),
     "0005-search-tokens": searchTokensMigration(engine),
     "0006-read-indexes": readIndexesMigration(),
+    "0007-can-create-users": canCreateUsersMigration(),
+    "0010-presence": presenceMigration(engine),
+    "0011-drafts-scheduled": draftsScheduledMigration(engine),
+    "0012-alert-words-muted-users": alertWordsMutedUsersMigration(engine),
+    "0013-realm-user-defaults": realmUserDefaultsMigration(),
+    "0015-default-streams": defaultStreamsMigration(engine),
+    "0016-fl420": fl420Migration(engine),
   };
 }
