@@ -10,7 +10,7 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { freshStore, type FreshStore } from "../test/helpers/stores.ts";
 import { createChannel } from "./org.ts";
-import { cpuSeconds, freePort, type BenchServer } from "./servers.ts";
+import { cpuSeconds, freePort, profileFlags, type BenchServer } from "./servers.ts";
 import { runLoadInChild } from "./load.ts";
 import { sendRequests } from "./scenario-send.ts";
 
@@ -18,6 +18,10 @@ const ROUNDS = Number(process.env.BENCH_AB_ROUNDS ?? 12);
 const BURST_SECONDS = Number(process.env.BENCH_AB_SECONDS ?? 3);
 const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 100);
 const SENDERS = Number(process.env.BENCH_SENDERS ?? 50);
+/** BENCH_PROFILE_DIR writes each checkout's server CPU profile to <dir>/<checkout name>/, as in run.ts. */
+const PROFILE_DIR = process.env.BENCH_PROFILE_DIR || null;
+/** Extra V8 flags for the servers, e.g. "--no-turbo-inlining" so a profile charges each function its own time. */
+const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? "").split(" ").filter(Boolean);
 
 async function startCheckout(dir: string, store: FreshStore): Promise<BenchServer> {
   const port = await freePort();
@@ -25,7 +29,8 @@ async function startCheckout(dir: string, store: FreshStore): Promise<BenchServe
   const env: NodeJS.ProcessEnv = { ...process.env, HOST: "127.0.0.1", PORT: String(port), DATA_DIR: store.dataDir, EXTERNAL_URL: url, LOG_LEVEL: "warn", RATE_LIMITS: "off" };
   delete env.DATABASE_URL;
   delete env.PARLEY_TEST_CONTROL;
-  const child = spawn(process.execPath, [path.join(dir, "bin/parley.js"), "serve"], { cwd: dir, env, stdio: ["ignore", "inherit", "inherit"] });
+  const flags = profileFlags({ profileDir: PROFILE_DIR }, path.basename(dir));
+  const child = spawn(process.execPath, [...NODE_FLAGS, ...flags, path.join(dir, "bin/parley.js"), "serve"], { cwd: dir, env, stdio: ["ignore", "inherit", "inherit"] });
   const deadline = Date.now() + 30_000;
   for (;;) {
     try {
@@ -37,7 +42,13 @@ async function startCheckout(dir: string, store: FreshStore): Promise<BenchServe
     await new Promise((r) => setTimeout(r, 200));
   }
   process.on("exit", () => child.kill("SIGKILL"));
-  return { url, pid: child.pid ?? 0, output: () => "", stop: async () => void child.kill("SIGTERM") };
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  // Waits for the exit, so a CPU profile is written before the next step.
+  const stop = async () => {
+    child.kill("SIGTERM");
+    await exited;
+  };
+  return { url, pid: child.pid ?? 0, output: () => "", stop };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

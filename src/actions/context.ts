@@ -9,6 +9,7 @@ import type { RateLimiter } from "../rate-limit.ts";
 import type { ApiEvent, Delivery } from "../events/types.ts";
 import type { Engine } from "../store/types.ts";
 import type { GroupCommitter } from "../store/group-commit.ts";
+import type { Store } from "../store/db.ts";
 import type { Database, RealmRow, UserRow } from "../store/schema.ts";
 import { NestedTransactionError } from "../errors.ts";
 
@@ -55,8 +56,8 @@ export type ActionCtx = {
  *
  * The guard is per request, not per async context: Node 20's AsyncLocalStorage hooks every
  * promise of the process while it is enabled, which measured 8-10% more server CPU per channel
- * send. Every action context of a request shares one guard (http/app.ts makes it; `{ ...ctx }`
- * copies keep it), `withTransaction` is the only caller of `store.transact` in src/ (the layers
+ * send. Every action context of a request shares one guard (actionCtx makes it; doEnv and
+ * `{ ...ctx }` copies keep it), `withTransaction` is the only caller of `store.transact` in src/ (the layers
  * test checks it), and a request runs its transactions one after another.
  */
 export class TransactionGuard {
@@ -77,6 +78,46 @@ export class TransactionGuard {
 /** An action context whose caller is known to be authenticated. */
 export type AuthedCtx = ActionCtx & { actor: UserRow };
 
+/** The server's parts every action context is made from (server.ts assembles them once). */
+export type ServerDeps = {
+  store: Store;
+  bus: EventBus;
+  clock: Clock;
+  config: Config;
+  log: Logger;
+  queues: QueueManager;
+  loginLimiter: RateLimiter;
+};
+
+/** Who an action context acts for: the realm, the caller (null for none) and the client's name. */
+export type Acting = { realm: RealmRow; actor: UserRow | null; client: string; log?: Logger };
+
+/*
+ * Contexts are built field by field here, never as `{ ...ctx, field }`: on Node 20 each
+ * property written after a spread in an object literal takes V8's slow path (about 0.6 µs
+ * each), and these objects are made several times per request (docs/benchmarks.md).
+ */
+
+/** An action context over the server's parts, for one realm and caller, with its own transaction guard. */
+export function actionCtx(deps: ServerDeps, acting: Acting): ActionCtx {
+  const { store } = deps;
+  return {
+    db: store.reader,
+    engine: store.engine,
+    transact: store.transact,
+    bus: deps.bus,
+    clock: deps.clock,
+    log: acting.log ?? deps.log,
+    config: deps.config,
+    realm: acting.realm,
+    actor: acting.actor,
+    client: acting.client,
+    queues: deps.queues,
+    loginLimiter: deps.loginLimiter,
+    transactionGuard: new TransactionGuard(),
+  };
+}
+
 /** How an emitted event is delivered beyond its users (see Delivery). */
 type EmitOptions = Pick<Delivery, "allPublicStreamsQueues">;
 
@@ -90,12 +131,39 @@ export type Emit = (event: ApiEvent, userIds: Iterable<number>, options?: EmitOp
  * - `tx: Db`: the caller's transaction (or the database, for a single write); a primitive never
  *   opens a transaction, never publishes, and checks nothing (its callers check first);
  * - `env: Pick<DoEnv, ...>`: only the fields the primitive reads, so an action passes `ctx` or
- *   `{ ...ctx, emit }`, and the CLI and bootstrap, which have no request, pass their own
+ *   `doEnv(ctx, emit)`, and the CLI and bootstrap, which have no request, pass their own
  *   `{ realm, clock }` to the same function;
  * - then the rows it acts on (a user, a stream, messages), then plain values (a role, a checked
  *   input, the users its events go to).
  */
 export type DoEnv = ActionCtx & { emit: Emit };
+
+/**
+ * The `env` of a transaction's `do*` primitives: `ctx` with the transaction's `emit`, acting as
+ * `actor` with `client` when given (internal senders such as the Notification Bot). It shares
+ * `ctx`'s transaction guard.
+ */
+export function doEnv(ctx: AuthedCtx, emit: Emit): AuthedCtx & DoEnv;
+export function doEnv(ctx: ActionCtx, emit: Emit): DoEnv;
+export function doEnv(ctx: ActionCtx, emit: Emit, actor: UserRow, client: string): AuthedCtx & DoEnv;
+export function doEnv(ctx: ActionCtx, emit: Emit, actor: UserRow | null = ctx.actor, client: string = ctx.client): DoEnv {
+  return {
+    db: ctx.db,
+    engine: ctx.engine,
+    transact: ctx.transact,
+    bus: ctx.bus,
+    clock: ctx.clock,
+    log: ctx.log,
+    config: ctx.config,
+    realm: ctx.realm,
+    actor,
+    client,
+    queues: ctx.queues,
+    loginLimiter: ctx.loginLimiter,
+    transactionGuard: ctx.transactionGuard,
+    emit,
+  };
+}
 
 /**
  * PostgreSQL errors that mean "a concurrent transaction got there first": a unique violation
@@ -121,7 +189,7 @@ export async function withTransaction<T>(ctx: ActionCtx, fn: (tx: Transaction<Da
   for (let attempt = 1; ; attempt++) {
     const pending: Delivery[] = [];
     const emit: Emit = (event, userIds, options) => {
-      const ids = [...new Set(userIds)];
+      const ids = userIds instanceof Set ? [...userIds] : [...new Set(userIds)];
       const allPublicStreamsQueues = options?.allPublicStreamsQueues === true;
       if (allPublicStreamsQueues) pending.push({ realmId: ctx.realm.id, event, userIds: ids, allPublicStreamsQueues });
       else if (ids.length > 0) pending.push({ realmId: ctx.realm.id, event, userIds: ids });

@@ -7,15 +7,9 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import Fastify, { LogController, type FastifyError, type FastifyReply, type FastifyRequest } from "fastify";
 import formbody from "@fastify/formbody";
 import multipart from "@fastify/multipart";
-import type { Logger } from "pino";
-import { TransactionGuard, type ActionCtx } from "../actions/context.ts";
-import type { Clock } from "../clock.ts";
-import type { Config } from "../config.ts";
-import type { EventBus } from "../events/bus.ts";
-import type { QueueManager } from "../events/queue-manager.ts";
-import type { RateLimiter, RateLimits } from "../rate-limit.ts";
+import { actionCtx, type ActionCtx, type ServerDeps } from "../actions/context.ts";
+import type { RateLimits } from "../rate-limit.ts";
 import { registerRateLimits } from "./rate-limits.ts";
-import type { Store } from "../store/db.ts";
 import { defaultRealm } from "../actions/users/authenticate.ts";
 import { authenticate } from "./auth.ts";
 import { Redirect, type Endpoint, type RawRoutes } from "./endpoint.ts";
@@ -24,14 +18,7 @@ import { parseParams } from "./params.ts";
 import { emailDomain } from "../store/emails.ts";
 import { fileFieldNames, readMultipartFile } from "../files/uploaded-file.ts";
 
-type AppDeps = {
-  store: Store;
-  bus: EventBus;
-  clock: Clock;
-  config: Config;
-  log: Logger;
-  queues: QueueManager;
-  loginLimiter: RateLimiter;
+type AppDeps = ServerDeps & {
   /** The API's rate limits (http/rate-limits.ts). */
   rateLimits: RateLimits;
   endpoints: Endpoint[];
@@ -201,17 +188,13 @@ export async function buildApp(deps: AppDeps) {
       url: `/api/v1${endpoint.path}`,
       handler: async (req, reply) => {
         let ctx: ActionCtx;
-        const base = {
-          db: store.reader, engine: store.engine, transact: store.transact, bus: deps.bus, clock: deps.clock, log: req.log, config,
-          client: clientName(req), queues: deps.queues, loginLimiter: deps.loginLimiter, transactionGuard: new TransactionGuard(),
-        };
         if (endpoint.auth === "user" || (endpoint.auth === "optional" && req.headers.authorization)) {
           const { user, realm } = await authenticate(req, store.reader, host);
-          ctx = { ...base, realm, actor: user };
+          ctx = actionCtx(deps, { realm, actor: user, client: clientName(req), log: req.log });
         } else {
           const realm = await defaultRealm(store.reader);
           if (!realm) throw new JsonableError("No organization exists yet", { status: 503 });
-          ctx = { ...base, realm, actor: null };
+          ctx = actionCtx(deps, { realm, actor: null, client: clientName(req), log: req.log });
         }
         const pathParams = (req.params ?? {}) as Record<string, unknown>;
         const body = req.body !== null && typeof req.body === "object" && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};

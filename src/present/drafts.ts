@@ -48,6 +48,6 @@ export function presentScheduledMessage(row: ScheduledMessageRow, members: Reado
     scheduled_delivery_timestamp: row.scheduled_timestamp,
     failed: row.failed === 1,
   };
-  if (row.stream_id !== null) return { ...common, type: "stream", to: row.stream_id, topic: row.topic };
-  return { ...common, type: "private", to: directAudience(members.get(row.recipient_id) ?? [], row.sender_id) };
+  if (row.stream_id !== null) return { type: "stream", to: row.stream_id, topic: row.topic, ...common };
+  return { type: "private", to: directAudience(members.get(row.recipient_id) ?? [], row.sender_id), ...common };
 }

@@ -32,7 +32,7 @@ export async function putUserPresence(db: Db, row: Omit<UserPresenceRow, "last_u
   const { user_id, realm_id, last_active_time, last_connected_time } = row;
   if (db.getExecutor().adapter instanceof SqliteAdapter) {
     const { last_update_id } = await nextUpdateId(db, realm_id).returning("last_update_id").executeTakeFirstOrThrow();
-    await upsertRow(db, { ...row, last_update_id }).execute();
+    await upsertRow(db, { user_id, realm_id, last_active_time, last_connected_time, last_update_id }).execute();
     return last_update_id;
   }
   const written = await db

@@ -12,7 +12,7 @@ import type { StreamRow } from "../../store/schema.ts";
 import { streamLookups } from "../../store/stream-lookups.ts";
 import { getStreamByName } from "../../store/streams.ts";
 import type { Db } from "../../store/types.ts";
-import { withTransaction, type AuthedCtx, type DoEnv } from "../context.ts";
+import { doEnv, withTransaction, type AuthedCtx, type DoEnv } from "../context.ts";
 import { doAddDefaultStream } from "./default-streams.ts";
 import { checkFolderForStream, doSetStreamFolder } from "./folders.ts";
 import { checkStreamName, parseRetentionDays, type StreamGroupSetting } from "./settings.ts";
@@ -64,7 +64,7 @@ export async function createChannel(ctx: AuthedCtx, input: CreateChannelInput): 
     return withTransaction(ctx, async (tx, emit) => {
       const stream = await getStreamByName(tx, ctx.realm.id, name);
       if (!stream) throw new JsonableError("Invalid channel name");
-      await finishChannel(tx, { ...ctx, emit }, stream, folderId, input.is_default_stream);
+      await finishChannel(tx, doEnv(ctx, emit), stream, folderId, input.is_default_stream);
       return { id: stream.id };
     });
   }
@@ -74,7 +74,7 @@ export async function createChannel(ctx: AuthedCtx, input: CreateChannelInput): 
     // Created by a concurrent request since the check above.
     if (!stream) throw new ChannelAlreadyExistsError(name);
     emit(streamCreateEvent(presentStreams([stream], await streamLookups(tx, ctx.realm.id, [stream]))), await metadataAccessUserIds(ctx, stream, tx));
-    await finishChannel(tx, { ...ctx, emit }, stream, folderId, input.is_default_stream);
+    await finishChannel(tx, doEnv(ctx, emit), stream, folderId, input.is_default_stream);
     return { id: stream.id };
   });
 }

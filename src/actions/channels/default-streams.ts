@@ -11,7 +11,7 @@ import type { StreamRow, UserRow } from "../../store/schema.ts";
 import { getStreamsByIds } from "../../store/streams.ts";
 import { activeRealmMembers, insertSubscriptions, subscriptionColorsByUser } from "../../store/subscriptions.ts";
 import type { Db } from "../../store/types.ts";
-import { withTransaction, type AuthedCtx, type DoEnv } from "../context.ts";
+import { doEnv, withTransaction, type AuthedCtx, type DoEnv } from "../context.ts";
 import { pickColor } from "./settings.ts";
 
 /** Sends the realm's current default channel ids to its active non-guests (Zulip's notify_default_streams). */
@@ -30,7 +30,7 @@ export async function addDefaultStream(ctx: AuthedCtx, streamId: number): Promis
   if (!isRealmAdmin(ctx.actor)) throw new AdministratorRequiredError();
   const { stream } = await accessStreamById(ctx, streamId);
   if (stream.invite_only === 1) throw new JsonableError("Private channels cannot be made default.");
-  await withTransaction(ctx, (tx, emit) => doAddDefaultStream(tx, { ...ctx, emit }, stream));
+  await withTransaction(ctx, (tx, emit) => doAddDefaultStream(tx, doEnv(ctx, emit), stream));
   return {};
 }
 
@@ -40,7 +40,7 @@ export async function removeDefaultStream(ctx: AuthedCtx, streamId: number): Pro
   const { stream } = await accessStreamById(ctx, streamId, { metadataOnly: true });
   await withTransaction(ctx, async (tx, emit) => {
     await deleteDefaultStream(tx, ctx.realm.id, stream.id);
-    await notifyDefaultStreams(tx, { ...ctx, emit });
+    await notifyDefaultStreams(tx, doEnv(ctx, emit));
   });
   return {};
 }

@@ -46,7 +46,7 @@ export async function getStreams(ctx: AuthedCtx, filters: StreamFilters): Promis
   // No default channels exist yet, so every channel says false when asked.
   if (!filters.include_default) return { streams: presented };
   const defaults = new Set(await defaultStreamIds(ctx.db, ctx.realm.id));
-  return { streams: presented.map((s) => ({ ...s, is_default: defaults.has(s.stream_id) })) };
+  return { streams: presented.map((s) => ({ is_default: defaults.has(s.stream_id), ...s })) };
 }
 
 /** GET /streams/{stream_id}. */

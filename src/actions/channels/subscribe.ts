@@ -219,7 +219,7 @@ async function emitAddEvents(ctx: AuthedCtx, db: Db, emit: Emit, added: Added, s
   for (const [userId, rows] of added.byUser) {
     const subscriptions = rows.flatMap((row) => {
       const stream = presented.get(row.stream_id);
-      return stream ? [{ ...presentSubscription(stream, row), subscribers: subscribers.get(row.stream_id) ?? [] }] : [];
+      return stream ? [{ subscribers: subscribers.get(row.stream_id) ?? [], ...presentSubscription(stream, row) }] : [];
     });
     emit(subscriptionAddEvent(subscriptions.sort((a, b) => a.name.localeCompare(b.name))), [userId]);
   }

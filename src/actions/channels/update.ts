@@ -10,7 +10,7 @@ import { streamCreateEvent, streamDeleteEvent, streamUpdateEvent, type StreamUpd
 import type { Db } from "../../store/types.ts";
 import type { StreamRow, StreamTable } from "../../store/schema.ts";
 import { getStreamByName, updateStream } from "../../store/streams.ts";
-import { withTransaction, type AuthedCtx } from "../context.ts";
+import { doEnv, withTransaction, type AuthedCtx } from "../context.ts";
 import { doUnarchiveStream } from "./streams.ts";
 import { checkFolderForStream } from "./folders.ts";
 import {
@@ -122,7 +122,7 @@ export async function updateStreamSettings(ctx: AuthedCtx, streamId: number, c: 
   const contentAccess = await hasContentAccess(ctx.db, ctx.actor, stream, sub !== null);
   const folderId = c.folder_id === undefined ? undefined : await checkFolderForStream(ctx.db, ctx.realm.id, c.folder_id);
   await withTransaction(ctx, async (tx, emit) => {
-    const row = c.is_archived === false ? await doUnarchiveStream(tx, { ...ctx, emit }, stream) : stream;
+    const row = c.is_archived === false ? await doUnarchiveStream(tx, doEnv(ctx, emit), stream) : stream;
     const patch: Updateable<StreamTable> = await groupSettingPatch(ctx, tx, row, c, contentAccess);
     if (c.is_private !== undefined || c.is_web_public !== undefined || c.history_public_to_subscribers !== undefined) {
       Object.assign(patch, { invite_only: privacy.invite_only ? 1 : 0, is_web_public: privacy.web_public ? 1 : 0, history_public_to_subscribers: privacy.history ? 1 : 0 });

@@ -12,7 +12,7 @@ import type { Db } from "../../store/types.ts";
 import { getStreamById, getStreamByName } from "../../store/streams.ts";
 import { getUserTopic, setUserTopic, VISIBILITY_POLICY } from "../../store/user-topics.ts";
 import { mutedTopicsState } from "../../register/user-topics.ts";
-import { withTransaction, type AuthedCtx, type DoEnv } from "../context.ts";
+import { doEnv, withTransaction, type AuthedCtx, type DoEnv } from "../context.ts";
 
 /** `(no topic)` and the realm's empty-topic display name stand for the empty topic (FL 334/370). */
 function storedTopicName(realm: RealmRow, topic: string): string {
@@ -33,7 +33,7 @@ async function doSetVisibilityPolicy(tx: Db, env: Pick<DoEnv, "realm" | "clock" 
 
 /** Sets the actor's policy for a topic in one transaction. */
 function setVisibilityPolicy(ctx: AuthedCtx, stream: StreamRow, topic: string, policy: number): Promise<void> {
-  return withTransaction(ctx, (tx, emit) => doSetVisibilityPolicy(tx, { ...ctx, emit }, ctx.actor, stream, topic, policy));
+  return withTransaction(ctx, (tx, emit) => doSetVisibilityPolicy(tx, doEnv(ctx, emit), ctx.actor, stream, topic, policy));
 }
 
 /** A channel of the realm by id or name without an access check (removing a policy needs none), or `error`. */

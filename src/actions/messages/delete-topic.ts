@@ -12,7 +12,7 @@ import type { RealmRow } from "../../store/schema.ts";
 import { getStreamById } from "../../store/streams.ts";
 import { newestTopicMessages } from "../../store/topic-batches.ts";
 import { removeAttachmentFiles } from "../attachments/claim.ts";
-import { withTransaction, type AuthedCtx } from "../context.ts";
+import { doEnv, withTransaction, type AuthedCtx } from "../context.ts";
 import { doDeleteMessages } from "./delete.ts";
 
 /** Messages deleted per transaction (Zulip's RETENTION_STREAM_MESSAGE_BATCH_SIZE). */
@@ -40,7 +40,7 @@ export async function deleteTopic(ctx: AuthedCtx, streamId: number, input: { top
       if (batch.length === 0) return { count: 0, released: [] };
       // The row read again inside the transaction: an earlier batch may have moved first_message_id.
       const current = (await getStreamById(tx, ctx.realm.id, stream.id)) ?? stream;
-      return { count: batch.length, released: await doDeleteMessages(tx, { ...ctx, emit }, batch, current) };
+      return { count: batch.length, released: await doDeleteMessages(tx, doEnv(ctx, emit), batch, current) };
     });
     await removeAttachmentFiles(ctx.config.uploadsDir, released);
     if (count < BATCH_SIZE) return { complete: true };

@@ -22,7 +22,7 @@ import { updateStream } from "../../store/streams.ts";
 import { deleteSubmessagesOfMessages } from "../../store/submessages.ts";
 import { getUser } from "../../store/users.ts";
 import { releaseAttachmentsForDeletedMessages, removeAttachmentFiles } from "../attachments/claim.ts";
-import { withTransaction, type AuthedCtx, type DoEnv } from "../context.ts";
+import { doEnv, withTransaction, type AuthedCtx, type DoEnv } from "../context.ts";
 
 const NO_PERMISSION = "You don't have permission to delete this message";
 
@@ -74,7 +74,7 @@ export async function deleteMessage(ctx: AuthedCtx, messageId: number): Promise<
   const released = await withTransaction(ctx, async (tx, emit) => {
     const { message, stream } = await accessMessage(ctx, tx, messageId, { forModify: true });
     await checkCanDelete(ctx, tx, message, stream, nowSeconds(ctx.clock));
-    return doDeleteMessages(tx, { ...ctx, emit }, [message], stream);
+    return doDeleteMessages(tx, doEnv(ctx, emit), [message], stream);
   });
   await removeAttachmentFiles(ctx.config.uploadsDir, released);
 }

@@ -20,7 +20,7 @@ import { setMessageEditHistory } from "../../store/messages.ts";
 import type { MessageRow, StreamRow, UserRow } from "../../store/schema.ts";
 import { subscriberIds } from "../../store/subscriptions.ts";
 import { getUser, userRolesByIds } from "../../store/users.ts";
-import { withTransaction, type AuthedCtx, type Emit } from "../context.ts";
+import { doEnv, withTransaction, type AuthedCtx, type Emit } from "../context.ts";
 import * as checks from "./edit-checks.ts";
 import { editedContent, renderEdit, updateMentionFlags, writeContent, type RenderedEdit } from "./edit-content.ts";
 import { reconcileMovedFlags } from "./move-flags.ts";
@@ -64,7 +64,7 @@ export async function updateMessage(ctx: AuthedCtx, input: UpdateMessageInput): 
     const rendered = content === undefined ? null : await renderEdit(ctx, tx, message, sender, stream, content);
     const notify = { notifyOld: input.send_notification_to_old_thread, notifyNew: input.send_notification_to_new_thread };
     // The move's notices are written with it, their events after the move's.
-    await doSendNotices(tx, { ...ctx, emit }, await editChannelMessage(ctx, tx, emit, { message, stream, move, rendered, mode: input.propagate_mode, now, notify }));
+    await doSendNotices(tx, doEnv(ctx, emit), await editChannelMessage(ctx, tx, emit, { message, stream, move, rendered, mode: input.propagate_mode, now, notify }));
   });
   return { detached_uploads: [] };
 }

@@ -5,7 +5,7 @@ import { parseNarrow } from "../../narrow/parse.ts";
 import { applyWithOperator } from "../../narrow/with.ts";
 import { fetchMessageRange } from "../../store/message-queries.ts";
 import { directRecipientMembers } from "../../store/messages.ts";
-import { withTransaction, type AuthedCtx } from "../context.ts";
+import { doEnv, withTransaction, type AuthedCtx } from "../context.ts";
 import { parseAnchor } from "./read.ts";
 import { readableMessage } from "../../permissions/message-access.ts";
 import { narrowScope, queryScope } from "./narrow-scope.ts";
@@ -43,7 +43,7 @@ export async function updateMessageFlagsForNarrow(ctx: AuthedCtx, input: FlagsNa
   const narrow = await buildNarrow(narrowScope(ctx), terms);
   const found = await fetchMessageRange(queryScope(ctx), narrow, { anchor, ...range, includeAnchor: input.include_anchor });
   const change = checkFlagChange(input.flag, input.op);
-  const updated = await withTransaction(ctx, (tx, emit) => doUpdateFlags(tx, { ...ctx, emit }, ctx.actor, { ...change, flag: input.flag }, found.ids));
+  const updated = await withTransaction(ctx, (tx, emit) => doUpdateFlags(tx, doEnv(ctx, emit), ctx.actor, { ...change, flag: input.flag }, found.ids));
   return {
     processed_count: found.ids.length,
     updated_count: updated.length,

@@ -14,7 +14,7 @@ import { getStreamsByIds } from "../../store/streams.ts";
 import { subscribedStreamIds } from "../../store/subscriptions.ts";
 import { classifyUnreads, unreadRows, userHasTopicMessage, type UnreadRow } from "../../store/unreads.ts";
 import { accessStreamById } from "../../permissions/stream-access.ts";
-import { withTransaction, type AuthedCtx, type DoEnv } from "../context.ts";
+import { doEnv, withTransaction, type AuthedCtx, type DoEnv } from "../context.ts";
 
 /** Zulip's flags that exist but no user may change (bookkeeping, or unused legacy flags). */
 const NON_EDITABLE_FLAGS: ReadonlySet<string> = new Set([
@@ -123,7 +123,7 @@ export async function doUpdateFlags(
 /** POST /messages/flags: echoes the requested ids, as Zulip does. */
 export async function updateMessageFlags(ctx: AuthedCtx, input: { messages: number[]; op: string; flag: string }): Promise<{ messages: number[] }> {
   const { bit, op } = checkFlagChange(input.flag, input.op);
-  await withTransaction(ctx, (tx, emit) => doUpdateFlags(tx, { ...ctx, emit }, ctx.actor, { op, flag: input.flag, bit }, input.messages));
+  await withTransaction(ctx, (tx, emit) => doUpdateFlags(tx, doEnv(ctx, emit), ctx.actor, { op, flag: input.flag, bit }, input.messages));
   return { messages: input.messages };
 }
 

@@ -12,7 +12,7 @@ import type { Db } from "../../store/types.ts";
 import { latestTopicMessage } from "../../store/messages.ts";
 import type { MessageRow, StreamRow, UserRow } from "../../store/schema.ts";
 import { topicFollowerIds } from "../../store/user-topics.ts";
-import type { AuthedCtx, Emit } from "../context.ts";
+import { doEnv, type AuthedCtx, type Emit } from "../context.ts";
 import { doDeleteMessages } from "./delete.ts";
 import type { PropagateMode } from "./edit-checks.ts";
 import { topicMessages } from "./move.ts";
@@ -70,7 +70,7 @@ async function undoRecentResolveNotice(ctx: AuthedCtx, tx: Db, emit: Emit, strea
   if (latest === undefined || nowSeconds(ctx.clock) - latest.date_sent > RESOLVE_UNDO_GRACE_SECONDS) return false;
   const bot = await findNotificationBot(ctx, tx);
   if (bot === undefined || latest.sender_id !== bot.id || !RESOLVE_NOTICE.test(latest.content)) return false;
-  await doDeleteMessages(tx, { ...ctx, emit }, [latest], stream);
+  await doDeleteMessages(tx, doEnv(ctx, emit), [latest], stream);
   return true;
 }
 

@@ -9,7 +9,7 @@ import { emailDomain } from "../../store/emails.ts";
 import type { Db } from "../../store/types.ts";
 import type { StreamRow, UserRow } from "../../store/schema.ts";
 import { getUserByDeliveryEmail } from "../../store/users.ts";
-import type { ActionCtx, AuthedCtx, DoEnv } from "../context.ts";
+import { doEnv, type ActionCtx, type DoEnv } from "../context.ts";
 import { doCreateUser } from "../users/create.ts";
 import { checkMessage, doSendMessage, type SendRequest } from "./send.ts";
 
@@ -47,7 +47,7 @@ export type Notice = { stream: StreamRow; topic: string; content: string; reads:
  */
 export async function doSendNotices(tx: Db, env: DoEnv, notices: readonly Notice[]): Promise<number[]> {
   if (notices.length === 0) return [];
-  const botCtx: AuthedCtx = { ...env, actor: await notificationBot(env, tx), client: "Internal" };
+  const botCtx = doEnv(env, env.emit, await notificationBot(env, tx), "Internal");
   const ids: number[] = [];
   for (const { stream, topic, content, reads } of notices) {
     let request: SendRequest;

@@ -11,7 +11,7 @@ import type { MessageRow, UserRow } from "../../store/schema.ts";
 import { directRecipientMembers } from "../../store/messages.ts";
 import { getStreamById } from "../../store/streams.ts";
 import { usersByIds } from "../../store/users.ts";
-import { withTransaction, type AuthedCtx } from "../context.ts";
+import { doEnv, withTransaction, type AuthedCtx } from "../context.ts";
 import { doSendNotices, silentMention as mention } from "./notification-bot.ts";
 
 /** The report reasons and how the notification names them. */
@@ -63,7 +63,7 @@ export async function reportMessage(ctx: AuthedCtx, input: { message_id: number;
     const { message } = await accessMessage(ctx, tx, input.message_id);
     const [sender] = await usersByIds(tx, ctx.realm.id, [message.sender_id]);
     const content = await reportContent(ctx, tx, input, message, sender);
-    await doSendNotices(tx, { ...ctx, emit }, [{ stream: channel, topic: `${sender.full_name} moderation`, content, reads: {} }]);
+    await doSendNotices(tx, doEnv(ctx, emit), [{ stream: channel, topic: `${sender.full_name} moderation`, content, reads: {} }]);
   });
 }
 

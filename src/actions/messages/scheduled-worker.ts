@@ -11,15 +11,9 @@
  * cannot be sent is marked failed and, as Zulip does, its sender gets an update event and a
  * direct message from the Notification Bot, unless the sender or the organization is deactivated.
  */
-import type { Logger } from "pino";
-import { nowSeconds, type Clock, type TimerHandle } from "../../clock.ts";
-import type { Config } from "../../config.ts";
-import type { EventBus } from "../../events/bus.ts";
+import { nowSeconds, type TimerHandle } from "../../clock.ts";
 import { scheduledMessageRemoveEvent, scheduledMessageUpdateEvent } from "../../events/kinds/drafts.ts";
-import type { QueueManager } from "../../events/queue-manager.ts";
 import { JsonableError, RealmDeactivatedError, UserDeactivatedError } from "../../errors.ts";
-import type { RateLimiter } from "../../rate-limit.ts";
-import type { Store } from "../../store/db.ts";
 import { getRealm } from "../../store/realms.ts";
 import type { ScheduledMessageRow } from "../../store/schema-drafts.ts";
 import type { RealmRow, UserRow } from "../../store/schema.ts";
@@ -34,7 +28,7 @@ import {
 } from "../../store/scheduled-messages.ts";
 import type { Db } from "../../store/types.ts";
 import { getUser } from "../../store/users.ts";
-import { TransactionGuard, withTransaction, type ActionCtx, type AuthedCtx, type DoEnv } from "../context.ts";
+import { actionCtx, doEnv, withTransaction, type ActionCtx, type DoEnv, type ServerDeps } from "../context.ts";
 import { notificationBot } from "./notification-bot.ts";
 import { presentScheduled, storedAddressee } from "./scheduled.ts";
 import { checkMessage, doSendMessage } from "./send.ts";
@@ -50,15 +44,8 @@ const MAX_IDLE_REPASSES = 3;
 /** Due messages read per query. */
 const DUE_BATCH = 100;
 
-/** What the worker runs on: the server's store, bus, clock, configuration, log and queues. */
-export type ScheduledWorkerDeps = {
-  store: Store;
-  bus: EventBus;
-  clock: Clock;
-  config: Config;
-  log: Logger;
-  queues: QueueManager;
-  loginLimiter: RateLimiter;
+/** What the worker runs on: the server's parts, and how late a message may still be sent. */
+export type ScheduledWorkerDeps = ServerDeps & {
   /** Seconds past its time after which a message is failed rather than sent (default Zulip's 10 minutes). */
   lateCutoffSeconds?: number;
 };
@@ -68,11 +55,7 @@ export type ScheduledMessageWorker = { stop(): Promise<void> };
 
 /** The context the worker acts in for one realm: no caller, the "Internal" client. */
 function realmCtx(deps: ScheduledWorkerDeps, realm: RealmRow): ActionCtx {
-  const { store } = deps;
-  return {
-    db: store.reader, engine: store.engine, transact: store.transact, bus: deps.bus, clock: deps.clock, log: deps.log, config: deps.config,
-    realm, actor: null, client: "Internal", queues: deps.queues, loginLimiter: deps.loginLimiter, transactionGuard: new TransactionGuard(),
-  };
+  return actionCtx(deps, { realm, actor: null, client: "Internal" });
 }
 
 /** Zulip's datetime_to_global_time: a `<time:...>` every reader sees in their own zone. */
@@ -87,7 +70,7 @@ async function doSendFailureNotice(tx: Db, env: DoEnv, sender: UserRow, row: Sch
     `> ${row.failure_message ?? ""}`,
     "[View scheduled messages](#scheduled)",
   ].join("\n\n");
-  const botCtx: AuthedCtx = { ...env, actor: await notificationBot(env, tx), client: "Internal" };
+  const botCtx = doEnv(env, env.emit, await notificationBot(env, tx), "Internal");
   try {
     const request = await checkMessage(botCtx, tx, { addressee: { type: "private", to: [sender] }, content, readBySender: true, systemBot: true });
     await doSendMessage(tx, env, request);
@@ -111,7 +94,7 @@ async function sendDue(deps: ScheduledWorkerDeps, tx: Db, env: DoEnv, id: number
   if (now > row.scheduled_timestamp + (deps.lateCutoffSeconds ?? DEFAULT_LATE_CUTOFF_SECONDS)) {
     throw new JsonableError("Message could not be sent at the scheduled time.");
   }
-  const senderCtx: AuthedCtx & DoEnv = { ...env, actor: sender, client: row.sending_client };
+  const senderCtx = doEnv(env, env.emit, sender, row.sending_client);
   const request = await checkMessage(senderCtx, tx, { addressee: await storedAddressee(tx, row), content: row.content, readBySender: row.read_by_sender === 1 });
   const sent = await doSendMessage(tx, senderCtx, request);
   await setDeliveredMessageId(tx, row.id, sent.id);
@@ -130,7 +113,7 @@ async function recordFailure(deps: ScheduledWorkerDeps, ctx: ActionCtx, id: numb
     const sender = await getUser(tx, ctx.realm.id, row.sender_id);
     if (!sender) return;
     emit(scheduledMessageUpdateEvent(await presentScheduled(tx, row)), [sender.id]);
-    await doSendFailureNotice(tx, { ...ctx, emit }, sender, row);
+    await doSendFailureNotice(tx, doEnv(ctx, emit), sender, row);
   });
 }
 
@@ -144,7 +127,7 @@ async function deliverOne(deps: ScheduledWorkerDeps, due: DueScheduledMessage): 
     if (!realm) return "error";
     const ctx = realmCtx(deps, realm);
     try {
-      return (await withTransaction(ctx, (tx, emit) => sendDue(deps, tx, { ...ctx, emit }, due.id))) ? "handled" : "taken";
+      return (await withTransaction(ctx, (tx, emit) => sendDue(deps, tx, doEnv(ctx, emit), due.id))) ? "handled" : "taken";
     } catch (err) {
       // Another process's write got in the way: try again later rather than fail the message.
       if (isRetryableStoreError(err)) throw err;

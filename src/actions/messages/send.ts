@@ -28,7 +28,7 @@ import { subscriberIds } from "../../store/subscriptions.ts";
 import { usersByIds } from "../../store/users.ts";
 import { claimAttachments } from "../attachments/claim.ts";
 import { alertedReceiverIds } from "../users/alert-words.ts";
-import { withTransaction, type AuthedCtx, type DoEnv } from "../context.ts";
+import { doEnv, withTransaction, type AuthedCtx, type DoEnv } from "../context.ts";
 import { loadRenderContext } from "./render-context.ts";
 import { defaultReadBySender, normalizeContent, normalizeTopic } from "./send-content.ts";
 import { checkCanPost, checkCanSendDirect, parseDirectRecipients, parseStreamIndicator, resolveDirectUsers, resolveStream } from "./send-recipients.ts";
@@ -90,7 +90,7 @@ async function channelTarget(ctx: AuthedCtx, db: Db, addressee: Extract<Addresse
   if (!systemBot) await checkCanPost(ctx, db, stream);
   const topic = normalizeTopic(topicRaw, ctx.realm);
   const subscribers = await subscriberIds(db, ctx.realm.id, stream.id);
-  const receiverIds = [...new Set([ctx.actor.id, ...subscribers])];
+  const receiverIds = subscribers.includes(ctx.actor.id) ? subscribers : [ctx.actor.id, ...subscribers];
   return { recipientId: await streamRecipientId(db, ctx.realm.id, stream.id), stream, topic, receiverIds };
 }
 
@@ -175,8 +175,12 @@ export async function checkMessage(ctx: AuthedCtx, db: Db, input: SendMessageInp
   const topicWildcard = new Set(participants.filter((id) => receivers.has(id)));
   const [alerted, muters] = await Promise.all([alertedReceiverIds(db, ctx.realm.id, content, receivers, ctx.actor.id), mutersOf(db, ctx.realm.id, ctx.actor.id)]);
   const storedFlags = storedSendFlags(ctx.actor.id, receivers, readBy(ctx.actor.id, readBySender, input, muters), input, { mentioned, topicWildcard, alerted, muters });
+  // Field by field: properties after a spread take V8's slow path (see actions/context.ts).
   return {
-    ...target,
+    recipientId: target.recipientId,
+    stream: target.stream,
+    topic: target.topic,
+    receiverIds: target.receiverIds,
     sender: ctx.actor,
     client: ctx.client,
     content,
@@ -258,5 +262,5 @@ export async function doSendMessage(tx: Db, env: Pick<DoEnv, "realm" | "clock" |
 
 /** POST /messages: checks and sends a channel or direct message as the caller, in one transaction. */
 export async function sendMessage(ctx: AuthedCtx, input: SendMessageInput): Promise<SendMessageResult> {
-  return withTransaction(ctx, async (tx, emit) => doSendMessage(tx, { ...ctx, emit }, await checkMessage(ctx, tx, input)));
+  return withTransaction(ctx, async (tx, emit) => doSendMessage(tx, doEnv(ctx, emit), await checkMessage(ctx, tx, input)));
 }

@@ -1,21 +1,15 @@
 /** Creating an organization with its system groups, and the first start's owner account. */
 import fs from "node:fs";
 import path from "node:path";
-import type { Logger } from "pino";
-import { nowSeconds, type Clock } from "../../clock.ts";
-import type { Config } from "../../config.ts";
+import { nowSeconds } from "../../clock.ts";
 import { REALM_GROUP_SETTING_DEFAULTS, type RealmGroupSetting } from "../../permissions/realm-settings.ts";
 import { ROLE, SYSTEM_GROUP, SYSTEM_GROUPS } from "../../store/roles.ts";
 import { randomAlphanumeric } from "../../secrets.ts";
 import type { RealmRow, UserRow } from "../../store/schema.ts";
 import type { Db } from "../../store/types.ts";
-import type { Store } from "../../store/db.ts";
-import type { EventBus } from "../../events/bus.ts";
-import type { QueueManager } from "../../events/queue-manager.ts";
-import type { RateLimiter } from "../../rate-limit.ts";
 import { renderStreamDescription } from "../../present/streams.ts";
 import { insertStream } from "../../store/streams.ts";
-import { TransactionGuard, withTransaction, type ActionCtx, type DoEnv } from "../context.ts";
+import { actionCtx, doEnv, withTransaction, type DoEnv, type ServerDeps } from "../context.ts";
 import { doAddDefaultStream, doJoinDefaultStreams } from "../channels/default-streams.ts";
 import { newStreamGroupSettings } from "../channels/settings.ts";
 import { doSendNotices } from "../messages/notification-bot.ts";
@@ -53,17 +47,6 @@ export async function doCreateRealm(tx: Db, env: Pick<DoEnv, "clock">, input: { 
   await updateRealmSettings(tx, realm.id, settings);
   return { ...realm, settings: JSON.stringify(settings) };
 }
-
-/** What the first start runs on: the server's store, bus, clock, configuration, log and queues. */
-export type BootstrapDeps = {
-  store: Store;
-  bus: EventBus;
-  clock: Clock;
-  config: Config;
-  log: Logger;
-  queues: QueueManager;
-  loginLimiter: RateLimiter;
-};
 
 /** Upstream's first channel: everyone joins it (Zulip's "general" in do_create_realm). */
 const GENERAL_CHANNEL = { name: "general", description: "Everyone is added to this channel by default. Welcome! :octopus:" };
@@ -106,7 +89,7 @@ async function doCreateInitialChannel(tx: Db, env: DoEnv, owner: UserRow): Promi
  * (with a welcome message), prints the owner's credentials and writes them to
  * `$DATA_DIR/zuliprc`. Later starts change nothing.
  */
-export async function ensureInitialRealm(deps: BootstrapDeps): Promise<void> {
+export async function ensureInitialRealm(deps: ServerDeps): Promise<void> {
   const { store, clock, config, log } = deps;
   const db = store.db;
   if (await getDefaultRealm(db)) return;
@@ -115,11 +98,8 @@ export async function ensureInitialRealm(deps: BootstrapDeps): Promise<void> {
   const owner: CreatedUser = await db.transaction().execute((tx) =>
     doCreateUser(tx, { realm, clock }, { email: config.ownerEmail, fullName: "Owner", role: ROLE.owner, password }),
   );
-  const ctx: ActionCtx = {
-    db: store.reader, engine: store.engine, transact: store.transact, bus: deps.bus, clock, log, config,
-    realm, actor: null, client: "Internal", queues: deps.queues, loginLimiter: deps.loginLimiter, transactionGuard: new TransactionGuard(),
-  };
-  await withTransaction(ctx, (tx, emit) => doCreateInitialChannel(tx, { ...ctx, emit }, owner));
+  const ctx = actionCtx(deps, { realm, actor: null, client: "Internal" });
+  await withTransaction(ctx, (tx, emit) => doCreateInitialChannel(tx, doEnv(ctx, emit), owner));
   const email = apiEmail(owner, emailDomain(config.externalUrl));
   const zuliprc = `[api]\nemail=${email}\nkey=${owner.api_key}\nsite=${config.externalUrl}\n`;
   fs.mkdirSync(config.dataDir, { recursive: true });

@@ -19,7 +19,7 @@ import {
 } from "../../store/profile-fields.ts";
 import type { CustomProfileFieldRow, Database } from "../../store/schema.ts";
 import { activeUserIds } from "../../store/users.ts";
-import { withTransaction, type AuthedCtx, type Emit } from "../context.ts";
+import { doEnv, withTransaction, type AuthedCtx, type Emit } from "../context.ts";
 import {
   checkFieldData,
   checkFieldDataShape,
@@ -211,7 +211,7 @@ async function changeOwnProfileData(ctx: AuthedCtx, updates: ProfileDataUpdate[]
   checkHuman(ctx);
   await withTransaction(ctx, async (tx, emit) => {
     const values = await validateProfileData(tx, ctx.realm.id, ctx.actor, updates);
-    await doUpdateProfileData(tx, { ...ctx, emit }, ctx.actor, values, await userIdsWhoCanAccess(tx, ctx.realm, ctx.actor));
+    await doUpdateProfileData(tx, doEnv(ctx, emit), ctx.actor, values, await userIdsWhoCanAccess(tx, ctx.realm, ctx.actor));
   });
   return {};
 }

@@ -30,7 +30,7 @@ import type { UserPresenceRow } from "../../store/schema-presence.ts";
 import type { Db } from "../../store/types.ts";
 import { userSetting } from "../../store/user-settings.ts";
 import { activeUserIds } from "../../store/users.ts";
-import { withTransaction, type AuthedCtx, type DoEnv } from "../context.ts";
+import { doEnv, withTransaction, type AuthedCtx, type DoEnv } from "../context.ts";
 
 /**
  * Above this many recipients, a user coming online is not announced: clients learn it from their
@@ -123,7 +123,7 @@ async function doPutPresence(
 async function recordPresence(ctx: AuthedCtx, user: UserRow, status: PresenceStatus): Promise<void> {
   const change = presenceChange(await getUserPresence(ctx.db, ctx.realm.id, user.id), status, nowSeconds(ctx.clock));
   if (change === null) return;
-  await withTransaction(ctx, (tx, emit) => doPutPresence(tx, { ...ctx, emit }, user, change.times, { announce: change.creating || change.cameOnline, force: false }));
+  await withTransaction(ctx, (tx, emit) => doPutPresence(tx, doEnv(ctx, emit), user, change.times, { announce: change.creating || change.cameOnline, force: false }));
 }
 
 /**

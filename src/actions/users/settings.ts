@@ -29,7 +29,7 @@ import {
   type UserSettingValue,
 } from "../../store/user-settings.ts";
 import { activeNameTaken, getUserByDeliveryEmail, updateUser } from "../../store/users.ts";
-import { withTransaction, type AuthedCtx, type DoEnv } from "../context.ts";
+import { doEnv, withTransaction, type AuthedCtx, type DoEnv } from "../context.ts";
 import { checkFullName, isEmailAddress } from "./accounts.ts";
 import { doUpdatePresenceEnabled } from "./presence.ts";
 import { checkSettingValues, languageName } from "./setting-rules.ts";
@@ -65,7 +65,7 @@ export async function updateSettings(ctx: AuthedCtx, input: SettingsInput): Prom
   if (input.email !== undefined) await checkEmailChange(ctx, input.email.trim());
   const fullName = await checkNameChange(ctx, input.full_name);
   await withTransaction(ctx, async (tx, emit) => {
-    const env = { ...ctx, emit };
+    const env = doEnv(ctx, emit);
     let user = await lockUser(tx, ctx.realm.id, actor.id);
     if (passwordHash !== null) user = await updateUser(tx, ctx.realm.id, user.id, { password_hash: passwordHash });
     if (fullName !== null && fullName !== user.full_name) {

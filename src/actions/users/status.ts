@@ -11,7 +11,7 @@ import type { Db } from "../../store/types.ts";
 import type { UserRow } from "../../store/schema.ts";
 import { getUserStatus, presenceEnabled, setPresenceEnabled, upsertUserStatus, type StatusPatch } from "../../store/user-status.ts";
 import { nowSeconds } from "../../clock.ts";
-import { withTransaction, type AuthedCtx } from "../context.ts";
+import { doEnv, withTransaction, type AuthedCtx } from "../context.ts";
 import { checkEmoji, EMOJI_TYPE, emojiByName, type EmojiRef } from "../emoji/check.ts";
 import { accessUserById, userIdsWhoCanAccess } from "../../permissions/user-access.ts";
 import { doUpdatePresenceEnabled } from "./presence.ts";
@@ -70,7 +70,7 @@ async function changeStatus(ctx: AuthedCtx, actor: UserRow, input: StatusInput):
     if (input.away !== undefined) {
       // Deprecated (FL 148): `away` sets presence_enabled, announced as that setting's change.
       await setPresenceEnabled(tx, realm.id, actor.id, !input.away);
-      await doUpdatePresenceEnabled(tx, { ...ctx, emit }, actor, !input.away);
+      await doUpdatePresenceEnabled(tx, doEnv(ctx, emit), actor, !input.away);
       emit(userSettingsUpdateEvent("presence_enabled", !input.away), [actor.id]);
       emit(updateGlobalNotificationsEvent(apiEmail(actor, emailDomain(ctx.config.externalUrl)), "presence_enabled", !input.away), [actor.id]);
       change.away = input.away;

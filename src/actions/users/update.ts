@@ -14,7 +14,7 @@ import type { Database, RealmRow, UserRow } from "../../store/schema.ts";
 import type { Db } from "../../store/types.ts";
 import { activeUserIds, countActiveHumanOwners, getUserByDeliveryEmail, updateUser as storeUpdateUser } from "../../store/users.ts";
 import { CAN_CHANGE_USER_EMAILS } from "./credentials.ts";
-import { withTransaction, type AuthedCtx, type DoEnv } from "../context.ts";
+import { doEnv, withTransaction, type AuthedCtx, type DoEnv } from "../context.ts";
 import { doUpdateProfileData, validateProfileData, type ProfileDataUpdate } from "./profile-data.ts";
 import { checkFullName, isEmailAddress } from "./accounts.ts";
 import { accessUserByEmail, accessUserById, botAdministratorIds, usersWhoCanAccess } from "../../permissions/user-access.ts";
@@ -110,7 +110,7 @@ export async function updateUser(ctx: AuthedCtx, target: number | string, change
     const newEmail = changes.new_email === undefined ? null : await checkNewEmail(tx, realm, user, changes.new_email);
     const recipients = await usersWhoCanAccess(tx, realm, user);
     const recipientIds = recipients.map((r) => r.id);
-    const env = { ...ctx, emit };
+    const env = doEnv(ctx, emit);
     if (roleChanges && changes.role !== undefined) await doChangeUserRole(tx, env, user, changes.role, recipientIds);
     if (fullName !== null && fullName !== user.full_name) await doChangeFullName(tx, env, user, fullName, recipientIds);
     await doUpdateProfileData(tx, env, user, profile, recipientIds);

@@ -40,7 +40,7 @@ export type MessageUpdateEvent = UpdateMessageEvent | DeleteMessageEvent | Delet
 
 /** One user's `update_message` event. */
 export function updateMessageEvent(base: UpdateMessageBase, flags: string[]): UpdateMessageEvent {
-  return { ...base, flags };
+  return { flags, ...base };
 }
 
 /** The `delete_message` event for messages of one conversation (a channel topic or a direct conversation). */
@@ -57,5 +57,5 @@ export function deleteMessageEventForQueue(
 ): DeleteMessageEvent | DeleteOneMessageEvent | DeleteOneMessageEvent[] {
   if (options.capabilities.bulk_message_deletion || !("message_ids" in event)) return event;
   const { message_ids: ids, ...where } = event;
-  return ids.map((id) => ({ ...where, message_id: id }));
+  return ids.map((id) => ({ message_id: id, ...where }));
 }
