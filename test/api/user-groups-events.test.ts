@@ -1,12 +1,12 @@
 /** `user_group` events, one test per kind, and the include_deactivated_groups capability (FL 294). */
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { STORES } from "../helpers/stores.ts";
-import { startServer, type TestServer } from "../helpers/server.ts";
+import type { TestServer } from "../helpers/server.ts";
 import { expectError, expectSuccess } from "../helpers/client.ts";
 import { pollEvents, registerQueue, withoutIds, type Queue } from "../helpers/events.ts";
 import type { TestUser } from "../helpers/fixtures.ts";
-import { createGroup, readGroup, systemGroups, uniqueName } from "./user-groups-support.ts";
+import { createGroup, readGroup, uniqueName, useGroupServer } from "./user-groups-support.ts";
 
 for (const store of STORES) {
   describe(`user group events [${store}]`, () => {
@@ -18,13 +18,8 @@ for (const store of STORES) {
       registerQueue(server.api, user, { event_types: ["user_group"], client_capabilities: { notification_settings_null: false, include_deactivated_groups: includeDeactivated } });
     const poll = async (queue: Queue) => withoutIds(await pollEvents(server.api, queue));
 
-    before(async () => {
-      server = await startServer(store);
-      f = server.fixtures;
-      sys = await systemGroups(server);
-    });
-    after(async () => {
-      await server?.stop();
+    useGroupServer(store, (s) => {
+      ({ server, f, sys } = s);
     });
 
     test("add: every user, guests and bots included, gets the new group", async () => {

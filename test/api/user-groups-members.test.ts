@@ -1,11 +1,11 @@
 /** POST /user_groups/{id}/members and /subgroups, and the membership reads. */
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { STORES } from "../helpers/stores.ts";
-import { startServer, type TestServer } from "../helpers/server.ts";
+import type { TestServer } from "../helpers/server.ts";
 import { expectError, expectSuccess, type Credentials } from "../helpers/client.ts";
 import { createAccount } from "./users-support.ts";
-import { createGroup, groupRows, readGroup, systemGroups } from "./user-groups-support.ts";
+import { createGroup, groupRows, readGroup, useGroupServer } from "./user-groups-support.ts";
 
 for (const store of STORES) {
   describe(`user group membership [${store}]`, () => {
@@ -13,13 +13,8 @@ for (const store of STORES) {
     let f: TestServer["fixtures"];
     let sys: Record<string, number>;
 
-    before(async () => {
-      server = await startServer(store);
-      f = server.fixtures;
-      sys = await systemGroups(server);
-    });
-    after(async () => {
-      await server?.stop();
+    useGroupServer(store, (s) => {
+      ({ server, f, sys } = s);
     });
 
     const members = (user: Credentials, id: number, params: Record<string, unknown>) => server.api.post(user, `/user_groups/${id}/members`, params);

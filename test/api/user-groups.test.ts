@@ -1,12 +1,12 @@
 /** POST /user_groups/create, GET /user_groups, PATCH /user_groups/{id}, POST .../deactivate. */
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { STORES } from "../helpers/stores.ts";
-import { startServer, type TestServer } from "../helpers/server.ts";
+import type { TestServer } from "../helpers/server.ts";
 import { expectError, expectSuccess } from "../helpers/client.ts";
 import { setRealmSettings } from "../helpers/db.ts";
 import { createAccount } from "./users-support.ts";
-import { createGroup, groupRows, readGroup, systemGroups, uniqueName } from "./user-groups-support.ts";
+import { createGroup, groupRows, readGroup, uniqueName, useGroupServer } from "./user-groups-support.ts";
 
 for (const store of STORES) {
   describe(`user groups [${store}]`, () => {
@@ -14,13 +14,8 @@ for (const store of STORES) {
     let f: TestServer["fixtures"];
     let sys: Record<string, number>;
 
-    before(async () => {
-      server = await startServer(store);
-      f = server.fixtures;
-      sys = await systemGroups(server);
-    });
-    after(async () => {
-      await server?.stop();
+    useGroupServer(store, (s) => {
+      ({ server, f, sys } = s);
     });
 
     /** Expects a refusal and that no group rows were written. */

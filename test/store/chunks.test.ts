@@ -10,11 +10,11 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { DummyDriver, Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, sql } from "kysely";
 import type { Database } from "../../src/store/schema.ts";
 import { chunked, collectChunks, idChunks, idListSql, LIST_CHUNK, rowChunks, valueChunks } from "../../src/store/chunks.ts";
-import { migrate, openStore, type Store } from "../../src/store/db.ts";
+import type { Store } from "../../src/store/db.ts";
 import type { Db } from "../../src/store/types.ts";
 import { attachmentsByIds, attachmentsByPaths, deleteAttachments, linkedMessages, unlinkAttachments, unlinkMessages } from "../../src/store/attachments.ts";
 import { profileValuesByUser } from "../../src/store/custom-profile.ts";
@@ -51,8 +51,9 @@ import {
 import { topicFollowerIds } from "../../src/store/user-topics.ts";
 import { servicesByBot, setUsersActive, userRolesByIds, usersByIds, usersByIdsOrEmails, usersByNamesOrIds } from "../../src/store/users.ts";
 import { unindexMessages } from "../../src/store/dialect/search-index.ts";
-import { createFixtures, type Fixtures } from "../helpers/fixtures.ts";
-import { freshStore, STORES, type FreshStore } from "../helpers/stores.ts";
+import type { Fixtures } from "../helpers/fixtures.ts";
+import { useMigratedStore } from "../helpers/migrated-store.ts";
+import { STORES } from "../helpers/stores.ts";
 
 const STORE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../src/store");
 /** Past both engines' limits (SQLite 32,766 bound values, PostgreSQL 65,535). */
@@ -136,18 +137,10 @@ describe("every `in` list of src/store comes from a chunk", () => {
 
 for (const kind of STORES) {
   describe(`store functions with 70,000 ids [${kind}]`, () => {
-    let fresh: FreshStore;
     let fixtures: Fixtures;
     let store: Store;
-    before(async () => {
-      fresh = await freshStore(kind);
-      fixtures = await createFixtures(fresh);
-      store = openStore({ databaseUrl: fresh.databaseUrl, dataDir: fresh.dataDir });
-      await migrate(store);
-    });
-    after(async () => {
-      await store?.close();
-      await fresh?.drop();
+    useMigratedStore(kind, { fixtures: true }, (s) => {
+      ({ store, fixtures } = s);
     });
 
     /** Runs `fn` in a transaction that is rolled back, and bounds its time. */

@@ -5,27 +5,20 @@
  * version (SQLite could) is still found.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
-import { migrate, openStore, type Store } from "../../src/store/db.ts";
+import { describe, test } from "node:test";
+import type { Store } from "../../src/store/db.ts";
 import { directConversation, findDirectConversation } from "../../src/store/messages.ts";
 import { RECIPIENT_TYPE } from "../../src/store/schema.ts";
-import { createFixtures, type Fixtures } from "../helpers/fixtures.ts";
-import { freshStore, STORES, type FreshStore } from "../helpers/stores.ts";
+import type { Fixtures } from "../helpers/fixtures.ts";
+import { useMigratedStore } from "../helpers/migrated-store.ts";
+import { STORES } from "../helpers/stores.ts";
 
 for (const kind of STORES) {
   describe(`direct conversation keys [${kind}]`, () => {
-    let fresh: FreshStore;
     let fixtures: Fixtures;
     let store: Store;
-    before(async () => {
-      fresh = await freshStore(kind);
-      fixtures = await createFixtures(fresh);
-      store = openStore({ databaseUrl: fresh.databaseUrl, dataDir: fresh.dataDir });
-      await migrate(store);
-    });
-    after(async () => {
-      await store?.close();
-      await fresh?.drop();
+    useMigratedStore(kind, { fixtures: true }, (s) => {
+      ({ store, fixtures } = s);
     });
 
     test("a short member list is its own key; a long one is hashed, and found again in any order", async () => {

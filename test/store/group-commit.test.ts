@@ -5,10 +5,11 @@
  * `transact` is a plain transaction: the same contract holds, checked too.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
-import { migrate, openStore, type Store } from "../../src/store/db.ts";
+import { describe, test } from "node:test";
+import { openStore, type Store } from "../../src/store/db.ts";
 import { atBatchEnd } from "../../src/store/group-commit.ts";
-import { freshStore, STORES, type FreshStore } from "../helpers/stores.ts";
+import { useMigratedStore } from "../helpers/migrated-store.ts";
+import { STORES, type FreshStore } from "../helpers/stores.ts";
 
 async function realmNames(store: Store): Promise<string[]> {
   const rows = await store.db.selectFrom("realms").select("string_id").orderBy("string_id").execute();
@@ -29,16 +30,10 @@ function insertRealm(store: Store, stringId: string, fail = false) {
 
 for (const kind of STORES) {
   describe(`write transactions [${kind}]`, () => {
-    let fresh: FreshStore;
     let store: Store;
-    before(async () => {
-      fresh = await freshStore(kind);
-      store = openStore({ databaseUrl: fresh.databaseUrl, dataDir: fresh.dataDir, groupCommitMax: 8 });
-      await migrate(store);
-    });
-    after(async () => {
-      await store?.close();
-      await fresh?.drop();
+    let fresh: FreshStore;
+    useMigratedStore(kind, { groupCommitMax: 8 }, (s) => {
+      ({ store, fresh } = s);
     });
 
     test("concurrent transactions all commit; a failing one is undone alone and its caller gets its error", async () => {

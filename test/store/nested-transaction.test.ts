@@ -6,12 +6,13 @@
  * concurrent transactions are not mistaken for nested ones (on SQLite they still share a commit).
  */
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { TransactionGuard, withTransaction, type ActionCtx } from "../../src/actions/context.ts";
 import { NestedTransactionError } from "../../src/errors.ts";
 import { LocalBus } from "../../src/events/bus.ts";
-import { migrate, openStore, type Store } from "../../src/store/db.ts";
-import { freshStore, STORES, type FreshStore } from "../helpers/stores.ts";
+import type { Store } from "../../src/store/db.ts";
+import { useMigratedStore } from "../helpers/migrated-store.ts";
+import { STORES } from "../helpers/stores.ts";
 
 // A hang fails the test (and the race below fails it with a clear message) instead of stalling the run.
 const LIMIT_MS = 5000;
@@ -46,16 +47,9 @@ function requestCtx(store: Store): ActionCtx {
 
 for (const kind of STORES) {
   describe(`nested write transactions [${kind}]`, () => {
-    let fresh: FreshStore;
     let store: Store;
-    before(async () => {
-      fresh = await freshStore(kind);
-      store = openStore({ databaseUrl: fresh.databaseUrl, dataDir: fresh.dataDir, groupCommitMax: 8 });
-      await migrate(store);
-    });
-    after(async () => {
-      await store?.close();
-      await fresh?.drop();
+    useMigratedStore(kind, { groupCommitMax: 8 }, (s) => {
+      ({ store } = s);
     });
 
     test("a nested transaction fails at once, its function never runs, and the outer one still commits", bounded, async () => {

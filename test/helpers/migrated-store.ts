@@ -1,0 +1,34 @@
+/**
+ * A store-level suite's own database: made fresh and migrated before the suite (with the fixture
+ * realm and users when asked), opened in this process, closed and dropped after it.
+ */
+import { after, before } from "node:test";
+import { migrate, openStore, type Store } from "../../src/store/db.ts";
+import { createFixtures, type Fixtures } from "./fixtures.ts";
+import { freshStore, type FreshStore, type StoreKind } from "./stores.ts";
+
+/** The suite's store, handed to the suite once it is ready. */
+export type MigratedStore = { fresh: FreshStore; store: Store };
+
+/** Options: the fixture realm and users, and the store's group-commit batch size. */
+type Options = { fixtures?: boolean; groupCommitMax?: number };
+
+/** Registers the suite's before/after hooks; `ready` receives the store (and fixtures when asked) before the first test. */
+export function useMigratedStore(kind: StoreKind, opts: Options & { fixtures: true }, ready: (s: MigratedStore & { fixtures: Fixtures }) => void): void;
+export function useMigratedStore(kind: StoreKind, opts: Options, ready: (s: MigratedStore) => void): void;
+export function useMigratedStore(kind: StoreKind, opts: Options, ready: (s: MigratedStore & { fixtures: Fixtures }) => void): void {
+  let fresh: FreshStore | undefined;
+  let store: Store | undefined;
+  before(async () => {
+    fresh = await freshStore(kind);
+    // Without `fixtures: true` the suite's callback (second overload) never reads them.
+    const fixtures = (opts.fixtures ? await createFixtures(fresh) : undefined) as Fixtures;
+    store = openStore({ databaseUrl: fresh.databaseUrl, dataDir: fresh.dataDir, groupCommitMax: opts.groupCommitMax });
+    await migrate(store);
+    ready({ fresh, store, fixtures });
+  });
+  after(async () => {
+    await store?.close();
+    await fresh?.drop();
+  });
+}
