@@ -1,7 +1,7 @@
 /** Parameter schemas shared by the channel and subscription routes. */
 import { z } from "zod";
 import { dbInt, json } from "./params.ts";
-import { STREAM_GROUP_SETTING_NAMES, type StreamGroupSetting } from "../actions/channels/settings.ts";
+import { STREAM_GROUP_SETTING_NAMES, type StreamGroupSetting } from "../permissions/stream-settings.ts";
 
 /** A group-setting value: a group id or `{direct_members, direct_subgroups}`. */
 export const groupSettingValue = z.union([

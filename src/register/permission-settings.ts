@@ -4,8 +4,9 @@
  * may hold and its default, so clients offer only the values the server accepts.
  */
 import { GROUP_PERMISSION_SETTINGS, GROUP_SETTING_RULES } from "../permissions/group-access.ts";
+import { STREAM_GROUP_SETTING_NAMES, STREAM_GROUP_SETTINGS } from "../permissions/stream-settings.ts";
 import { REALM_GROUP_SETTING_DEFAULTS, REALM_GROUP_SETTING_RULES, REALM_GROUP_SETTINGS } from "../permissions/realm-settings.ts";
-import { SYSTEM_GROUP, type SystemGroupName } from "../store/roles.ts";
+import { SYSTEM_GROUP } from "../store/roles.ts";
 
 /** One setting's description (Zulip's GroupPermissionSetting). */
 type PermissionSettingInfo = {
@@ -18,24 +19,6 @@ type PermissionSettingInfo = {
   default_for_system_groups: string | null;
   allowed_system_groups: string[];
 };
-
-/**
- * Channel settings: default and whether role:everyone may hold them, as
- * actions/channels/settings.ts enforces (every one allows role:nobody). "creator" is an
- * anonymous group of the channel's creator, named `stream_creator_or_nobody` before FL 427.
- */
-const STREAM_SETTINGS: ReadonlyArray<readonly [string, SystemGroupName | "creator", boolean]> = [
-  ["can_add_subscribers_group", SYSTEM_GROUP.nobody, false],
-  ["can_administer_channel_group", "creator", false],
-  ["can_delete_any_message_group", SYSTEM_GROUP.nobody, true],
-  ["can_delete_own_message_group", SYSTEM_GROUP.nobody, true],
-  ["can_move_messages_out_of_channel_group", SYSTEM_GROUP.nobody, true],
-  ["can_move_messages_within_channel_group", SYSTEM_GROUP.nobody, true],
-  ["can_remove_subscribers_group", SYSTEM_GROUP.administrators, false],
-  ["can_resolve_topics_group", SYSTEM_GROUP.nobody, true],
-  ["can_send_message_group", SYSTEM_GROUP.everyone, true],
-  ["can_subscribe_group", SYSTEM_GROUP.nobody, false],
-];
 
 function info(fields: Partial<PermissionSettingInfo> & Pick<PermissionSettingInfo, "allow_nobody_group" | "allow_everyone_group" | "default_group_name">): PermissionSettingInfo {
   return { require_system_group: false, allow_internet_group: false, default_for_system_groups: null, allowed_system_groups: [], ...fields };
@@ -61,10 +44,11 @@ function realmSettingsInfo(): Record<string, PermissionSettingInfo> {
 
 function streamSettingsInfo(): Record<string, PermissionSettingInfo> {
   return Object.fromEntries(
-    STREAM_SETTINGS.map(([name, fallback, everyone]) => [
-      name,
-      info({ allow_nobody_group: true, allow_everyone_group: everyone, default_group_name: fallback === "creator" ? "stream_creator_or_nobody" : fallback }),
-    ]),
+    // "creator" was named stream_creator_or_nobody before FL 427.
+    STREAM_GROUP_SETTING_NAMES.map((name) => {
+      const { default: fallback, allowEveryone } = STREAM_GROUP_SETTINGS[name];
+      return [name, info({ allow_nobody_group: true, allow_everyone_group: allowEveryone, default_group_name: fallback === "creator" ? "stream_creator_or_nobody" : fallback })];
+    }),
   );
 }
 

@@ -15,7 +15,8 @@ import type { Db } from "../../store/types.ts";
 import { doEnv, withTransaction, type AuthedCtx, type DoEnv } from "../context.ts";
 import { doAddDefaultStream } from "./default-streams.ts";
 import { checkFolderForStream, doSetStreamFolder } from "./folders.ts";
-import { checkStreamName, parseRetentionDays, type StreamGroupSetting } from "./settings.ts";
+import type { StreamGroupSetting } from "../../permissions/stream-settings.ts";
+import { checkStreamName, parseRetentionDays } from "./settings.ts";
 import { createStream, subscribe } from "./subscribe.ts";
 
 /** POST /channels/create's parameters, decoded. */

@@ -6,39 +6,18 @@ import { JsonableError } from "../../errors.ts";
 import { hasRealmPermission } from "../../permissions/check.ts";
 import { storeGroupSetting, type GroupSettingValue } from "../../permissions/group-setting.ts";
 import { REALM_SCALAR_DEFAULTS, realmSettings } from "../../permissions/realm-settings.ts";
-import { SYSTEM_GROUP, ROLE, type SystemGroupName } from "../../store/roles.ts";
+import {
+  settingColumn,
+  STREAM_GROUP_SETTING_NAMES,
+  STREAM_GROUP_SETTINGS,
+  type StreamGroupColumn,
+  type StreamGroupSetting,
+  type StreamSettingDefault,
+} from "../../permissions/stream-settings.ts";
+import { SYSTEM_GROUP, ROLE } from "../../store/roles.ts";
 import type { Db } from "../../store/types.ts";
 import type { RealmRow, UserRow } from "../../store/schema.ts";
 import { systemGroupsByName } from "../../store/user-groups.ts";
-
-/** "creator": an anonymous group holding the channel's creator (Zulip's stream_creator_or_nobody). */
-type SettingDefault = SystemGroupName | "creator";
-
-/** The channel permission settings, their defaults and whether role:everyone may hold them (Zulip's values). */
-const STREAM_GROUP_SETTINGS = {
-  can_add_subscribers_group: { default: SYSTEM_GROUP.nobody, allowEveryone: false },
-  can_administer_channel_group: { default: "creator", allowEveryone: false },
-  can_delete_any_message_group: { default: SYSTEM_GROUP.nobody, allowEveryone: true },
-  can_delete_own_message_group: { default: SYSTEM_GROUP.nobody, allowEveryone: true },
-  can_move_messages_out_of_channel_group: { default: SYSTEM_GROUP.nobody, allowEveryone: true },
-  can_move_messages_within_channel_group: { default: SYSTEM_GROUP.nobody, allowEveryone: true },
-  can_remove_subscribers_group: { default: SYSTEM_GROUP.administrators, allowEveryone: false },
-  can_resolve_topics_group: { default: SYSTEM_GROUP.nobody, allowEveryone: true },
-  can_send_message_group: { default: SYSTEM_GROUP.everyone, allowEveryone: true },
-  can_subscribe_group: { default: SYSTEM_GROUP.nobody, allowEveryone: false },
-} as const satisfies Record<string, { default: SettingDefault; allowEveryone: boolean }>;
-
-/** The name of a channel permission setting. */
-export type StreamGroupSetting = keyof typeof STREAM_GROUP_SETTINGS;
-/** The channel permission settings' names, in declaration order. */
-export const STREAM_GROUP_SETTING_NAMES = Object.keys(STREAM_GROUP_SETTINGS) as StreamGroupSetting[];
-
-/** The `<setting>_id` column that stores a setting. */
-type StreamGroupColumn = `${StreamGroupSetting}_id`;
-/** The column that stores `setting`. */
-export function settingColumn(setting: StreamGroupSetting): StreamGroupColumn {
-  return `${setting}_id`;
-}
 
 /** Settings whose change needs content access to the channel (they grant it to others). */
 export const CONTENT_ACCESS_SETTINGS: readonly StreamGroupSetting[] = ["can_add_subscribers_group", "can_subscribe_group"];
@@ -72,7 +51,7 @@ export async function newStreamGroupSettings(
   const out: Partial<Record<StreamGroupColumn, number>> = {};
   for (const setting of STREAM_GROUP_SETTING_NAMES) {
     const value = requested[setting];
-    const fallback: SettingDefault = STREAM_GROUP_SETTINGS[setting].default;
+    const fallback: StreamSettingDefault = STREAM_GROUP_SETTINGS[setting].default;
     let id: number;
     if (value !== undefined) id = await storeStreamGroupSetting(db, realm, creator, setting, value);
     else if (fallback === "creator") id = await storeGroupSetting(db, realm.id, { direct_members: [creator.id], direct_subgroups: [] }, { setting });

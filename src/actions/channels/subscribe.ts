@@ -28,8 +28,8 @@ import {
   newStreamGroupSettings,
   parseRetentionDays,
   pickColor,
-  type StreamGroupSetting,
 } from "./settings.ts";
+import type { StreamGroupSetting } from "../../permissions/stream-settings.ts";
 import { checkColor, emitPeerEvent, resolvePrincipals } from "./subscriptions.ts";
 
 /** POST /users/me/subscriptions's parameters, decoded. */

@@ -13,16 +13,14 @@ import { getStreamByName, updateStream } from "../../store/streams.ts";
 import { doEnv, withTransaction, type AuthedCtx } from "../context.ts";
 import { doUnarchiveStream } from "./streams.ts";
 import { checkFolderForStream } from "./folders.ts";
+import { settingColumn, STREAM_GROUP_SETTING_NAMES, type StreamGroupSetting } from "../../permissions/stream-settings.ts";
 import {
   CONTENT_ACCESS_SETTINGS,
-  STREAM_GROUP_SETTING_NAMES,
   checkCanMakeWebPublic,
   checkCanSetRetention,
   checkStreamName,
   parseRetentionDays,
-  settingColumn,
   storeStreamGroupSetting,
-  type StreamGroupSetting,
 } from "./settings.ts";
 import type { Updateable } from "kysely";
 

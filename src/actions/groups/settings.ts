@@ -12,7 +12,7 @@ import { GROUP_PERMISSION_SETTINGS, type GroupPermissionSetting } from "../../pe
 import type { Db } from "../../store/types.ts";
 import type { RealmRow, UserGroupRow, UserRow } from "../../store/schema.ts";
 import { deleteGroup, directSupergroupIds, groupsByIds, groupsWithSettingIn, streamsWithSettingIn, systemGroupsByName } from "../../store/user-groups.ts";
-import { STREAM_GROUP_SETTING_NAMES, settingColumn } from "../channels/settings.ts";
+import { STREAM_GROUP_SETTING_NAMES, settingColumn } from "../../permissions/stream-settings.ts";
 
 /** An update of a setting: the new value, and optionally the value the client believes is current. */
 export type GroupSettingChange = { new: GroupSettingValue; old?: GroupSettingValue };
