@@ -53,7 +53,7 @@ function zulipName(shortName: string): string | null {
   return shortName.replace(/(?<=[a-z0-9])-(?=[a-z0-9])/g, "_");
 }
 
-function load(): { nameToCode: Map<string, string>; codeToName: Map<string, string> } {
+function load(): { nameToCode: Map<string, string>; codeToName: Map<string, string>; codeToNames: Map<string, string[]> } {
   const require = createRequire(import.meta.url);
   const raw: unknown = require("emoji-datasource/emoji.json");
   const entries = Array.isArray(raw) ? raw.filter(isEntry) : [];
@@ -61,6 +61,7 @@ function load(): { nameToCode: Map<string, string>; codeToName: Map<string, stri
   const claimed = new Set(ZULIP_NAMES.flatMap(([, names]) => names));
   const nameToCode = new Map<string, string>();
   const codeToName = new Map<string, string>();
+  const listed = new Map<string, readonly string[]>();
   for (const entry of entries) {
     const code = codeFromUnified(entry.unified);
     const fromData = entry.short_names.map(zulipName).filter((n): n is string => n !== null && !claimed.has(n));
@@ -68,9 +69,13 @@ function load(): { nameToCode: Map<string, string>; codeToName: Map<string, stri
     const names = overridden.get(code) ?? (fromData.length > 0 ? fromData : fallback);
     if (names.length === 0 || entry.short_names.some((n) => n.startsWith("skin-tone-"))) continue;
     codeToName.set(code, names[0]);
+    listed.set(code, names);
     for (const name of names) if (!nameToCode.has(name)) nameToCode.set(name, code);
   }
-  return { nameToCode, codeToName };
+  // Each code's names that render as it (a name an earlier emoji took stays that emoji's).
+  const codeToNames = new Map<string, string[]>();
+  for (const [code, names] of listed) codeToNames.set(code, names.filter((name) => nameToCode.get(name) === code));
+  return { nameToCode, codeToName, codeToNames };
 }
 
 const DATA = load();
@@ -83,4 +88,9 @@ export function unicodeEmojiCode(name: string): string | undefined {
 /** The canonical name for an emoji code, if the code is a known emoji. */
 export function unicodeEmojiName(code: string): string | undefined {
   return DATA.codeToName.get(code);
+}
+
+/** Every known emoji code with its names that render as it, the canonical name first (server_emoji_data_url's code_to_names). */
+export function unicodeEmojiNames(): ReadonlyMap<string, readonly string[]> {
+  return DATA.codeToNames;
 }

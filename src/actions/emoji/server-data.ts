@@ -4,38 +4,15 @@
  * built from the same data the Markdown renderer uses, so every name listed renders.
  */
 import { createHash } from "node:crypto";
-import { createRequire } from "node:module";
-import { codeFromUnified, unicodeEmojiCode, unicodeEmojiName } from "../../markdown/emoji-data.ts";
+import { unicodeEmojiNames } from "../../markdown/emoji-data.ts";
 
 /** The document, ready to send: its JSON text and an entity tag for conditional requests. */
 export type EmojiDataDocument = { body: string; etag: string };
 
-/** The datasource names of each emoji (the renderer's source), as far as they parse. */
-function datasourceNames(): Array<{ unified: string; names: string[] }> {
-  const raw: unknown = createRequire(import.meta.url)("emoji-datasource/emoji.json");
-  if (!Array.isArray(raw)) return [];
-  return raw.flatMap((entry: unknown) => {
-    if (entry === null || typeof entry !== "object") return [];
-    const fields: Record<string, unknown> = { ...entry };
-    const { unified, short_names: names } = fields;
-    if (typeof unified !== "string" || !Array.isArray(names)) return [];
-    return [{ unified, names: names.filter((n): n is string => typeof n === "string") }];
-  });
-}
-
-/**
- * Every emoji the renderer knows, its canonical name first; an alias is listed only if the
- * renderer maps it to that emoji (datasource spellings use "-", Zulip's "_").
- */
-function codeToNames(): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
-  for (const { unified, names } of datasourceNames()) {
-    const code = codeFromUnified(unified);
-    const canonical = unicodeEmojiName(code);
-    if (canonical === undefined || code in out) continue;
-    const aliases = names.flatMap((n) => [n, n.replaceAll("-", "_")]).filter((n) => n !== canonical && unicodeEmojiCode(n) === code);
-    out[code] = [canonical, ...new Set(aliases)];
-  }
+/** Every emoji the renderer knows, with the names it renders, the canonical one first. */
+function codeToNames(): Record<string, readonly string[]> {
+  const out: Record<string, readonly string[]> = {};
+  for (const [code, names] of unicodeEmojiNames()) if (names.length > 0) out[code] = names;
   return out;
 }
 
