@@ -1,7 +1,8 @@
 /** Users' presence rows and the per-realm sequence that numbers their changes (Zulip's UserPresence). */
-import { SqliteAdapter } from "kysely";
+import { SqliteAdapter, type ExpressionBuilder, type OnConflictDatabase, type OnConflictTables } from "kysely";
+import { prepared, type Placeholder, type Placeholders } from "./prepared.ts";
 import type { Db } from "./types.ts";
-import type { UserRow } from "./schema.ts";
+import type { Database, UserRow } from "./schema.ts";
 import type { UserPresenceRow } from "./schema-presence.ts";
 
 /** A presence row with what presenting it needs of its user. */
@@ -15,10 +16,65 @@ export type PresenceFilter = {
   connectedSince: number | null;
 };
 
+// The ping path's queries are prepared (compiled once): a steady ping is a read and, once a minute, a write.
+const presenceRowQuery = prepared("userPresence", (db, param: Placeholders<{ realmId: number; userId: number }>) =>
+  db.selectFrom("user_presence").selectAll().where("realm_id", "=", param("realmId")).where("user_id", "=", param("userId")),
+);
+
 /** A user's presence row, if the user ever reported presence. */
-export function getUserPresence(db: Db, realmId: number, userId: number): Promise<UserPresenceRow | undefined> {
-  return db.selectFrom("user_presence").selectAll().where("realm_id", "=", realmId).where("user_id", "=", userId).executeTakeFirst();
+export async function getUserPresence(db: Db, realmId: number, userId: number): Promise<UserPresenceRow | undefined> {
+  const [row] = await presenceRowQuery(db, { realmId, userId });
+  return row;
 }
+
+/** The presence columns a report writes. */
+type PresenceWrite = Omit<UserPresenceRow, "last_update_id">;
+
+/** Takes the realm's next sequence number (creating the realm's row at 1). */
+function nextUpdateId(db: Db, realmId: number | Placeholder<number>) {
+  return db
+    .insertInto("presence_sequence")
+    .values({ realm_id: realmId, last_update_id: 1 })
+    .onConflict((oc) => oc.column("realm_id").doUpdateSet((eb) => ({ last_update_id: eb("presence_sequence.last_update_id", "+", 1) })))
+    .returning("last_update_id");
+}
+
+const nextUpdateIdQuery = prepared("nextPresenceUpdateId", (db, param: Placeholders<{ realmId: number }>) => nextUpdateId(db, param("realmId")));
+
+/** A user's presence row written whole: inserted, or its times and number replaced. */
+const upsertPresenceQuery = prepared("upsertPresence", (db, param: Placeholders<UserPresenceRow>) =>
+  db
+    .insertInto("user_presence")
+    .values({
+      user_id: param("user_id"),
+      realm_id: param("realm_id"),
+      last_active_time: param("last_active_time"),
+      last_connected_time: param("last_connected_time"),
+      last_update_id: param("last_update_id"),
+    })
+    .onConflict((oc) => oc.column("user_id").doUpdateSet(replaceTimes)),
+);
+
+/** The conflict update of a presence write: the new times and sequence number. */
+function replaceTimes(eb: ExpressionBuilder<OnConflictDatabase<Database, "user_presence">, OnConflictTables<"user_presence">>) {
+  return { last_active_time: eb.ref("excluded.last_active_time"), last_connected_time: eb.ref("excluded.last_connected_time"), last_update_id: eb.ref("excluded.last_update_id") };
+}
+
+/** PostgreSQL: the number and the row in one statement (a write in WITH). */
+const putPresenceQuery = prepared("putPresenceNumbered", (db, param: Placeholders<PresenceWrite>) =>
+  db
+    .with("seq", () => nextUpdateId(db, param("realm_id")))
+    .insertInto("user_presence")
+    .values((eb) => ({
+      user_id: param("user_id"),
+      realm_id: param("realm_id"),
+      last_active_time: param("last_active_time"),
+      last_connected_time: param("last_connected_time"),
+      last_update_id: eb.selectFrom("seq").select("seq.last_update_id"),
+    }))
+    .onConflict((oc) => oc.column("user_id").doUpdateSet(replaceTimes))
+    .returning("last_update_id"),
+);
 
 /**
  * Stores a user's presence under the realm's next sequence number, which it returns. The
@@ -28,35 +84,15 @@ export function getUserPresence(db: Db, realmId: number, userId: number): Promis
  * statement (one round trip on the hot ping path); SQLite, which has no writes in WITH, in two,
  * inside the caller's transaction.
  */
-export async function putUserPresence(db: Db, row: Omit<UserPresenceRow, "last_update_id">): Promise<number> {
+export async function putUserPresence(db: Db, row: PresenceWrite): Promise<number> {
   const { user_id, realm_id, last_active_time, last_connected_time } = row;
   if (db.getExecutor().adapter instanceof SqliteAdapter) {
-    const { last_update_id } = await nextUpdateId(db, realm_id).returning("last_update_id").executeTakeFirstOrThrow();
-    await upsertRow(db, { user_id, realm_id, last_active_time, last_connected_time, last_update_id }).execute();
+    const [{ last_update_id }] = await nextUpdateIdQuery(db, { realmId: realm_id });
+    await upsertPresenceQuery(db, { user_id, realm_id, last_active_time, last_connected_time, last_update_id });
     return last_update_id;
   }
-  const written = await db
-    .with("seq", () => nextUpdateId(db, realm_id).returning("last_update_id"))
-    .insertInto("user_presence")
-    .values((eb) => ({ user_id, realm_id, last_active_time, last_connected_time, last_update_id: eb.selectFrom("seq").select("seq.last_update_id") }))
-    .onConflict((oc) => oc.column("user_id").doUpdateSet((eb) => ({ last_active_time: eb.ref("excluded.last_active_time"), last_connected_time: eb.ref("excluded.last_connected_time"), last_update_id: eb.ref("excluded.last_update_id") })))
-    .returning("last_update_id")
-    .executeTakeFirstOrThrow();
+  const [written] = await putPresenceQuery(db, { user_id, realm_id, last_active_time, last_connected_time });
   return written.last_update_id;
-}
-
-/** Takes the realm's next sequence number (creating the realm's row at 1). */
-function nextUpdateId(db: Db, realmId: number) {
-  return db
-    .insertInto("presence_sequence")
-    .values({ realm_id: realmId, last_update_id: 1 })
-    .onConflict((oc) => oc.column("realm_id").doUpdateSet((eb) => ({ last_update_id: eb("presence_sequence.last_update_id", "+", 1) })));
-}
-
-/** Creates or replaces a user's presence row. */
-function upsertRow(db: Db, row: UserPresenceRow) {
-  const { last_active_time, last_connected_time, last_update_id } = row;
-  return db.insertInto("user_presence").values(row).onConflict((oc) => oc.column("user_id").doUpdateSet({ last_active_time, last_connected_time, last_update_id }));
 }
 
 /**

@@ -141,6 +141,26 @@ const CASES: Record<string, Case> = {
     readBack: (db, _rows, values) =>
       db.selectFrom("user_message_flags").selectAll().where("message_id", "=", Number(values.messageId)).orderBy("user_id").execute(),
   },
+  userPresence: { params: (s) => [{ realmId: s.fx.realmId, userId: s.fx.member.id }, { realmId: 0, userId: 0 }] },
+  nextPresenceUpdateId: {
+    params: (s) => [{ realmId: s.fx.realmId }, { realmId: s.fx.realmId }],
+    readBack: (db) => db.selectFrom("presence_sequence").selectAll().orderBy("realm_id").execute(),
+  },
+  upsertPresence: {
+    params: (s) => [
+      { user_id: s.fx.member.id, realm_id: s.fx.realmId, last_active_time: null, last_connected_time: 1_700_000_000, last_update_id: 7 },
+      { user_id: s.fx.admin.id, realm_id: s.fx.realmId, last_active_time: 0, last_connected_time: 0, last_update_id: 0 },
+    ],
+    readBack: (db) => db.selectFrom("user_presence").selectAll().orderBy("user_id").execute(),
+  },
+  putPresenceNumbered: {
+    engines: ["postgres"],
+    params: (s) => [
+      { user_id: s.fx.member.id, realm_id: s.fx.realmId, last_active_time: 1_700_000_000, last_connected_time: 1_700_000_000 },
+      { user_id: s.fx.admin.id, realm_id: s.fx.realmId, last_active_time: null, last_connected_time: 0 },
+    ],
+    readBack: (db) => db.selectFrom("user_presence").selectAll().orderBy("user_id").execute(),
+  },
   indexOne: {
     engines: ["sqlite"],
     params: (s) => [
