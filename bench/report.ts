@@ -158,13 +158,14 @@ function presenceTable(r: RunResults): string[] {
       lines.push(`| ${name} | not measured: ${p.reason} | | | | | | | |`);
       continue;
     }
-    const row = (label: string, pass: PresencePass, writes: string) => {
-      const { gross, net } = perRequest(pass, p.idleCpuMs);
+    const row = (label: string, pass: PresencePass, writes: string, idleCpuMs = p.idleCpuMs) => {
+      const { gross, net } = perRequest(pass, idleCpuMs);
       return `| ${name} | ${label} | ${int(p.users)} in ${p.seconds} s | ${msOrNa(gross)} | ${msOrNa(net)} | **${coreAt1000PerMinute(gross)}** | ${ms(pass.p50Ms)} / ${ms(pass.p99Ms)} ms | ${pass.errors} | ${writes} |`;
     };
     lines.push(row("ping (`ping_only=true`, stored presence 58 s old: each writes)", p.pings, int(p.writes)));
     lines.push(row("poll (`last_update_id` before the pings: each answer holds every changed presence; writes nothing)", p.polls, "0 expected"));
     lines.push(row("floor: GET /users/{id}/status, paced the same", p.floor, ""));
+    lines.push(row("ceiling: the bare Node `http` server answering the same pings, paced the same", p.ceiling, "", null));
   }
   return lines;
 }
@@ -214,11 +215,13 @@ export function interpretation(r: RunResults): string[] {
   for (const p of r.presence.filter(measured)) {
     const { gross, net } = perRequest(p.pings, p.idleCpuMs);
     const poll = perRequest(p.polls, p.idleCpuMs);
+    const bare = perRequest(p.ceiling, null).gross;
     out.push(
       `- ${STORE_NAMES[p.store]} presence: a ping costs ${msOrNa(gross)} of server CPU (${msOrNa(net)} above the idle server), so ${int(1000)} users pinging once a minute take ${coreAt1000PerMinute(gross)} of one core ` +
         `(target: well under 1%, read as under 0.5%: ${gross !== null && (gross * 1000) / 60_000 < 0.005 ? "met" : "NOT met"}); ${int(p.writes)} of ${int(p.pings.requests)} pings wrote. ` +
         `A full poll answering ${int(p.users)} changed presences costs ${msOrNa(poll.gross)} (${coreAt1000PerMinute(poll.gross)} of a core at 1,000 a minute); ` +
-        `the smallest authenticated read, paced the same, costs ${msOrNa(perRequest(p.floor, p.idleCpuMs).gross)}.`,
+        `the smallest authenticated read, paced the same, costs ${msOrNa(perRequest(p.floor, p.idleCpuMs).gross)}, ` +
+        `and the bare Node server answering the same pings ${msOrNa(bare)}${gross !== null && bare ? ` (a ping costs ${(gross / bare).toFixed(1)}x that)` : ""}.`,
     );
   }
   const drift = Math.abs(r.baselineAfter.post.rps - r.baselineBefore.post.rps) / Math.max(1, r.baselineBefore.post.rps);

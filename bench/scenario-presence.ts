@@ -18,7 +18,7 @@ import { sql } from "kysely";
 import { openStore } from "../src/store/db.ts";
 import { freshStore, type StoreKind } from "../test/helpers/stores.ts";
 import { basicAuth, createOrg, type BenchUser } from "./org.ts";
-import { cpuSeconds, profileFlags, startParley, type BenchServer } from "./servers.ts";
+import { cpuSeconds, profileFlags, startBaseline, startParley, type BenchServer } from "./servers.ts";
 import type { BenchSettings } from "./settings.ts";
 
 /** One paced pass: requests answered, errors, latency and the server CPU spent in its window. */
@@ -33,6 +33,8 @@ export type PresenceResult = {
   polls: PresencePass;
   /** The same pacing of one of the smallest authenticated reads (GET /users/{id}/status, two indexed reads): the HTTP and authentication floor. */
   floor: PresencePass;
+  /** The ceiling: a bare Node `http` server (bench/baseline-server.ts) answering the same pings, paced the same. */
+  ceiling: PresencePass;
   /** Server CPU over an equal window without requests. */
   idleCpuMs: number | null;
   /** Presence rows the measured passes rewrote (each ping should have, no poll). */
@@ -176,7 +178,16 @@ export async function runPresenceScenario(kind: StoreKind, settings: BenchSettin
       await server.stop();
     }
     const writes = (await sequenceNumber(fresh)) - writesBefore;
-    return { store: kind, users: measured.length, seconds: settings.seconds, pings, polls, floor, idleCpuMs, writes };
+    // A paced request costs far more CPU than one under load (each wakes the process alone): the
+    // bare server, paced the same, says how much of that is Node's and the kernel's.
+    const bare = await startBaseline();
+    let ceiling: PresencePass;
+    try {
+      ceiling = await pacedPass(bare, measured, settings.seconds, { presenceBody: "status=active&ping_only=true&new_user_input=true" });
+    } finally {
+      await bare.stop();
+    }
+    return { store: kind, users: measured.length, seconds: settings.seconds, pings, polls, floor, ceiling, idleCpuMs, writes };
   } finally {
     await fresh.drop();
   }
