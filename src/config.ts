@@ -32,6 +32,8 @@ export type Config = {
   sqliteCacheMb: number;
   /** Channels with more subscribers than this get no typing notifications (Zulip's 100). */
   typingMaxChannelSubscribers: number;
+  /** Realms with more active users announce no one coming online (PRESENCE_EVENT_USER_LIMIT; Zulip's 100). */
+  presenceEventUserLimit: number;
   /** A scheduled message this many seconds late is failed rather than sent (Zulip's 10 minutes). */
   scheduledLateCutoffSeconds: number;
   /** At most this many alert words per user (every send matches its receivers' words). */
@@ -110,6 +112,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     groupCommitMax: intEnv(env, "SQLITE_GROUP_COMMIT_MAX", DEFAULT_GROUP_COMMIT_MAX),
     sqliteCacheMb: intEnv(env, "SQLITE_CACHE_MB", DEFAULT_SQLITE_CACHE_MB),
     typingMaxChannelSubscribers: intEnv(env, "TYPING_MAX_CHANNEL_SUBSCRIBERS", 100),
+    presenceEventUserLimit: intEnv(env, "PRESENCE_EVENT_USER_LIMIT", 100),
     scheduledLateCutoffSeconds: intEnv(env, "SCHEDULED_MESSAGE_LATE_CUTOFF_SECONDS", 600),
     maxAlertWordsPerUser: intEnv(env, "MAX_ALERT_WORDS_PER_USER", 1000),
   };

@@ -356,4 +356,21 @@ for (const store of STORES) {
       assert.deepEqual(await pollLegacy(queue), [{ type: "presence", user_id: u.id, email: await apiEmailOf(u), presence: { website: legacyEntry("active", t - 260) } }]);
     });
   });
+
+  describe(`presence with PRESENCE_EVENT_USER_LIMIT=3 [${store}]`, () => {
+    let server: TestServer;
+    before(async () => {
+      server = await startServer(store, { PRESENCE_EVENT_USER_LIMIT: "3" });
+    });
+    after(async () => {
+      await server?.stop();
+    });
+
+    test("past the configured number of active users, coming online is not announced", async () => {
+      const queue = await registerQueue(server.api, server.fixtures.owner, { event_types: ["presence"] });
+      const u = await createAccount(server);
+      expectSuccess(await server.api.post(u, "/users/me/presence", { status: "active" }));
+      assert.deepEqual(withoutIds(await pollEvents(server.api, queue)), []);
+    });
+  });
 }

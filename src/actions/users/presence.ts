@@ -33,14 +33,6 @@ import { activeUserIds } from "../../store/users.ts";
 import { doEnv, withTransaction, type AuthedCtx, type DoEnv } from "../context.ts";
 
 /**
- * Above this many recipients, a user coming online is not announced: clients learn it from their
- * next poll (Zulip's USER_LIMIT_FOR_SENDING_PRESENCE_UPDATE_EVENTS; each announcement costs a
- * delivery per recipient, and the share of them watching the user list falls as realms grow).
- * Candidate env var: PRESENCE_EVENT_USER_LIMIT.
- */
-const PRESENCE_EVENT_USER_LIMIT = 100;
-
-/**
  * A user last active longer ago than this, reporting "active", has come online: other clients may
  * already show them offline, and their next poll is up to a ping interval away (Zulip's choice).
  */
@@ -91,8 +83,10 @@ function presenceChange(old: UserPresenceRow | undefined, status: PresenceStatus
 
 /**
  * Stores `times` for `user` under the realm's next sequence number and announces them when
- * `announce` (always when `force`, else only to at most PRESENCE_EVENT_USER_LIMIT users and
- * unless the realm disabled presence). Trusted: checks nothing.
+ * `announce` (always when `force`, else only to at most `config.presenceEventUserLimit` users,
+ * Zulip's USER_LIMIT_FOR_SENDING_PRESENCE_UPDATE_EVENTS: each announcement costs a delivery per
+ * recipient, and the share of them watching the user list falls as realms grow; and unless the
+ * realm disabled presence). Trusted: checks nothing.
  */
 async function doPutPresence(
   tx: Db,
@@ -105,9 +99,10 @@ async function doPutPresence(
   if (!opts.force && (!opts.announce || realmSettings(env.realm).presence_disabled)) return;
   // Those who may access the user are most of the active users: past the limit, skip listing them
   // (only a realm of mostly restricted guests could fall back under it).
-  if (!opts.force && (await activeUserIds(tx, env.realm.id)).length > PRESENCE_EVENT_USER_LIMIT) return;
+  const limit = env.config.presenceEventUserLimit;
+  if (!opts.force && (await activeUserIds(tx, env.realm.id)).length > limit) return;
   const recipients = await userIdsWhoCanAccess(tx, env.realm, user);
-  if (!opts.force && recipients.length > PRESENCE_EVENT_USER_LIMIT) return;
+  if (!opts.force && recipients.length > limit) return;
   const shown = presenceTimes(times, user.date_joined);
   const email = apiEmail(user, emailDomain(env.config.externalUrl));
   env.emit(presenceEvent({ id: user.id, email }, env.clock.nowMs() / 1000, legacyPresenceEntry(shown), modernPresence(shown)), recipients);
