@@ -38,6 +38,10 @@ export type Config = {
   scheduledLateCutoffSeconds: number;
   /** At most this many alert words per user (every send matches its receivers' words). */
   maxAlertWordsPerUser: number;
+  /** How long an outgoing-webhook bot has to answer, in seconds (Zulip's OUTGOING_WEBHOOK_TIMEOUT_SECONDS, 10). */
+  outgoingWebhookTimeoutSeconds: number;
+  /** The wait before the first retry of a failed outgoing-webhook request, in ms; each later retry waits twice the one before. */
+  outgoingWebhookRetryBaseMs: number;
 };
 
 /** One rate-limit rule: at most `limit` counted requests per key in `windowSeconds` (limit 0: no limit). */
@@ -115,5 +119,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     presenceEventUserLimit: intEnv(env, "PRESENCE_EVENT_USER_LIMIT", 100),
     scheduledLateCutoffSeconds: intEnv(env, "SCHEDULED_MESSAGE_LATE_CUTOFF_SECONDS", 600),
     maxAlertWordsPerUser: intEnv(env, "MAX_ALERT_WORDS_PER_USER", 1000),
+    outgoingWebhookTimeoutSeconds: intEnv(env, "OUTGOING_WEBHOOK_TIMEOUT_SECONDS", 10, 1),
+    outgoingWebhookRetryBaseMs: intEnv(env, "OUTGOING_WEBHOOK_RETRY_BASE_MS", 5000),
   };
 }

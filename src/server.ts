@@ -12,6 +12,7 @@ import { busChannel, RedisBus } from "./events/redis-bus.ts";
 import { openRateLimits } from "./rate-limit.ts";
 import { startAttachmentSweep } from "./actions/attachments/sweep.ts";
 import { startScheduledMessageWorker } from "./actions/messages/scheduled-worker.ts";
+import { startOutgoingWebhookWorker } from "./actions/bots/outgoing-webhook-worker.ts";
 
 type RunningServer = { app: Awaited<ReturnType<typeof buildApp>>; store: Store; bus: EventBus; clock: Clock; url: string; close(): Promise<void> };
 
@@ -43,6 +44,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   });
   const attachmentSweep = startAttachmentSweep({ db: store.db, clock, config, log });
   const scheduledWorker = await startScheduledMessageWorker({ store, bus, clock, config, log, queues, loginLimiter: rateLimits.authenticateByUsername, lateCutoffSeconds: config.scheduledLateCutoffSeconds });
+  const webhookWorker = startOutgoingWebhookWorker({ store, bus, clock, config, log, queues, loginLimiter: rateLimits.authenticateByUsername });
   const address = await app.listen({ host: config.host, port: config.port });
   log.info({ address, store: store.engine }, "Parley is listening");
   return {
@@ -55,6 +57,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       queues.close();
       attachmentSweep.stop();
       await scheduledWorker.stop();
+      await webhookWorker.stop();
       await app.close();
       await rateLimits.close();
       await bus.close();

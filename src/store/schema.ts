@@ -370,6 +370,7 @@ export interface Database {
   stream_email_addresses: import("./schema-channels.ts").StreamEmailAddressTable;
   navigation_views: import("./schema-fl420.ts").NavigationViewTable;
   channel_folders: import("./schema-fl420.ts").ChannelFolderTable;
+  outgoing_webhook_jobs: import("./schema-webhooks.ts").OutgoingWebhookJobTable;
 }
 
 /** A stored message. */

@@ -29,6 +29,7 @@ import { usersByIds } from "../../store/users.ts";
 import { claimAttachments } from "../attachments/claim.ts";
 import { alertedReceiverIds } from "../users/alert-words.ts";
 import { doEnv, withTransaction, type AuthedCtx, type DoEnv } from "../context.ts";
+import { doQueueOutgoingWebhooks } from "./outgoing-webhook-trigger.ts";
 import { loadRenderContext } from "./render-context.ts";
 import { defaultReadBySender, normalizeContent, normalizeTopic } from "./send-content.ts";
 import { checkCanPost, checkCanSendDirect, parseDirectRecipients, parseStreamIndicator, resolveDirectUsers, resolveStream } from "./send-recipients.ts";
@@ -246,6 +247,7 @@ export async function doSendMessage(tx: Db, env: Pick<DoEnv, "realm" | "clock" |
   const message = await insertSentMessage(env, tx, request);
   await claimAttachments(tx, env.realm.id, sender.id, message.id, request.rendered.linkedUploadPaths, env.emit);
   await insertFlagRows(tx, message.id, request.storedFlags);
+  await doQueueOutgoingWebhooks(tx, env, message.id, request);
   await indexNewMessage(tx, env.engine, { id: message.id, topic: message.topic, renderedContent: message.rendered_content });
   const event = await messageEvent(env, tx, message, request);
   const result: SendMessageResult = { id: message.id };

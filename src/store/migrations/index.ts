@@ -14,6 +14,7 @@ import { alertWordsMutedUsersMigration } from "./0012-alert-words-muted-users.ts
 import { realmUserDefaultsMigration } from "./0013-realm-user-defaults.ts";
 import { fl420Migration } from "./0016-fl420.ts";
 import { defaultStreamsMigration } from "./0015-default-streams.ts";
+import { outgoingWebhooksMigration } from "./0018-outgoing-webhooks.ts";
 
 /** All migrations by name; names sort in the order they run. */
 export function migrations(engine: Engine): Record<string, Migration> {
@@ -31,5 +32,6 @@ export function migrations(engine: Engine): Record<string, Migration> {
     "0013-realm-user-defaults": realmUserDefaultsMigration(),
     "0015-default-streams": defaultStreamsMigration(engine),
     "0016-fl420": fl420Migration(engine),
+    "0018-outgoing-webhooks": outgoingWebhooksMigration(engine),
   };
 }
