@@ -6,6 +6,7 @@
  * transaction; actions/bots/outgoing-webhook-worker.ts delivers them after commit.
  */
 import { systemClock } from "../../clock.ts";
+import type { UserRow } from "../../store/schema.ts";
 import type { Db } from "../../store/types.ts";
 import { insertOutgoingWebhookJobs } from "../../store/outgoing-webhooks.ts";
 import { usersByIds } from "../../store/users.ts";
@@ -13,22 +14,26 @@ import type { DoEnv } from "../context.ts";
 import { BOT_TYPES } from "../users/bots.ts";
 import type { SendRequest } from "./send.ts";
 
-/** The users a message may trigger: mentioned ones in a channel, the other participants of a direct message. */
-function candidateIds(request: SendRequest): number[] {
+const isOutgoingWebhookBot = (u: UserRow) => u.is_active === 1 && u.bot_type === BOT_TYPES.outgoingWebhook;
+
+/**
+ * The bots a message triggers: a direct message's addressees, already loaded by the send's
+ * checks; a channel message's mentioned users (Zulip also triggers a mentioned bot that is not
+ * subscribed; group mentions count through mentionedIds), read only when it mentions someone.
+ */
+async function triggeredBots(tx: Db, realmId: number, request: SendRequest): Promise<UserRow[]> {
   const senderId = request.sender.id;
-  if (request.stream === null) return request.receiverIds.filter((id) => id !== senderId);
-  // Zulip also triggers a mentioned bot that is not subscribed; group mentions count through mentionedIds.
+  if (request.stream === null) return request.directUsers.filter((u) => u.id !== senderId && isOutgoingWebhookBot(u));
   const ids = new Set([...request.rendered.mentionedUserIds, ...request.mentionedIds]);
   ids.delete(senderId);
-  return [...ids];
+  if (ids.size === 0) return [];
+  return (await usersByIds(tx, realmId, [...ids])).filter(isOutgoingWebhookBot);
 }
 
 /** Writes a delivery job for each outgoing-webhook bot the sent message triggers, in the caller's transaction. */
 export async function doQueueOutgoingWebhooks(tx: Db, env: Pick<DoEnv, "realm">, messageId: number, request: SendRequest): Promise<void> {
   if (request.sender.is_bot === 1) return;
-  const ids = candidateIds(request);
-  if (ids.length === 0) return;
-  const bots = (await usersByIds(tx, env.realm.id, ids)).filter((u) => u.is_active === 1 && u.bot_type === BOT_TYPES.outgoingWebhook);
+  const bots = await triggeredBots(tx, env.realm.id, request);
   if (bots.length === 0) return;
   const trigger = request.stream === null ? "direct_message" : "mention";
   // Delivery runs on real time (the worker waits on the network), not on a test's manual clock.

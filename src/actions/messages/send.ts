@@ -70,6 +70,8 @@ export type SendRequest = {
   /** The stored topic ("" for direct messages). */
   topic: string;
   receiverIds: number[];
+  /** A direct message's addressees as checked (the sender's row among them only if named); empty for a channel. */
+  directUsers: readonly UserRow[];
   /** Receivers mentioned directly or through a group. */
   mentionedIds: ReadonlySet<number>;
   /** Flag bits of the receivers whose flags differ from the default (see storedSendFlags). */
@@ -82,7 +84,7 @@ export type SendRequest = {
 type SendMessageResult = { id: number; automatic_new_visibility_policy?: number };
 
 /** Where the message goes, once addressing is checked. */
-type Target = Pick<SendRequest, "recipientId" | "stream" | "topic" | "receiverIds">;
+type Target = Pick<SendRequest, "recipientId" | "stream" | "topic" | "receiverIds" | "directUsers">;
 
 async function channelTarget(ctx: AuthedCtx, db: Db, addressee: Extract<Addressee, { type: "stream" }>, systemBot: boolean): Promise<Target> {
   const stream = typeof addressee.to === "string" ? await resolveStream(ctx, db, parseStreamIndicator(addressee.to)) : addressee.to;
@@ -92,7 +94,7 @@ async function channelTarget(ctx: AuthedCtx, db: Db, addressee: Extract<Addresse
   const topic = normalizeTopic(topicRaw, ctx.realm);
   const subscribers = await subscriberIds(db, ctx.realm.id, stream.id);
   const receiverIds = subscribers.includes(ctx.actor.id) ? subscribers : [ctx.actor.id, ...subscribers];
-  return { recipientId: await streamRecipientId(db, ctx.realm.id, stream.id), stream, topic, receiverIds };
+  return { recipientId: await streamRecipientId(db, ctx.realm.id, stream.id), stream, topic, receiverIds, directUsers: [] };
 }
 
 async function directTarget(ctx: AuthedCtx, db: Db, addressee: Extract<Addressee, { type: "private" }>): Promise<Target> {
@@ -100,7 +102,7 @@ async function directTarget(ctx: AuthedCtx, db: Db, addressee: Extract<Addressee
   const memberIds = [...new Set([...users.map((u) => u.id), ctx.actor.id])];
   await checkCanSendDirect(ctx, db, users, memberIds);
   const conversation = await directConversation(db, ctx.realm.id, memberIds);
-  return { recipientId: conversation.recipientId, stream: null, topic: "", receiverIds: conversation.memberIds };
+  return { recipientId: conversation.recipientId, stream: null, topic: "", receiverIds: conversation.memberIds, directUsers: users };
 }
 
 /** Zulip's wildcard and group-mention permission checks, in its order. */
@@ -182,6 +184,7 @@ export async function checkMessage(ctx: AuthedCtx, db: Db, input: SendMessageInp
     stream: target.stream,
     topic: target.topic,
     receiverIds: target.receiverIds,
+    directUsers: target.directUsers,
     sender: ctx.actor,
     client: ctx.client,
     content,
