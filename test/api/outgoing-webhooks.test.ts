@@ -320,6 +320,18 @@ for (const store of STORES) {
       assert.equal(bots.requests(bot.path).length, 1, "a bad answer is not retried");
     });
 
+    test("an endless answer is read only up to 1 MiB, then refused as not JSON", async () => {
+      const { member } = server.fixtures;
+      const bot = await createBot("Verbose Bot");
+      bots.script(bot.path, [{ status: 200, body: JSON.stringify({ content: "x".repeat(3 << 20) }) }]);
+      expectSuccess(await send(member, { type: "stream", to: "general", topic: "verbose", content: `${mention(bot)} talk` }));
+      const failure = await waitForMessage((m) => m.sender_id === bot.id && m.subject === "verbose");
+      assert.equal(failure.content, "Failure! Invalid JSON in response");
+      const notice = await waitForMessage(ownerNotice(bot));
+      assert.ok(notice.content.length < 10_000, "the owner's notice quotes a bounded part of the answer");
+      await jobsDone();
+    });
+
     test("a job taken by a process that died (its lease over) is delivered", async () => {
       const { member, realmId } = server.fixtures;
       const bot = await createBot("Orphan Bot");

@@ -53,6 +53,8 @@ const MAX_SLEEP_MS = 30_000;
 const RETRY_MS = 1_000;
 /** A taken job comes due again this long after its request's timeout (its process died). */
 const LEASE_MARGIN_MS = 60_000;
+/** The most of a bot's answer that is read; the rest is dropped unread (an answer is a message, at most 10,000 characters). */
+const MAX_RESPONSE_BYTES = 1 << 20;
 /** Characters of a bot's answer quoted to its owner. */
 const MAX_QUOTED_RESPONSE = 2_000;
 
@@ -189,6 +191,25 @@ async function load(deps: OutgoingWebhookWorkerDeps, job: OutgoingWebhookJobRow)
   return { ctx: actionCtx(deps, { realm, actor: null, client: "Internal" }), bot, service, message };
 }
 
+/** The answer's text, at most MAX_RESPONSE_BYTES of it: a bot server cannot make the worker hold an endless body. */
+async function boundedText(res: Response): Promise<string> {
+  if (!res.body) return "";
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = res.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    size += value.byteLength;
+    if (size >= MAX_RESPONSE_BYTES) {
+      await reader.cancel();
+      break;
+    }
+  }
+  return Buffer.concat(chunks).subarray(0, MAX_RESPONSE_BYTES).toString("utf8");
+}
+
 /** Whether an error is the request's own timeout (rather than the worker stopping). */
 function isTimeout(err: unknown): boolean {
   return err instanceof Error && err.name === "TimeoutError";
@@ -207,7 +228,7 @@ async function request(deps: OutgoingWebhookWorkerDeps, loaded: Loaded, trigger:
       signal,
       redirect: "follow",
     });
-    const text = await res.text();
+    const text = await boundedText(res);
     if (res.status >= 200 && res.status < 300) return { kind: "answered", body: text, ...parseAnswer(text) };
     deps.log.warn({ bot_id: loaded.bot.id, message_id: loaded.message.id, status: res.status }, "outgoing webhook answered with an error status");
     const owner = res.status === 407 ? "The URL configured for the webhook is for a private or disallowed network." : `The webhook got a response with status code *${res.status}*.`;
