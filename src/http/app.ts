@@ -13,7 +13,8 @@ import { registerRateLimits } from "./rate-limits.ts";
 import { defaultRealm } from "../actions/users/authenticate.ts";
 import { authenticate } from "./auth.ts";
 import { Redirect, type Endpoint, type RawRoutes } from "./endpoint.ts";
-import { JsonableError } from "../errors.ts";
+import { AdministratorRequiredError, JsonableError } from "../errors.ts";
+import { isRealmAdmin } from "../permissions/check.ts";
 import { parseParams } from "./params.ts";
 import { emailDomain } from "../store/emails.ts";
 import { fileFieldNames, readMultipartFile } from "../files/uploaded-file.ts";
@@ -191,6 +192,7 @@ export async function buildApp(deps: AppDeps) {
         if (endpoint.auth === "user" || (endpoint.auth === "optional" && req.headers.authorization)) {
           const { user, realm } = await authenticate(req, store.reader, host);
           ctx = actionCtx(deps, { realm, actor: user, client: clientName(req), log: req.log });
+          if (endpoint.adminOnly && !isRealmAdmin(user)) throw new AdministratorRequiredError();
         } else {
           const realm = await defaultRealm(store.reader);
           if (!realm) throw new JsonableError("No organization exists yet", { status: 503 });

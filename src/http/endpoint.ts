@@ -23,6 +23,11 @@ type Common<S extends z.ZodObject> = {
   aliases?: Record<string, string>;
   /** Parameters whose action refuses NUL characters itself, in Zulip's words (others get the parser's refusal). */
   nulChecked?: readonly string[];
+  /**
+   * Zulip's @require_realm_admin: a caller who is not an administrator is refused before the
+   * parameters are parsed, so a member learns nothing about them. The action checks again.
+   */
+  adminOnly?: true;
 };
 
 type EndpointDef<S extends z.ZodObject> =
@@ -37,6 +42,7 @@ export type Endpoint = {
   params: z.ZodObject;
   aliases?: Record<string, string>;
   nulChecked?: readonly string[];
+  adminOnly?: true;
   handler: (params: unknown, ctx: ActionCtx) => Promise<SuccessData | Redirect>;
 };
 

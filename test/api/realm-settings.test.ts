@@ -137,6 +137,9 @@ for (const store of STORES) {
       const { owner, admin, moderator, member, guest } = server.fixtures;
       const before = await snapshot();
       for (const who of [moderator, member, guest]) expectError(await patch(who, { name: "Taken Over" }), "UNAUTHORIZED_PRINCIPAL", NOT_ADMIN);
+      // As Zulip's @require_realm_admin: the role is checked before any parameter.
+      expectError(await patch(member, { waiting_period_threshold: -1, no_such_setting: "x" }), "UNAUTHORIZED_PRINCIPAL", NOT_ADMIN);
+      expectError(await patch(member, { name: 7, emails_restricted_to_domains: "maybe" }), "UNAUTHORIZED_PRINCIPAL", NOT_ADMIN);
       expectError(await patch(null, { name: "Taken Over" }), "UNAUTHORIZED", NO_AUTH, 401);
       const members = await groupId(server, "role:members");
       for (const params of [

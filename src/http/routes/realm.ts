@@ -71,6 +71,7 @@ export const endpoints = [
     method: "PATCH",
     path: "/realm",
     auth: "user",
+    adminOnly: true,
     params: realmParams,
     handler: (p, ctx) => updateRealm(ctx, p),
   }),
