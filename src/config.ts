@@ -34,6 +34,8 @@ export type Config = {
   typingMaxChannelSubscribers: number;
   /** Realms with more active users announce no one coming online (PRESENCE_EVENT_USER_LIMIT; Zulip's 100). */
   presenceEventUserLimit: number;
+  /** How long a presence report that announces nothing may wait to be written with others (PRESENCE_WRITE_DELAY_MS; 0 writes each at once). */
+  presenceWriteDelayMs: number;
   /** A scheduled message this many seconds late is failed rather than sent (Zulip's 10 minutes). */
   scheduledLateCutoffSeconds: number;
   /** At most this many alert words per user (every send matches its receivers' words). */
@@ -42,6 +44,12 @@ export type Config = {
   outgoingWebhookTimeoutSeconds: number;
   /** The wait before the first retry of a failed outgoing-webhook request, in ms; each later retry waits twice the one before. */
   outgoingWebhookRetryBaseMs: number;
+  /** The push relay this server sends through (PUSH_RELAY_URL, PUSH_RELAY_ORG_ID, PUSH_RELAY_ORG_KEY), or null: push is off. */
+  pushRelay: PushRelayConfig | null;
+  /** How long a relay call may take (PUSH_RELAY_TIMEOUT_SECONDS; Zulip's 15 s). */
+  pushRelayTimeoutSeconds: number;
+  /** The first wait before a failed relay call is tried again; it doubles each time (PUSH_RELAY_RETRY_BASE_MS). */
+  pushRelayRetryBaseMs: number;
 };
 
 /** One rate-limit rule: at most `limit` counted requests per key in `windowSeconds` (limit 0: no limit). */
@@ -63,6 +71,22 @@ export const DEFAULT_GROUP_COMMIT_MAX = 64;
 
 /** Page cache of each SQLite connection (the writer and the reader), in MiB, unless configured. */
 export const DEFAULT_SQLITE_CACHE_MB = 64;
+
+/** The push relay's base URL and this server's credentials there (Zulip's ZULIP_SERVICES_URL, ZULIP_ORG_ID, ZULIP_ORG_KEY). */
+export type PushRelayConfig = { url: string; orgId: string; orgKey: string };
+
+/** All three PUSH_RELAY_* variables, or none; anything in between is a mistake worth stopping for. */
+function loadPushRelay(env: NodeJS.ProcessEnv): PushRelayConfig | null {
+  const url = env.PUSH_RELAY_URL ?? "";
+  const orgId = env.PUSH_RELAY_ORG_ID ?? "";
+  const orgKey = env.PUSH_RELAY_ORG_KEY ?? "";
+  if (url === "" && orgId === "" && orgKey === "") return null;
+  if (url === "" || orgId === "" || orgKey === "") throw new Error("PUSH_RELAY_URL, PUSH_RELAY_ORG_ID and PUSH_RELAY_ORG_KEY must be set together");
+  if (!/^https?:\/\//.test(url)) throw new Error(`PUSH_RELAY_URL must be an http(s) URL, got ${JSON.stringify(url)}`);
+  // The relay refuses a server id holding "@" (it would read as a user's email).
+  if (orgId.includes("@")) throw new Error("PUSH_RELAY_ORG_ID must not contain @");
+  return { url: url.replace(/\/+$/, ""), orgId, orgKey };
+}
 
 function intEnv(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
   const raw = env[name];
@@ -117,9 +141,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sqliteCacheMb: intEnv(env, "SQLITE_CACHE_MB", DEFAULT_SQLITE_CACHE_MB),
     typingMaxChannelSubscribers: intEnv(env, "TYPING_MAX_CHANNEL_SUBSCRIBERS", 100),
     presenceEventUserLimit: intEnv(env, "PRESENCE_EVENT_USER_LIMIT", 100),
+    presenceWriteDelayMs: intEnv(env, "PRESENCE_WRITE_DELAY_MS", 1000),
     scheduledLateCutoffSeconds: intEnv(env, "SCHEDULED_MESSAGE_LATE_CUTOFF_SECONDS", 600),
     maxAlertWordsPerUser: intEnv(env, "MAX_ALERT_WORDS_PER_USER", 1000),
     outgoingWebhookTimeoutSeconds: intEnv(env, "OUTGOING_WEBHOOK_TIMEOUT_SECONDS", 10, 1),
     outgoingWebhookRetryBaseMs: intEnv(env, "OUTGOING_WEBHOOK_RETRY_BASE_MS", 5000),
+    pushRelay: loadPushRelay(env),
+    pushRelayTimeoutSeconds: intEnv(env, "PUSH_RELAY_TIMEOUT_SECONDS", 15, 1),
+    pushRelayRetryBaseMs: intEnv(env, "PUSH_RELAY_RETRY_BASE_MS", 10_000),
   };
 }

@@ -271,6 +271,34 @@ export class ScheduledMessageDoesNotExistError extends JsonableError {
   }
 }
 
+/** A push call while the server has no push relay configured (Zulip's PushNotificationsNotConfiguredError). */
+export class PushNotConfiguredError extends JsonableError {
+  constructor() {
+    super("Server is not configured to use push notification service.", { code: "PUSH_SERVICE_NOT_CONFIGURED" });
+  }
+}
+
+/** A push call with no active registered device of the caller's (Zulip's NoActivePushDeviceError). */
+export class NoActivePushDeviceError extends JsonableError {
+  constructor() {
+    super("No active registered push device", { code: "NO_ACTIVE_PUSH_DEVICE" });
+  }
+}
+
+/** Zulip's @human_users_only. */
+export class HumanUsersOnlyError extends JsonableError {
+  constructor() {
+    super("This endpoint does not accept bot requests.");
+  }
+}
+
+/** A reminder id that is not one of the caller's reminders (Zulip's access_reminder). */
+export class ReminderDoesNotExistError extends JsonableError {
+  constructor() {
+    super("Reminder does not exist", { status: 404 });
+  }
+}
+
 /** POST /channels/create with a taken name (Zulip's ChannelExistsError, FL 417): 409. */
 export class ChannelAlreadyExistsError extends JsonableError {
   constructor(name: string) {

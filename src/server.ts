@@ -13,6 +13,8 @@ import { openRateLimits } from "./rate-limit.ts";
 import { startAttachmentSweep } from "./actions/attachments/sweep.ts";
 import { startScheduledMessageWorker } from "./actions/messages/scheduled-worker.ts";
 import { startOutgoingWebhookWorker } from "./actions/bots/outgoing-webhook-worker.ts";
+import { presenceWriteBehind } from "./actions/users/presence.ts";
+import { startPushRelayWorker } from "./actions/push/relay-worker.ts";
 
 type RunningServer = { app: Awaited<ReturnType<typeof buildApp>>; store: Store; bus: EventBus; clock: Clock; url: string; close(): Promise<void> };
 
@@ -36,15 +38,17 @@ export async function startServer(config: Config): Promise<RunningServer> {
   bus.subscribe((delivery) => queues.deliver(delivery));
   // REDIS_URL: rate-limit counters in Redis, shared by the processes (fail open if it goes away).
   const rateLimits = await openRateLimits(config, clock, log);
-  await ensureInitialRealm({ store, bus, clock, config, log, queues, loginLimiter: rateLimits.authenticateByUsername });
+  const presenceWrites = presenceWriteBehind({ store, config, log });
+  await ensureInitialRealm({ store, bus, clock, config, log, queues, loginLimiter: rateLimits.authenticateByUsername, presenceWrites });
   const routes = await loadRoutes();
   const endpoints = [...routes.endpoints, ...(config.testControl ? testControlEndpoints() : [])];
   const app = await buildApp({
-    store, bus, clock, config, log, queues, loginLimiter: rateLimits.authenticateByUsername, rateLimits, endpoints, rawRoutes: routes.rawRoutes,
+    store, bus, clock, config, log, queues, loginLimiter: rateLimits.authenticateByUsername, presenceWrites, rateLimits, endpoints, rawRoutes: routes.rawRoutes,
   });
   const attachmentSweep = startAttachmentSweep({ db: store.db, clock, config, log });
-  const scheduledWorker = await startScheduledMessageWorker({ store, bus, clock, config, log, queues, loginLimiter: rateLimits.authenticateByUsername, lateCutoffSeconds: config.scheduledLateCutoffSeconds });
-  const webhookWorker = startOutgoingWebhookWorker({ store, bus, clock, config, log, queues, loginLimiter: rateLimits.authenticateByUsername });
+  const scheduledWorker = await startScheduledMessageWorker({ store, bus, clock, config, log, queues, loginLimiter: rateLimits.authenticateByUsername, presenceWrites, lateCutoffSeconds: config.scheduledLateCutoffSeconds });
+  const pushRelayWorker = startPushRelayWorker({ store, bus, clock, config, log, queues, loginLimiter: rateLimits.authenticateByUsername, presenceWrites });
+  const webhookWorker = startOutgoingWebhookWorker({ store, bus, clock, config, log, queues, loginLimiter: rateLimits.authenticateByUsername, presenceWrites });
   const address = await app.listen({ host: config.host, port: config.port });
   log.info({ address, store: store.engine }, "Parley is listening");
   return {
@@ -58,7 +62,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
       attachmentSweep.stop();
       await scheduledWorker.stop();
       await webhookWorker.stop();
+      await pushRelayWorker.stop();
       await app.close();
+      await presenceWrites.close();
       await rateLimits.close();
       await bus.close();
       await store.close();

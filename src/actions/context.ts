@@ -10,6 +10,7 @@ import type { ApiEvent, Delivery } from "../events/types.ts";
 import type { Engine } from "../store/types.ts";
 import type { GroupCommitter } from "../store/group-commit.ts";
 import type { Store } from "../store/db.ts";
+import type { PresenceWriteBehind } from "../store/presence-write-behind.ts";
 import type { Database, RealmRow, UserRow } from "../store/schema.ts";
 import { NestedTransactionError } from "../errors.ts";
 
@@ -40,6 +41,8 @@ export type ActionCtx = {
   queues: QueueManager;
   /** Failed password logins per username (POST /fetch_api_key; Zulip's authenticate_by_username). */
   loginLimiter: RateLimiter;
+  /** Presence reports that announce nothing, written behind (store/presence-write-behind.ts). */
+  presenceWrites: PresenceWriteBehind;
   /** The request's one open write transaction, if any (shared by contexts derived with `{ ...ctx }`). */
   transactionGuard: TransactionGuard;
 };
@@ -87,6 +90,7 @@ export type ServerDeps = {
   log: Logger;
   queues: QueueManager;
   loginLimiter: RateLimiter;
+  presenceWrites: PresenceWriteBehind;
 };
 
 /** Who an action context acts for: the realm, the caller (null for none) and the client's name. */
@@ -114,6 +118,7 @@ export function actionCtx(deps: ServerDeps, acting: Acting): ActionCtx {
     client: acting.client,
     queues: deps.queues,
     loginLimiter: deps.loginLimiter,
+    presenceWrites: deps.presenceWrites,
     transactionGuard: new TransactionGuard(),
   };
 }
@@ -160,6 +165,7 @@ export function doEnv(ctx: ActionCtx, emit: Emit, actor: UserRow | null = ctx.ac
     client,
     queues: ctx.queues,
     loginLimiter: ctx.loginLimiter,
+    presenceWrites: ctx.presenceWrites,
     transactionGuard: ctx.transactionGuard,
     emit,
   };
@@ -178,6 +184,14 @@ const MAX_ATTEMPTS = 3;
 
 function isConflict(err: unknown): boolean {
   return typeof err === "object" && err !== null && CONFLICT_CODES.has(String((err as { code?: unknown }).code));
+}
+
+/**
+ * Runs `fn` in one write transaction outside any request, for background work that publishes no
+ * event (the presence batches of store/presence-write-behind.ts): no request's guard to share.
+ */
+export function withBackgroundTransaction<T>(store: Store, fn: (tx: Transaction<Database>) => Promise<T>): Promise<T> {
+  return store.transact(fn);
 }
 
 /**

@@ -6,6 +6,7 @@ import {
   BOT_TYPE, CAN_CHANGE_USER_EMAILS, doCreateBot, doDeactivateUser, doRegenerateApiKey, doSetPassword, doSetUserFlagSetting,
 } from "../actions/users/credentials.ts";
 import { doCreateUser, doSetCanCreateUsers, type CreatedUser } from "../actions/users/create.ts";
+import { registerWithRelay } from "../actions/push/server-registration.ts";
 import { ROLE, ROLE_BY_NAME } from "../store/roles.ts";
 import type { Database, RealmRow, UserRow } from "../store/schema.ts";
 import { countActiveHumanOwners, getUserByDeliveryEmail } from "../store/users.ts";
@@ -206,6 +207,24 @@ function setCreateUsers(allowed: boolean): Command {
   };
 }
 
+/** register-push-server: Zulip's `register_server`, with PUSH_RELAY_URL, PUSH_RELAY_ORG_ID and PUSH_RELAY_ORG_KEY from the environment. */
+const registerPushServer: Command = {
+  summary: "register this server with the push relay (PUSH_RELAY_URL, PUSH_RELAY_ORG_ID, PUSH_RELAY_ORG_KEY) so its organizations can push",
+  options: {
+    "contact-email": { required: true, help: "where the relay's operators can reach this server's administrator" },
+    hostname: { help: "this server's host name (default: the host of EXTERNAL_URL)" },
+  },
+  async run(env, opts) {
+    const relay = env.config.pushRelay;
+    if (relay === null) throw new CliError("set PUSH_RELAY_URL, PUSH_RELAY_ORG_ID and PUSH_RELAY_ORG_KEY first", 2);
+    const contactEmail = checkEmail(requireOpt(opts, "contact-email"));
+    const hostname = opts.hostname ?? new URL(env.config.externalUrl).host;
+    const result = await registerWithRelay(relay, { hostname, contactEmail }, env.config.pushRelayTimeoutSeconds);
+    if (!result.ok) throw new CliError(`registration failed: ${result.reason}`);
+    env.print({ relay: relay.url, server_id: relay.orgId, hostname, created: result.created });
+  },
+};
+
 /** Every admin command by name (`serve` is handled by cli.ts). */
 export const COMMANDS: Record<string, Command> = {
   "create-user": createUser,
@@ -217,4 +236,5 @@ export const COMMANDS: Record<string, Command> = {
   "grant-email-change": grantEmailChange,
   "grant-create-users": setCreateUsers(true),
   "revoke-create-users": setCreateUsers(false),
+  "register-push-server": registerPushServer,
 };

@@ -13,7 +13,9 @@ import type { MessageUpdateEvent } from "./kinds/message-updates.ts";
 import type { AnyMessageEvent } from "./kinds/messages.ts";
 import type { OrganizationEvent } from "./kinds/organization.ts";
 import type { PresenceEvent } from "./kinds/presence.ts";
+import type { PushDeviceEvent } from "./kinds/push.ts";
 import type { ReactionEvent } from "./kinds/reactions.ts";
+import type { RemindersEvent } from "./kinds/reminders.ts";
 import type { RealmEmojiEvent } from "./kinds/realm-emoji.ts";
 import type { SavedSnippetsEvent } from "./kinds/snippets.ts";
 import type { DefaultStreamsEvent, StreamEvent } from "./kinds/streams.ts";
@@ -30,6 +32,8 @@ export type ApiEvent =
   | HeartbeatEvent
   | DraftsEvent
   | ScheduledMessagesEvent
+  | RemindersEvent
+  | PushDeviceEvent
   | AlertWordsEvent
   | MutedUsersEvent
   | AttachmentEvent
@@ -67,6 +71,8 @@ const EVENT_TYPES: { readonly [T in ApiEventType]: true } = {
   heartbeat: true,
   drafts: true,
   scheduled_messages: true,
+  reminders: true,
+  push_device: true,
   alert_words: true,
   muted_users: true,
   attachment: true,

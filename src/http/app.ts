@@ -11,7 +11,8 @@ import { actionCtx, type ActionCtx, type ServerDeps } from "../actions/context.t
 import type { RateLimits } from "../rate-limit.ts";
 import { registerRateLimits } from "./rate-limits.ts";
 import { defaultRealm } from "../actions/users/authenticate.ts";
-import { authenticate } from "./auth.ts";
+import { authenticate, authenticateWebhook } from "./auth.ts";
+import { BOT_TYPES } from "../actions/users/bots.ts";
 import { Redirect, type Endpoint, type RawRoutes } from "./endpoint.ts";
 import { AdministratorRequiredError, JsonableError } from "../errors.ts";
 import { isRealmAdmin } from "../permissions/check.ts";
@@ -189,9 +190,13 @@ export async function buildApp(deps: AppDeps) {
       url: `/api/v1${endpoint.path}`,
       handler: async (req, reply) => {
         let ctx: ActionCtx;
-        if (endpoint.auth === "user" || (endpoint.auth === "optional" && req.headers.authorization)) {
+        if (endpoint.auth === "webhook") {
+          const { user, realm } = await authenticateWebhook(req, store.reader, host);
+          ctx = actionCtx(deps, { realm, actor: user, client: endpoint.client ?? clientName(req), log: req.log });
+        } else if (endpoint.auth === "user" || (endpoint.auth === "optional" && req.headers.authorization)) {
           const { user, realm } = await authenticate(req, store.reader, host);
           ctx = actionCtx(deps, { realm, actor: user, client: clientName(req), log: req.log });
+          if (user.bot_type === BOT_TYPES.incomingWebhook && !endpoint.allowIncomingWebhooks) throw new JsonableError("This API is not available to incoming webhook bots.");
           if (endpoint.adminOnly && !isRealmAdmin(user)) throw new AdministratorRequiredError();
         } else {
           const realm = await defaultRealm(store.reader);
@@ -200,7 +205,8 @@ export async function buildApp(deps: AppDeps) {
         }
         const pathParams = (req.params ?? {}) as Record<string, unknown>;
         const body = req.body !== null && typeof req.body === "object" && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
-        const raw = { ...(req.query as Record<string, unknown>), ...body, ...pathParams };
+        // A webhook's body is the integration's payload, whole; its parameters come from the URL.
+        const raw = endpoint.auth === "webhook" ? { ...(req.query as Record<string, unknown>), ...pathParams, payload: req.body ?? null } : { ...(req.query as Record<string, unknown>), ...body, ...pathParams };
         const { params, ignored } = parseParams(endpoint.params, raw, { aliases: endpoint.aliases, pathKeys: [...Object.keys(pathParams), ...fileFieldNames(body)], nulChecked: endpoint.nulChecked });
         const data = await endpoint.handler(params, ctx);
         if (data instanceof Redirect) return reply.redirect(data.location, 302);

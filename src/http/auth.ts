@@ -3,7 +3,7 @@ import type { FastifyRequest } from "fastify";
 import type { Kysely } from "kysely";
 import type { Database, RealmRow, UserRow } from "../store/schema.ts";
 import { UnauthorizedError } from "../errors.ts";
-import { authenticateApiKey } from "../actions/users/authenticate.ts";
+import { authenticateApiKey, authenticateApiKeyOnly } from "../actions/users/authenticate.ts";
 
 /** The caller an Authorization header names. */
 type Authenticated = { user: UserRow; realm: RealmRow };
@@ -45,4 +45,14 @@ export async function checkCredentials(req: FastifyRequest, db: Kysely<Database>
   const result = await verify(db, req.headers.authorization, host);
   checkedByRequest.set(req, result);
   return result;
+}
+
+/**
+ * The caller of an integration's URL (Zulip's @webhook_view): the `api_key` query parameter,
+ * which integrations that cannot set headers use, or else the Authorization header.
+ */
+export async function authenticateWebhook(req: FastifyRequest, db: Kysely<Database>, host: string): Promise<Authenticated> {
+  const key = (req.query as Record<string, unknown>).api_key;
+  if (typeof key === "string") return authenticateApiKeyOnly(db, key.trim());
+  return authenticate(req, db, host);
 }

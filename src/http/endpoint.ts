@@ -28,21 +28,34 @@ type Common<S extends z.ZodObject> = {
    * parameters are parsed, so a member learns nothing about them. The action checks again.
    */
   adminOnly?: true;
+  /** Zulip's allow_incoming_webhooks: incoming-webhook bots may call it (they may call nothing else). */
+  allowIncomingWebhooks?: true;
 };
+
+/**
+ * An integration's URL (Zulip's @webhook_view): the caller's API key in the `api_key` query
+ * parameter (or HTTP Basic), the request body handed over whole as the `payload` parameter, and
+ * the messages it sends recorded as from `client`.
+ */
+type WebhookDef<S extends z.ZodObject> = Common<S> & { auth: "webhook"; client: string; handler: (params: z.output<S>, ctx: AuthedCtx) => Promise<SuccessData> };
 
 type EndpointDef<S extends z.ZodObject> =
   | (Common<S> & { auth: "user"; handler: (params: z.output<S>, ctx: AuthedCtx) => Promise<SuccessData | Redirect> })
-  | (Common<S> & { auth: "none" | "optional"; handler: (params: z.output<S>, ctx: ActionCtx) => Promise<SuccessData | Redirect> });
+  | (Common<S> & { auth: "none" | "optional"; handler: (params: z.output<S>, ctx: ActionCtx) => Promise<SuccessData | Redirect> })
+  | WebhookDef<S>;
 
 /** A declared endpoint, as the app registers it. */
 export type Endpoint = {
   method: Common<z.ZodObject>["method"];
   path: string;
-  auth: "user" | "none" | "optional";
+  auth: "user" | "none" | "optional" | "webhook";
+  /** Webhooks: the client name their messages carry. */
+  client?: string;
   params: z.ZodObject;
   aliases?: Record<string, string>;
   nulChecked?: readonly string[];
   adminOnly?: true;
+  allowIncomingWebhooks?: true;
   handler: (params: unknown, ctx: ActionCtx) => Promise<SuccessData | Redirect>;
 };
 

@@ -50,6 +50,12 @@ export function int(bounds: { min?: number; max?: number } = {}) {
   return z.preprocess(decodeInt, z.number().int().min(bounds.min ?? DB_INT_MIN).max(bounds.max ?? DB_INT_MAX));
 }
 
+/** The latest time a timestamp may name (9999-12-31T23:59:59Z). */
+const MAX_TIMESTAMP_SECONDS = 253_402_300_799;
+
+/** A UNIX time in seconds, within the years a date can name (whether it may be past is the action's rule). */
+export const unixSeconds = () => int({ min: -MAX_TIMESTAMP_SECONDS, max: MAX_TIMESTAMP_SECONDS });
+
 /** An integer path segment. */
 export const pathInt = int;
 

@@ -20,6 +20,8 @@ export type RenderEnv = {
   previewedUrls: Set<string>;
   /** Work left to linkifiers in this rendering (markdown/linkifiers.ts). */
   linkifierBudget: LinkifierBudget;
+  /** TeX left to typeset in this rendering (markdown/tex.ts), in source characters. */
+  texBudget: number;
   /** Renders already fence-processed Markdown into block HTML (for spoilers). */
   renderFragment: (markdown: string) => string;
 };

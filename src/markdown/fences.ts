@@ -52,7 +52,7 @@ function closeFrame(env: RenderEnv, frame: Frame): string[] {
     case "spoiler":
       return ["", stashBlock(env, spoilerHtml(env, frame.header, body)), ""];
     case "math":
-      return ["", stashBlock(env, displayTexHtml(env.ctx, body)), ""];
+      return ["", stashBlock(env, displayTexHtml(env, body)), ""];
     default: {
       const lang = frame.lang === "" ? (env.ctx.defaultCodeBlockLanguage ?? "") : frame.lang;
       return ["", stashBlock(env, codeBlockHtml(body, lang)), ""];

@@ -132,5 +132,7 @@ export function texRule(state: StateInline, silent: boolean): boolean {
   const re = /\$\$([^\n_$](?:\\\$|[^$\n])*)\$\$(?!\$)/y;
   re.lastIndex = state.pos;
   const m = re.exec(state.src);
-  return m !== null && pushHtml(state, inlineTexHtml(envOf(state.env).ctx, m[1]), m[0].length, silent);
+  if (m === null) return false;
+  // Typeset only for output: markdown-it also runs rules silently, to measure.
+  return pushHtml(state, silent ? "" : inlineTexHtml(envOf(state.env), m[1]), m[0].length, silent);
 }

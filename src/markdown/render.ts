@@ -9,6 +9,7 @@ import { processFences } from "./fences.ts";
 import { backticksRule, channelLinkRule, mentionRule, newlineRule, strikethroughRule, texRule, timeRule, underscoreRule } from "./inline.ts";
 import { linkifierBudget } from "./linkifiers.ts";
 import { previewRule } from "./previews.ts";
+import { TEX_BUDGET_PER_MESSAGE } from "./tex.ts";
 import { textPassRule } from "./textpass.ts";
 import type { RenderContext, RenderResult } from "./types.ts";
 import { safeUrl } from "./urls.ts";
@@ -72,6 +73,7 @@ function newEnv(ctx: RenderContext): RenderEnv {
     uploads: new Set(),
     previewedUrls: new Set(),
     linkifierBudget: linkifierBudget(),
+    texBudget: TEX_BUDGET_PER_MESSAGE,
     renderFragment: (markdown) => MD.render(markdown, env),
   });
   return env;

@@ -51,3 +51,29 @@ export function presentScheduledMessage(row: ScheduledMessageRow, members: Reado
   if (row.stream_id !== null) return { type: "stream", to: row.stream_id, topic: row.topic, ...common };
   return { type: "private", to: directAudience(members.get(row.recipient_id) ?? [], row.sender_id), ...common };
 }
+
+/** A reminder (Zulip's ScheduledMessage.to_dict for delivery type REMIND): always a direct message to its owner. */
+export type ApiReminder = {
+  reminder_id: number;
+  type: "private";
+  to: number[];
+  content: string;
+  rendered_content: string;
+  scheduled_delivery_timestamp: number;
+  failed: boolean;
+  reminder_target_message_id: number;
+};
+
+/** A stored reminder as its owner sees it. */
+export function presentReminder(row: ScheduledMessageRow): ApiReminder {
+  return {
+    reminder_id: row.id,
+    type: "private",
+    to: [row.sender_id],
+    content: row.content,
+    rendered_content: row.rendered_content,
+    scheduled_delivery_timestamp: row.scheduled_timestamp,
+    failed: row.failed === 1,
+    reminder_target_message_id: row.reminder_target_message_id ?? 0,
+  };
+}

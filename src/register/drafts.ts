@@ -1,11 +1,12 @@
-/** The register snapshot's `drafts` and `scheduled_messages`. */
-import { presentDraft, presentScheduledMessage, type ApiScheduledMessage } from "../present/drafts.ts";
+/** The register snapshot's `drafts`, `scheduled_messages` and `reminders`. */
+import { presentDraft, presentReminder, presentScheduledMessage, type ApiReminder, type ApiScheduledMessage } from "../present/drafts.ts";
 import { listDrafts } from "../store/drafts.ts";
 import { directRecipientMembers } from "../store/messages.ts";
 import { listUndeliveredScheduledMessages } from "../store/scheduled-messages.ts";
 import type { Db } from "../store/types.ts";
 import { userSetting } from "../store/user-settings.ts";
 import type { UserRow } from "../store/schema.ts";
+import { DELIVERY_TYPE } from "../store/schema-drafts.ts";
 import type { StateProvider } from "./provider.ts";
 
 /** Zulip's MAX_DRAFTS_IN_REGISTER_RESPONSE: the newest drafts only; GET /drafts has them all. */
@@ -13,9 +14,14 @@ const MAX_DRAFTS_IN_REGISTER_RESPONSE = 1000;
 
 /** The user's undelivered scheduled messages (failed ones included, as Zulip lists them), by delivery time. */
 export async function scheduledMessagesOf(db: Db, realmId: number, userId: number): Promise<ApiScheduledMessage[]> {
-  const rows = await listUndeliveredScheduledMessages(db, realmId, userId);
+  const rows = await listUndeliveredScheduledMessages(db, realmId, userId, DELIVERY_TYPE.sendLater);
   const members = await directRecipientMembers(db, [...new Set(rows.filter((r) => r.stream_id === null).map((r) => r.recipient_id))]);
   return rows.map((row) => presentScheduledMessage(row, members));
+}
+
+/** The user's undelivered reminders (failed ones included), by delivery time. */
+export async function remindersOf(db: Db, realmId: number, userId: number): Promise<ApiReminder[]> {
+  return (await listUndeliveredScheduledMessages(db, realmId, userId, DELIVERY_TYPE.remind)).map(presentReminder);
 }
 
 /** Drafts are empty for a user who turned their synchronisation off (their calls are refused). */
@@ -23,7 +29,7 @@ function syncsDrafts(user: UserRow): boolean {
   return userSetting(user, "enable_drafts_synchronization") !== false;
 }
 
-/** Drafts, newest first, and scheduled messages of the caller (spectators have none). */
+/** Drafts, newest first, scheduled messages and reminders of the caller (spectators have none). */
 export const draftsState: StateProvider = {
   async fetch(ctx, _opts, want) {
     const out: Record<string, unknown> = {};
@@ -32,6 +38,7 @@ export const draftsState: StateProvider = {
       out.drafts = user && syncsDrafts(user) ? (await listDrafts(ctx.db, ctx.realm.id, user.id, { newestFirst: true, limit: MAX_DRAFTS_IN_REGISTER_RESPONSE })).map(presentDraft) : [];
     }
     if (want("scheduled_messages")) out.scheduled_messages = user ? await scheduledMessagesOf(ctx.db, ctx.realm.id, user.id) : [];
+    if (want("reminders")) out.reminders = user ? await remindersOf(ctx.db, ctx.realm.id, user.id) : [];
     return out;
   },
 };

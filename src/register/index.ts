@@ -11,6 +11,7 @@ import { filesState } from "./files.ts";
 import { messagesState } from "./messages.ts";
 import { organizationState } from "./organization.ts";
 import { presenceState } from "./presence.ts";
+import { pushState } from "./push.ts";
 import { realmState } from "./realm.ts";
 import { streamsState } from "./streams.ts";
 import { userGroupsState } from "./user-groups.ts";
@@ -60,4 +61,5 @@ export const STATE_PROVIDERS: readonly StateProvider[] = [
   draftsState,
   defaultStreamsState,
   fl420State,
+  pushState,
 ];

@@ -113,7 +113,7 @@ function identityKeys(ctx: SnapshotCtx): Record<string, unknown> {
     realm_authentication_methods: { Email: { enabled: true, available: true } },
     realm_email_auth_enabled: true,
     realm_password_auth_enabled: true,
-    realm_push_notifications_enabled: false,
+    realm_push_notifications_enabled: ctx.config.pushRelay !== null,
     realm_push_notifications_enabled_end_timestamp: null,
     realm_upload_quota_mib: null,
     realm_is_zephyr_mirror_realm: false,

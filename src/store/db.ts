@@ -51,7 +51,7 @@ export function openStore(opts: { databaseUrl: string | null; dataDir: string; g
   const writer = sqliteConnection(file, false, cacheMb);
   const checkpointer = startCheckpointer(file, writer);
   const dataVersion = writer.prepare("pragma data_version").pluck();
-  const versions = new TableVersions(() => dataVersion.get() as number);
+  const versions = new TableVersions(() => dataVersion.get() as number, () => checkpointer.noteWrite());
   const db = sqliteKysely(writer, versions);
   const reader = sqliteKysely(sqliteConnection(file, true, cacheMb));
   attachReadCache(db, versions);

@@ -1,11 +1,13 @@
 /**
  * Outgoing-webhook delivery jobs: written with the message that triggers them, taken by the
- * worker (actions/bots/outgoing-webhook-worker.ts) by moving `due_at_ms` forward in an UPDATE
- * guarded by the due time it read, so of two processes sharing the database only one takes a job.
+ * worker (actions/bots/outgoing-webhook-worker.ts) as job-tables.ts takes any job.
  */
 import type { Insertable } from "kysely";
 import type { OutgoingWebhookJobRow, OutgoingWebhookJobTable } from "./schema-webhooks.ts";
+import { claimJob, deleteJob, dueJobs, nextJobDue, rescheduleJob } from "./job-tables.ts";
 import type { Db } from "./types.ts";
+
+const TABLE = "outgoing_webhook_jobs";
 
 /** Writes the jobs of one message. */
 export async function insertOutgoingWebhookJobs(db: Db, rows: Array<Insertable<OutgoingWebhookJobTable>>): Promise<void> {
@@ -14,30 +16,26 @@ export async function insertOutgoingWebhookJobs(db: Db, rows: Array<Insertable<O
 }
 
 /** Jobs of every realm due at `nowMs`, earliest first. */
-export function dueOutgoingWebhookJobs(db: Db, nowMs: number, limit: number): Promise<OutgoingWebhookJobRow[]> {
-  return db.selectFrom("outgoing_webhook_jobs").selectAll().where("due_at_ms", "<=", nowMs).orderBy("due_at_ms").orderBy("id").limit(limit).execute();
+export async function dueOutgoingWebhookJobs(db: Db, nowMs: number, limit: number): Promise<OutgoingWebhookJobRow[]> {
+  return (await dueJobs(db, TABLE, nowMs, limit)) as OutgoingWebhookJobRow[];
 }
 
 /** The earliest due time of any job, if there is one. */
-export async function nextOutgoingWebhookDue(db: Db): Promise<number | null> {
-  const row = await db
-    .selectFrom("outgoing_webhook_jobs")
-    .select((eb) => eb.fn.min("due_at_ms").as("next"))
-    .executeTakeFirst();
-  return row?.next ?? null;
+export function nextOutgoingWebhookDue(db: Db): Promise<number | null> {
+  return nextJobDue(db, TABLE);
 }
 
-/** Takes a job still due as read (`dueAtMs`) until `leaseUntilMs`; undefined when another process took it. */
-export function claimOutgoingWebhookJob(db: Db, id: number, dueAtMs: number, leaseUntilMs: number): Promise<OutgoingWebhookJobRow | undefined> {
-  return db.updateTable("outgoing_webhook_jobs").set({ due_at_ms: leaseUntilMs }).where("id", "=", id).where("due_at_ms", "=", dueAtMs).returningAll().executeTakeFirst();
+/** Takes a job still due as read until `leaseUntilMs`: the job as taken, or undefined when another process took it. */
+export async function claimOutgoingWebhookJob(db: Db, job: OutgoingWebhookJobRow, leaseUntilMs: number): Promise<OutgoingWebhookJobRow | undefined> {
+  return (await claimJob(db, TABLE, job, leaseUntilMs)) ? { ...job, due_at_ms: leaseUntilMs } : undefined;
 }
 
 /** Records a failed attempt and when to try again. */
-export async function rescheduleOutgoingWebhookJob(db: Db, id: number, failedTries: number, dueAtMs: number): Promise<void> {
-  await db.updateTable("outgoing_webhook_jobs").set({ failed_tries: failedTries, due_at_ms: dueAtMs }).where("id", "=", id).execute();
+export function rescheduleOutgoingWebhookJob(db: Db, id: number, failedTries: number, dueAtMs: number): Promise<void> {
+  return rescheduleJob(db, TABLE, id, failedTries, dueAtMs);
 }
 
 /** Drops a handled job. */
-export async function deleteOutgoingWebhookJob(db: Db, id: number): Promise<void> {
-  await db.deleteFrom("outgoing_webhook_jobs").where("id", "=", id).execute();
+export function deleteOutgoingWebhookJob(db: Db, id: number): Promise<void> {
+  return deleteJob(db, TABLE, id);
 }

@@ -27,8 +27,7 @@ export async function getUserPresence(db: Db, realmId: number, userId: number): 
   return row;
 }
 
-/** The presence columns a report writes. */
-type PresenceWrite = Omit<UserPresenceRow, "last_update_id">;
+import type { PresenceWrite } from "./presence-write-behind.ts";
 
 /** Takes the realm's next sequence number (creating the realm's row at 1). */
 function nextUpdateId(db: Db, realmId: number | Placeholder<number>) {
@@ -93,6 +92,11 @@ export async function putUserPresence(db: Db, row: PresenceWrite): Promise<numbe
   }
   const [written] = await putPresenceQuery(db, { user_id, realm_id, last_active_time, last_connected_time });
   return written.last_update_id;
+}
+
+/** Stores several users' presence in the caller's transaction, each under its own next sequence number (presence-write-behind.ts's batch). */
+export async function putUserPresences(db: Db, rows: readonly PresenceWrite[]): Promise<void> {
+  for (const row of rows) await putUserPresence(db, row);
 }
 
 /**

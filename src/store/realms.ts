@@ -1,4 +1,5 @@
 /** Queries on realms (organizations). */
+import { randomUUID } from "node:crypto";
 import type { Db } from "./types.ts";
 import { prepared, type Placeholders } from "./prepared.ts";
 import type { Insertable } from "kysely";
@@ -26,9 +27,9 @@ export async function updateRealmSettings(db: Db, realmId: number, settings: Rec
   await db.updateTable("realms").set({ settings: JSON.stringify(settings) }).where("id", "=", realmId).execute();
 }
 
-/** Inserts a realm and returns its row. */
+/** Inserts a realm (with a fresh UUID unless given) and returns its row. */
 export function insertRealm(db: Db, values: Insertable<RealmTable>): Promise<RealmRow> {
-  return db.insertInto("realms").values(values).returningAll().executeTakeFirstOrThrow();
+  return db.insertInto("realms").values({ uuid: randomUUID(), ...values }).returningAll().executeTakeFirstOrThrow();
 }
 
 /** A realm's current row, write-locked until the transaction ends (a no-op update), for read-modify-write of its settings. */

@@ -5,28 +5,36 @@
  * the first's commit and then find nothing; SQLite runs one writer at a time).
  */
 import type { Insertable, Updateable } from "kysely";
-import type { ScheduledMessageRow, ScheduledMessageTable } from "./schema-drafts.ts";
+import type { DeliveryType, ScheduledMessageRow, ScheduledMessageTable } from "./schema-drafts.ts";
 import type { Db } from "./types.ts";
 
 /** A due message: which realm's worker context sends it. */
 export type DueScheduledMessage = Pick<ScheduledMessageRow, "id" | "realm_id">;
 
-/** The sender's messages not sent yet (failed ones included), by delivery time. */
-export function listUndeliveredScheduledMessages(db: Db, realmId: number, senderId: number): Promise<ScheduledMessageRow[]> {
+/** The sender's messages (or reminders) not sent yet, failed ones included, by delivery time. */
+export function listUndeliveredScheduledMessages(db: Db, realmId: number, senderId: number, type: DeliveryType): Promise<ScheduledMessageRow[]> {
   return db
     .selectFrom("scheduled_messages")
     .selectAll()
     .where("realm_id", "=", realmId)
     .where("sender_id", "=", senderId)
     .where("delivered", "=", 0)
+    .where("delivery_type", "=", type)
     .orderBy("scheduled_timestamp")
     .orderBy("id")
     .execute();
 }
 
-/** One of the sender's own scheduled messages (another user's is not found). */
-export function getOwnScheduledMessage(db: Db, realmId: number, senderId: number, id: number): Promise<ScheduledMessageRow | undefined> {
-  return db.selectFrom("scheduled_messages").selectAll().where("realm_id", "=", realmId).where("sender_id", "=", senderId).where("id", "=", id).executeTakeFirst();
+/** One of the sender's own scheduled messages or reminders (another user's, or the other kind, is not found). */
+export function getOwnScheduledMessage(db: Db, realmId: number, senderId: number, id: number, type: DeliveryType): Promise<ScheduledMessageRow | undefined> {
+  return db
+    .selectFrom("scheduled_messages")
+    .selectAll()
+    .where("realm_id", "=", realmId)
+    .where("sender_id", "=", senderId)
+    .where("id", "=", id)
+    .where("delivery_type", "=", type)
+    .executeTakeFirst();
 }
 
 /** Inserts a scheduled message. */

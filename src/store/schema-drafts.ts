@@ -20,7 +20,11 @@ export interface DraftTable {
   last_edit_time: number;
 }
 
-/** Messages to be sent later (Zulip's ScheduledMessage, delivery type "send later"). */
+/** Zulip's ScheduledMessage delivery types: sent as its sender, or a reminder the Notification Bot sends its owner. */
+export const DELIVERY_TYPE = { sendLater: 1, remind: 2 } as const;
+export type DeliveryType = (typeof DELIVERY_TYPE)[keyof typeof DELIVERY_TYPE];
+
+/** Messages to be sent later and reminders (Zulip's ScheduledMessage). */
 export interface ScheduledMessageTable {
   id: Generated<number>;
   realm_id: number;
@@ -43,6 +47,12 @@ export interface ScheduledMessageTable {
   /** The worker tried and could not send it; editing it with a new time clears this. */
   failed: Generated<Flag>;
   failure_message: string | null;
+  /** DELIVERY_TYPE: a message sent later, or a reminder. */
+  delivery_type: Generated<DeliveryType>;
+  /** The message a reminder is about (no reference: it may be deleted meanwhile). */
+  reminder_target_message_id: number | null;
+  /** What the owner wrote on a reminder, quoted in it. */
+  reminder_note: string | null;
 }
 
 /** A stored draft. */

@@ -14,6 +14,8 @@ export interface RealmTable {
   deactivated: Flag;
   /** JSON object of settings that differ from the defaults in permissions/realm-settings.ts. */
   settings: string;
+  /** The stable id the push relay knows the organization by (Zulip's Realm.uuid); set on insert. */
+  uuid: string | null;
 }
 
 /** Users and bots of every realm. */
@@ -41,6 +43,8 @@ interface UserTable {
   settings: string;
   /** Zulip's can_create_users: with the administrator role, allows POST /users (granted by the CLI). */
   can_create_users: Generated<Flag>;
+  /** The stable id the push relay knows the user by (Zulip's UserProfile.uuid); set on insert. */
+  uuid: string | null;
 }
 
 /** Outgoing-webhook services of bots. */
@@ -371,6 +375,9 @@ export interface Database {
   navigation_views: import("./schema-fl420.ts").NavigationViewTable;
   channel_folders: import("./schema-fl420.ts").ChannelFolderTable;
   outgoing_webhook_jobs: import("./schema-webhooks.ts").OutgoingWebhookJobTable;
+  push_device_tokens: import("./schema-push.ts").PushDeviceTokenTable;
+  push_devices: import("./schema-push.ts").PushDeviceTable;
+  push_relay_jobs: import("./schema-push.ts").PushRelayJobTable;
 }
 
 /** A stored message. */

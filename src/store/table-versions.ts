@@ -44,8 +44,14 @@ export class TableVersions {
   #externalVersion: number;
   #externalChecked = false;
 
-  /** `readExternalVersion` reads the writer's PRAGMA data_version (changed by other connections' commits). */
-  constructor(private readonly readExternalVersion: () => number) {
+  /**
+   * `readExternalVersion` reads the writer's PRAGMA data_version (changed by other connections'
+   * commits); `onWrite`, if given, hears of every writing statement (the WAL checkpointer's cue).
+   */
+  constructor(
+    private readonly readExternalVersion: () => number,
+    private readonly onWrite: () => void = () => {},
+  ) {
     this.#externalVersion = readExternalVersion();
   }
 
@@ -61,14 +67,17 @@ export class TableVersions {
       case "none":
         return;
       case "write":
+        this.onWrite();
         this.#bump(effect.table);
         this.#pending.add(effect.table);
         break;
       case "write-any":
+        this.onWrite();
         this.#generation++;
         this.#pendingAny = true;
         break;
       case "end":
+        if (this.#pending.size > 0 || this.#pendingAny) this.onWrite();
         // The statement runs synchronously right after this call; settle once it has.
         queueMicrotask(() => this.#settle(effect.whole));
         return;

@@ -1,4 +1,5 @@
 /** Queries on users and bots (and bots' outgoing-webhook services), always within one realm. */
+import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import { ROLE } from "./roles.ts";
 import type { Db } from "./types.ts";
@@ -182,7 +183,7 @@ export async function servicesByBot(db: Db, realmId: number, botIds: number[]): 
 
 /** Inserts a user or bot and returns its row. */
 export function insertUser(db: Db, values: NewUser): Promise<UserRow> {
-  return db.insertInto("users").values(values).returningAll().executeTakeFirstOrThrow();
+  return db.insertInto("users").values({ uuid: randomUUID(), ...values }).returningAll().executeTakeFirstOrThrow();
 }
 
 /** Ids of the active bots a user owns. */

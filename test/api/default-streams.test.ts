@@ -65,17 +65,46 @@ for (const store of STORES) {
       assert.deepEqual(await defaults(admin), []);
     });
 
-    test("new users join the default channels; bots do not", async () => {
-      const { owner, admin } = server.fixtures;
+    test("new users join the default channels (peer_add to the others); bots do not", async () => {
+      const { owner, admin, member } = server.fixtures;
       const id = await makeStream(admin, "welcome-hall");
       expectSuccess(await server.api.post(admin, "/default_streams", { stream_id: id }));
+      const watcher = await registerQueue(server.api, member, { event_types: ["subscription"] });
       const made = expectSuccess(await server.api.post(owner, "/users", { email: "newcomer@example.com", password: "pw-123456789", full_name: "New Comer" }));
       const members = expectSuccess(await server.api.get(admin, `/streams/${id}/members`)).subscribers as number[];
       assert.ok(members.includes(made.user_id), "the new user is subscribed");
+      assert.deepEqual(withoutIds(await pollEvents(server.api, watcher)), [{ type: "subscription", op: "peer_add", stream_ids: [id], user_ids: [made.user_id] }]);
       const bot = expectSuccess(await server.api.post(admin, "/bots", { full_name: "Some Bot", short_name: "somebot" }));
       const after = expectSuccess(await server.api.get(admin, `/streams/${id}/members`)).subscribers as number[];
       assert.ok(!after.includes(bot.user_id), "bots are not subscribed");
       expectSuccess(await server.api.delete(admin, "/default_streams", { stream_id: id }));
+    });
+    test("PATCH /streams/{id} is_default_stream: administrators only; a default channel cannot be made private", async () => {
+      const { admin, owner, member } = server.fixtures;
+      const id = await makeStream(owner, "patched-default");
+      const queue = await registerQueue(server.api, member, { event_types: ["default_streams"] });
+      expectError(await server.api.patch(member, `/streams/${id}`, { is_default_stream: true }), "BAD_REQUEST", "You do not have permission to administer this channel.");
+      expectSuccess(await server.api.patch(admin, `/streams/${id}`, { is_default_stream: true }));
+      assert.deepEqual(await defaults(member), [id]);
+      expectError(await server.api.patch(owner, `/streams/${id}`, { is_private: true }), "BAD_REQUEST", "A default channel cannot be private.");
+      expectError(await server.api.patch(owner, `/streams/${id}`, { is_private: true, is_default_stream: true }), "BAD_REQUEST", "A default channel cannot be private.");
+      // Both at once: no longer default, then private.
+      expectSuccess(await server.api.patch(owner, `/streams/${id}`, { is_private: true, is_default_stream: false }));
+      assert.deepEqual(await defaults(member), []);
+      assert.deepEqual(withoutIds(await pollEvents(server.api, queue)), [
+        { type: "default_streams", default_streams: [id] },
+        { type: "default_streams", default_streams: [] },
+      ]);
+    });
+
+    test("archiving a default channel takes it out of the defaults", async () => {
+      const { admin, member } = server.fixtures;
+      const id = await makeStream(admin, "archived-default");
+      expectSuccess(await server.api.post(admin, "/default_streams", { stream_id: id }));
+      const queue = await registerQueue(server.api, member, { event_types: ["default_streams"] });
+      expectSuccess(await server.api.delete(admin, `/streams/${id}`));
+      assert.deepEqual(await defaults(member), []);
+      assert.deepEqual(withoutIds(await pollEvents(server.api, queue)), [{ type: "default_streams", default_streams: [] }]);
     });
   });
 }

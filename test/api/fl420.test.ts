@@ -4,44 +4,15 @@
  * with their events (checked against the FL 420 OpenAPI file) and register keys.
  */
 import assert from "node:assert/strict";
-import fs from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { after, before, describe, test } from "node:test";
-import { Ajv, type ValidateFunction } from "ajv";
-import YAML from "yaml";
 import { STORES } from "../helpers/stores.ts";
 import { startServer, type TestServer } from "../helpers/server.ts";
 import { expectError, expectSuccess, type Credentials } from "../helpers/client.ts";
 import { registerQueue, withoutIds, type Queue } from "../helpers/events.ts";
 import { countRows } from "../helpers/db.ts";
+import { fl420Validators } from "../helpers/openapi-fl420.ts";
 
 const NO_AUTH = "Not logged in: API authentication or user session required";
-const here = path.dirname(fileURLToPath(import.meta.url));
-const FL420_FILE = path.resolve(here, "../../../shared/zulip-openapi-fl420-generated.yaml");
-
-/** OpenAPI 3.0's `nullable: true` as JSON Schema. */
-function nullableToJsonSchema(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(nullableToJsonSchema);
-  if (node === null || typeof node !== "object") return node;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(node)) if (k !== "nullable") out[k] = nullableToJsonSchema(v);
-  return (node as { nullable?: unknown }).nullable === true ? { anyOf: [out, { type: "null" }] } : out;
-}
-
-let fl420: { event: ValidateFunction; schema: (name: string) => ValidateFunction } | null = null;
-/** Validators from the FL 420 file: the event union, and any named component schema. */
-function fl420Validators() {
-  if (!fl420) {
-    const doc = nullableToJsonSchema(YAML.parse(fs.readFileSync(FL420_FILE, "utf8"), { maxAliasCount: -1 })) as { components: unknown };
-    const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false });
-    ajv.addSchema({ components: doc.components }, "fl420");
-    const schema = (name: string) => ajv.compile({ $ref: `fl420#/components/schemas/${name}` });
-    fl420 = { event: schema("get_events_200_response_allOf_events_inner"), schema };
-  }
-  return fl420;
-}
-
 /** Pending events of a queue, without heartbeats; each checked against the FL 420 event schemas. */
 async function poll(server: TestServer, queue: Queue): Promise<Array<Record<string, unknown>>> {
   const res = await server.api.get(queue.user, "/events", { queue_id: queue.queueId, last_event_id: queue.lastEventId, dont_block: true }, { validate: false });

@@ -37,6 +37,16 @@ for (const store of STORES) {
       assert.equal(body.rendered, "<p>&lt;script&gt;alert(1)&lt;/script&gt;</p>");
     });
 
+    test("TeX is typeset by KaTeX, inline and as a math block; what it cannot typeset is upstream's error markup", async () => {
+      const { member } = server.fixtures;
+      const inline = expectSuccess(await server.api.post(member, "/messages/render", { content: "$$x^2$$" })).rendered as string;
+      assert.match(inline, /^<p><span class="katex"><span class="katex-mathml"><math xmlns="http:\/\/www.w3.org\/1998\/Math\/MathML">/);
+      assert.match(inline, /<annotation encoding="application\/x-tex">x\^2<\/annotation>/);
+      const block = expectSuccess(await server.api.post(member, "/messages/render", { content: "```math\n\\frac{a}{b}\n```" })).rendered as string;
+      assert.match(block, /^<p><span class="katex-display"><span class="katex">/);
+      assert.equal(expectSuccess(await server.api.post(member, "/messages/render", { content: "$$\\frac{1}$$" })).rendered, '<p><span class="tex-error">$$\\frac{1}$$</span></p>');
+    });
+
     test("no credentials; missing content", async () => {
       expectError(await server.api.post(null, "/messages/render", { content: "x" }), "UNAUTHORIZED", "Not logged in: API authentication or user session required", 401);
       expectError(await server.api.post(server.fixtures.member, "/messages/render", {}), "REQUEST_VARIABLE_MISSING", "Missing 'content' argument");

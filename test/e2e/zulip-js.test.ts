@@ -12,6 +12,8 @@ type Reply = { result: string; msg: string; [key: string]: unknown };
 type Call = (params?: Record<string, unknown>) => Promise<Reply>;
 type ZulipClient = {
   config: { apiKey: string };
+  callEndpoint: (endpoint: string, method?: string, params?: Record<string, unknown>) => Promise<Reply>;
+  typing: { send: Call };
   queues: { register: Call; deregister: Call };
   events: { retrieve: Call };
   users: { retrieve: Call; me: { getProfile: Call; subscriptions: { add: Call } } };
@@ -105,6 +107,64 @@ for (const kind of STORES) {
       assert.deepEqual(kinds, ["message", "reaction:add", "update_message", "delete_message"]);
       const gone = await reader.messages.getById({ message_id: id });
       assert.deepEqual({ result: gone.result, msg: gone.msg }, { result: "error", msg: "Invalid message(s)" });
+    });
+    test("pings presence and sends typing notifications, seen by another client's queue", async () => {
+      const { member, owner } = server.fixtures;
+      const pinger = await zulip({ username: member.email, apiKey: member.apiKey, realm: server.url });
+      const watcher = await zulip({ username: owner.email, apiKey: owner.apiKey, realm: server.url });
+      const queue = ok(await watcher.queues.register({ event_types: ["presence", "typing"] }));
+
+      // The mobile app's timer call: POST /users/me/presence, reading `presences` from the reply.
+      const ping = ok(await pinger.callEndpoint("/users/me/presence", "POST", { status: "active", new_user_input: "true", ping_only: "false", slim_presence: "true" }));
+      const mine = (ping.presences as Record<string, { active_timestamp: number; idle_timestamp: number }>)[String(member.id)];
+      assert.equal(typeof mine?.active_timestamp, "number");
+      const realm = ok(await watcher.callEndpoint("/realm/presence", "GET"));
+      const seen = (realm.presences as Record<string, Record<string, { status: string }>>)[member.email];
+      assert.equal(seen?.aggregated?.status, "active");
+      const one = ok(await watcher.callEndpoint(`/users/${member.id}/presence`, "GET"));
+      assert.equal((one.presence as Record<string, { status: string }>).aggregated?.status, "active");
+
+      ok(await pinger.typing.send({ to: [owner.id], op: "start" }));
+      ok(await pinger.typing.send({ to: [owner.id], op: "stop" }));
+
+      const reply = ok(await watcher.events.retrieve({ queue_id: queue.queue_id, last_event_id: queue.last_event_id, dont_block: true }));
+      const events = reply.events as { type: string; op?: string; sender?: { user_id: number }; user_id?: number }[];
+      const presence = events.find((e) => e.type === "presence");
+      assert.ok(presence, `no presence event in ${JSON.stringify(events)}`);
+      const typing = events.filter((e) => e.type === "typing").map((e) => [e.op, e.sender?.user_id]);
+      assert.deepEqual(typing, [["start", member.id], ["stop", member.id]]);
+      ok(await watcher.queues.deregister({ queue_id: queue.queue_id }));
+    });
+    test("a bot written with zulip-js registers, waits for a mention and replies in the topic", async () => {
+      const { member, bot } = server.fixtures;
+      const client = await zulip({ username: bot.email, apiKey: bot.apiKey, realm: server.url });
+      const human = await zulip({ username: member.email, apiKey: member.apiKey, realm: server.url });
+      ok(await human.users.me.subscriptions.add({ subscriptions: JSON.stringify([{ name: "zulip-js bots" }]), principals: JSON.stringify([member.id, bot.id]) }));
+      const me = ok(await client.users.me.getProfile());
+
+      // The bot: one queue for messages, long-polled until a message mentions it; it answers in the same place.
+      const queue = ok(await client.queues.register({ event_types: ["message"] }));
+      const botLoop = (async () => {
+        let lastEventId = queue.last_event_id as number;
+        for (;;) {
+          const reply = ok(await client.events.retrieve({ queue_id: queue.queue_id, last_event_id: lastEventId }));
+          for (const event of reply.events as Array<{ id: number; type: string; flags?: string[]; message?: { display_recipient: string; subject: string; content: string; sender_id: number } }>) {
+            lastEventId = Math.max(lastEventId, event.id);
+            if (event.type !== "message" || !event.message || !event.flags?.includes("mentioned")) continue;
+            const asked = event.message;
+            ok(await client.messages.send({ type: "stream", to: asked.display_recipient, topic: asked.subject, content: `pong to ${asked.sender_id}` }));
+            return;
+          }
+        }
+      })();
+
+      ok(await human.messages.send({ type: "stream", to: "zulip-js bots", topic: "ping pong", content: `@**${me.full_name as string}** ping` }));
+      await botLoop;
+      const narrow = [{ operator: "channel", operand: "zulip-js bots" }, { operator: "topic", operand: "ping pong" }];
+      const page = ok(await human.messages.retrieve({ anchor: "newest", num_before: 5, num_after: 0, narrow, apply_markdown: false }));
+      const messages = page.messages as Array<{ sender_id: number; content: string }>;
+      assert.deepEqual(messages.map((m) => [m.sender_id, m.content]), [[member.id, `@**${me.full_name as string}** ping`], [bot.id, `pong to ${member.id}`]]);
+      ok(await client.queues.deregister({ queue_id: queue.queue_id }));
     });
   });
 }

@@ -141,6 +141,10 @@ const NEWER_FIELDS: Record<string, Check> = {
   // Register keys of FL 389/390 (navigation views, channel folders); their shapes are checked against the FL 420 file in test/api/fl420.test.ts.
   navigation_views: Array.isArray,
   channel_folders: Array.isArray,
+  // FL 399: reminders; their shape is checked against the FL 420 file in test/api/reminders.test.ts.
+  reminders: Array.isArray,
+  // FL 406: push_devices; its values are checked against the FL 420 file in test/api/push-devices.test.ts.
+  push_devices: (v) => v !== null && typeof v === "object" && !Array.isArray(v),
   realm_billing: (v) => v !== null && typeof v === "object" && typeof (v as Record<string, unknown>).has_pending_sponsorship_request === "boolean",
   // In the copy, but keyed by setting names that are also newer fields above: checked here whole.
   server_supported_permission_settings: isPermissionSettings,

@@ -81,6 +81,8 @@ export async function startServerOnStore(store: FreshStore, fixtures: Fixtures, 
     PARLEY_TEST_CONTROL: "1",
     // Suites send many requests from one address: no rate limits unless the suite sets some.
     ...(choosesRateLimits(env) ? {} : { RATE_LIMITS: "off" }),
+    // Presence reports written at once, so a test reads what it just reported (presence.test.ts sets a delay).
+    PRESENCE_WRITE_DELAY_MS: "0",
     ...env,
   };
   delete childEnv.DATABASE_URL;

@@ -23,19 +23,8 @@ const CONTEXT: RenderContext = {
   camo: { baseUrl: "https://external-content.zulipcdn.net/external_content/", key: "dummy" },
 };
 
-const KATEX = "KaTeX output: no TeX renderer is installed, so math renders as upstream's tex-error markup (pass RenderContext.renderTex)";
-
 /** Cases we knowingly render differently, with the reason. Kept honest by the test below. */
 const EXPECTED_FAILURES: Record<string, string> = {
-  fenced_quotes_inside_mathblock: KATEX,
-  tex_inline: KATEX,
-  tex_complex: KATEX,
-  tex_fenced_math: KATEX,
-  tex_money: KATEX,
-  tex_inline_permissive_spacing: KATEX,
-  tex_safe_script_tag: KATEX,
-  tex_inline_no_markdown_inside: KATEX,
-  tex_display_no_markdown_inside: KATEX,
 };
 
 /** Upstream's expected HTML for a linkify case (its test builds it the same way). */

@@ -3,8 +3,13 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { renderMessage, type RenderContext } from "../../src/markdown/render.ts";
 
-const TAGS = new Set(["p", "br", "a", "span", "strong", "em", "del", "code", "pre", "div", "blockquote", "ul", "ol", "li", "h1", "h2", "h3", "h4", "h5", "h6", "table", "thead", "tbody", "tr", "th", "td", "hr", "time", "img", "video"]);
-const ATTRS = new Set(["href", "title", "class", "data-user-id", "data-user-group-id", "data-stream-id", "aria-label", "aria-hidden", "role", "src", "alt", "start", "datetime", "data-code-language", "data-video-original-url", "preload", "style"]);
+/** KaTeX's MathML and the SVG it draws radicals and stretchy arrows with (markdown/katex.ts). */
+const TEX_TAGS = ["math", "semantics", "annotation", "mrow", "mi", "mo", "mn", "ms", "mtext", "mspace", "mstyle", "mpadded", "mphantom", "msup", "msub", "msubsup", "mfrac", "msqrt", "mroot", "mover", "munder", "munderover", "mtable", "mtr", "mtd", "menclose", "svg", "path"];
+const TEX_ATTRS = ["xmlns", "display", "encoding", "mathvariant", "stretchy", "accent", "accentunder", "mathcolor", "mathbackground", "voffset", "width", "height", "rowspacing", "columnalign", "columnspacing", "rowlines", "columnlines", "scriptlevel", "displaystyle", "fence", "separator", "lspace", "rspace", "minsize", "maxsize", "linethickness", "notation", "viewBox", "preserveAspectRatio", "d"];
+const TAGS = new Set(["p", "br", "a", "span", "strong", "em", "del", "code", "pre", "div", "blockquote", "ul", "ol", "li", "h1", "h2", "h3", "h4", "h5", "h6", "table", "thead", "tbody", "tr", "th", "td", "hr", "time", "img", "video", ...TEX_TAGS]);
+const ATTRS = new Set(["href", "title", "class", "data-user-id", "data-user-group-id", "data-stream-id", "aria-label", "aria-hidden", "role", "src", "alt", "start", "datetime", "data-code-language", "data-video-original-url", "preload", "style", ...TEX_ATTRS]);
+/** KaTeX's layout styles: known properties with lengths (or a color name or hex value) only; no url(), no expressions. */
+const TEX_STYLE = /^(?:(?:height|vertical-align|top|bottom|margin-right|margin-left|padding-left|min-width|width|border-right-width|border-top-width|border-bottom-width|left|right):-?[\d.]+(?:em|ex|px|%)?;|color:(?:[a-z]+|#[0-9a-f]{3,6});)+$/i;
 const URL_ATTRS = new Set(["href", "src", "data-video-original-url"]);
 const SAFE_SCHEMES = new Set(["http", "https", "mailto", "tel", "sms", "ftp"]);
 
@@ -18,7 +23,7 @@ function decodeEntities(value: string): string {
 /** Returns the problems found in `html` (empty when it is safe). */
 function injectionProblems(html: string): string[] {
   const problems: string[] = [];
-  const tagRe = /<(\/?)([a-zA-Z0-9]+)((?:\s+[a-z-]+="[^"<>]*")*)\s*>/y;
+  const tagRe = /<(\/?)([a-zA-Z0-9]+)((?:\s+[a-zA-Z-]+="[^"<>]*")*)\s*\/?>/y;
   for (let i = 0; i < html.length; i++) {
     if (html[i] === ">") problems.push(`raw > at ${i}`);
     if (html[i] !== "<") continue;
@@ -29,10 +34,10 @@ function injectionProblems(html: string): string[] {
       continue;
     }
     if (!TAGS.has(m[2])) problems.push(`tag ${m[2]}`);
-    for (const [, name, raw] of m[3].matchAll(/([a-z-]+)="([^"]*)"/g)) {
+    for (const [, name, raw] of m[3].matchAll(/([a-zA-Z-]+)="([^"]*)"/g)) {
       const value = decodeEntities(raw);
       if (!ATTRS.has(name) || /^on/i.test(name)) problems.push(`attribute ${name}`);
-      if (name === "style" && !/^text-align:(left|right|center)$/.test(value)) problems.push(`style ${value}`);
+      if (name === "style" && !/^text-align:(left|right|center)$/.test(value) && !TEX_STYLE.test(value)) problems.push(`style ${value}`);
       const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(value.replace(/[\u0000-\u0020]/g, ""));
       if (URL_ATTRS.has(name) && scheme !== null && !SAFE_SCHEMES.has(scheme[1].toLowerCase())) problems.push(`${name} scheme ${value}`);
     }
@@ -57,6 +62,9 @@ const CONTEXT: RenderContext = {
 };
 
 const HOSTILE = [
+  "$$\\href{javascript:alert(1)}{x}$$ $$\\url{javascript:alert(1)}$$ $$\\htmlClass{x onload=alert(1)}{y}$$",
+  "$$\\includegraphics{javascript:alert(1)}$$ $$\\sqrt{x}\\overrightarrow{AB}$$ $$\\color{red;background:url(x)}{y}$$",
+  "```math\n\\text{<img src=x onerror=alert(1)>}\\rule{1em}{1em}\n```",
   "<script>alert(1)</script>",
   "<img src=x onerror=alert(1)>",
   '<a href="javascript:alert(1)">x</a>',

@@ -18,7 +18,7 @@
  */
 import { systemClock } from "../../clock.ts";
 import { JsonableError } from "../../errors.ts";
-import { channelNarrow, encodeHashComponent } from "../../markdown/urls.ts";
+import { messageLinkUrl } from "../../markdown/link-syntax.ts";
 import { messageLookups, presentMessage } from "../../present/messages.ts";
 import { apiEmail, emailDomain } from "../../store/emails.ts";
 import { messageLookupRows } from "../../store/message-lookups.ts";
@@ -38,6 +38,7 @@ import type { Db } from "../../store/types.ts";
 import { getUser, servicesByBot, usersByIds } from "../../store/users.ts";
 import { ZULIP_VERSION } from "../../version.ts";
 import { actionCtx, doEnv, withTransaction, type ActionCtx, type DoEnv, type ServerDeps } from "../context.ts";
+import { JobLoop } from "../job-loop.ts";
 import type { Addressee } from "../messages/send.ts";
 import { checkMessage, doSendMessage } from "../messages/send.ts";
 
@@ -75,15 +76,6 @@ type Outcome =
   | { kind: "failed"; conversation: string; owner: string; body: string }
   /** The worker stopped mid-request. */
   | { kind: "stopped" };
-
-/** Zulip's message_link_url: where the triggering message is. */
-function messageUrl(ctx: ActionCtx, message: MessageRow, streamName: string | null, memberIds: readonly number[]): string {
-  const base = ctx.config.externalUrl;
-  if (message.stream_id !== null) {
-    return `${base}/${channelNarrow(message.stream_id, streamName ?? "")}/topic/${encodeHashComponent(message.topic)}/near/${message.id}`;
-  }
-  return `${base}/#narrow/dm/${memberIds.join(",")}-${memberIds.length > 2 ? "group" : "dm"}/near/${message.id}`;
-}
 
 /** The generic interface's request body (Zulip's GenericOutgoingWebhookService.make_request). */
 async function payload(loaded: Loaded, trigger: string): Promise<string> {
@@ -162,9 +154,11 @@ async function doNotifyOwner(tx: Db, env: DoEnv, loaded: Loaded, detail: string,
   if (bot.bot_owner_id === null) return;
   const owner = await getUser(tx, env.realm.id, bot.bot_owner_id);
   if (!owner || owner.is_active !== 1) return;
-  const stream = message.stream_id === null ? undefined : await getStreamById(tx, env.realm.id, message.stream_id);
-  const memberIds = message.stream_id === null ? ((await directRecipientMembers(tx, [message.recipient_id])).get(message.recipient_id) ?? []) : [];
-  let content = `[A message](${messageUrl(env, message, stream?.name ?? null, memberIds)}) to your bot @_**${bot.full_name}** triggered an outgoing webhook.`;
+  const url =
+    message.stream_id === null
+      ? messageLinkUrl(env.config.externalUrl, { id: message.id, topic: message.topic, stream: null, memberIds: (await directRecipientMembers(tx, [message.recipient_id])).get(message.recipient_id) ?? [] })
+      : messageLinkUrl(env.config.externalUrl, { id: message.id, topic: message.topic, stream: { id: message.stream_id, name: (await getStreamById(tx, env.realm.id, message.stream_id))?.name ?? "" } });
+  let content = `[A message](${url}) to your bot @_**${bot.full_name}** triggered an outgoing webhook.`;
   content += `\n${detail}`;
   if (body !== "") content += `\nThe response contains the following payload:\n\`\`\`\n${quoted(body)}\n\`\`\``;
   const asBot = doEnv(env, env.emit, bot, RESPONSE_CLIENT);
@@ -290,131 +284,17 @@ async function settle(deps: OutgoingWebhookWorkerDeps, job: OutgoingWebhookJobRo
 /** How soon after a sent message the worker looks for the jobs it may have queued. */
 const WAKE_DELAY_MS = 50;
 
-/** The timer loop: one pass at a time; requests run beside it, each waking it when done. */
-class Worker {
-  private timer: ReturnType<typeof setTimeout> | null = null;
-  private soon: ReturnType<typeof setTimeout> | null = null;
-  private running: Promise<void> | null = null;
-  private again = false;
-  private stopped = false;
-  private readonly inFlight = new Set<Promise<void>>();
-  private readonly stopping = new AbortController();
-
-  constructor(private readonly deps: OutgoingWebhookWorkerDeps) {}
-
-  /** Takes what is due now, then sleeps until the next due job. */
-  wake(): Promise<void> {
-    if (this.stopped) return Promise.resolve();
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
-    this.clearTimer();
-    this.running = this.passes().finally(() => {
-      this.running = null;
-    });
-    return this.running;
-  }
-
-  /** A pass within WAKE_DELAY_MS, unless one is already coming. */
-  wakeSoon(): void {
-    if (this.stopped || this.soon) return;
-    this.soon = setTimeout(() => {
-      this.soon = null;
-      void this.wake();
-    }, WAKE_DELAY_MS);
-    this.soon.unref();
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    this.clearTimer();
-    if (this.soon) clearTimeout(this.soon);
-    this.stopping.abort();
-    await this.running;
-    await Promise.allSettled([...this.inFlight]);
-  }
-
-  private clearTimer(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-  }
-
-  private async passes(): Promise<void> {
-    for (;;) {
-      this.again = false;
-      const sleepMs = await this.pass();
-      if (this.stopped) return;
-      if (this.again) continue;
-      this.timer = setTimeout(() => {
-        this.timer = null;
-        void this.wake();
-      }, sleepMs);
-      this.timer.unref();
-      return;
-    }
-  }
-
-  /** Takes and starts the due jobs there is room for; returns how long to sleep. */
-  private async pass(): Promise<number> {
-    const { store, log } = this.deps;
-    try {
-      let taken = 0;
-      const room = MAX_IN_FLIGHT - this.inFlight.size;
-      if (room > 0) {
-        const now = systemClock.nowMs();
-        for (const job of await dueOutgoingWebhookJobs(store.reader, now, room)) {
-          if (this.stopped) return MAX_SLEEP_MS;
-          const claimed = await this.claim(job);
-          if (claimed) {
-            this.start(claimed);
-            taken++;
-          }
-        }
-      }
-      // With no room, a finishing request wakes the worker.
-      if (MAX_IN_FLIGHT - this.inFlight.size <= 0) return MAX_SLEEP_MS;
-      const next = await nextOutgoingWebhookDue(store.reader);
-      if (next === null) return MAX_SLEEP_MS;
-      const wait = Math.min(Math.max(next - systemClock.nowMs(), 0), MAX_SLEEP_MS);
-      // Due jobs nobody could take (another process mid-claim): do not spin.
-      return wait === 0 && taken === 0 ? RETRY_MS : wait;
-    } catch (err) {
-      log.error({ err }, "outgoing webhook pass failed");
-      return RETRY_MS;
-    }
-  }
-
-  /** Takes one job for this process until its request's timeout has long passed. */
-  private async claim(job: OutgoingWebhookJobRow): Promise<{ job: OutgoingWebhookJobRow; loaded: Loaded } | null> {
-    const realm = await getRealm(this.deps.store.reader, job.realm_id);
-    if (!realm) return null;
-    const ctx = actionCtx(this.deps, { realm, actor: null, client: "Internal" });
-    const leaseUntil = systemClock.nowMs() + this.deps.config.outgoingWebhookTimeoutSeconds * 1000 + LEASE_MARGIN_MS;
-    const claimed = await withTransaction(ctx, (tx) => claimOutgoingWebhookJob(tx, job.id, job.due_at_ms, leaseUntil));
-    if (!claimed) return null;
-    const loaded = await load(this.deps, claimed);
-    if (!loaded) await withTransaction(ctx, (tx) => deleteOutgoingWebhookJob(tx, claimed.id));
-    return loaded ? { job: claimed, loaded } : null;
-  }
-
-  /** Runs one taken job's request beside the loop. */
-  private start({ job, loaded }: { job: OutgoingWebhookJobRow; loaded: Loaded }): void {
-    const run = (async () => {
-      try {
-        const outcome = await request(this.deps, loaded, job.trigger, this.stopping.signal);
-        await settle(this.deps, job, loaded, outcome);
-      } catch (err) {
-        // Left as claimed: it comes due again when its lease ends.
-        this.deps.log.error({ err, job_id: job.id }, "outgoing webhook delivery failed");
-      }
-    })();
-    const tracked = run.finally(() => {
-      this.inFlight.delete(tracked);
-      void this.wake();
-    });
-    this.inFlight.add(tracked);
-  }
+/** Takes one job for this process until its request's timeout has long passed. */
+async function claim(deps: OutgoingWebhookWorkerDeps, job: OutgoingWebhookJobRow): Promise<{ job: OutgoingWebhookJobRow; loaded: Loaded } | null> {
+  const realm = await getRealm(deps.store.reader, job.realm_id);
+  if (!realm) return null;
+  const ctx = actionCtx(deps, { realm, actor: null, client: "Internal" });
+  const leaseUntil = systemClock.nowMs() + deps.config.outgoingWebhookTimeoutSeconds * 1000 + LEASE_MARGIN_MS;
+  const claimed = await withTransaction(ctx, (tx) => claimOutgoingWebhookJob(tx, job, leaseUntil));
+  if (!claimed) return null;
+  const loaded = await load(deps, claimed);
+  if (!loaded) await withTransaction(ctx, (tx) => deleteOutgoingWebhookJob(tx, claimed.id));
+  return loaded ? { job: claimed, loaded } : null;
 }
 
 /**
@@ -422,10 +302,20 @@ class Worker {
  * their messages are sent. Returns the handle to stop it.
  */
 export function startOutgoingWebhookWorker(deps: OutgoingWebhookWorkerDeps): OutgoingWebhookWorker {
-  const worker = new Worker(deps);
+  const loop = new JobLoop(
+    {
+      name: "outgoing webhook",
+      due: (nowMs, limit) => dueOutgoingWebhookJobs(deps.store.reader, nowMs, limit),
+      nextDueMs: () => nextOutgoingWebhookDue(deps.store.reader),
+      claim: (job) => claim(deps, job),
+      run: async ({ job, loaded }, stop) => settle(deps, job, loaded, await request(deps, loaded, job.trigger, stop)),
+    },
+    deps.log,
+    { maxInFlight: MAX_IN_FLIGHT, maxSleepMs: MAX_SLEEP_MS, retryMs: RETRY_MS, wakeDelayMs: WAKE_DELAY_MS },
+  );
   deps.bus.subscribe((delivery) => {
-    if (delivery.event.type === "message") worker.wakeSoon();
+    if (delivery.event.type === "message") loop.wakeSoon();
   });
-  void worker.wake();
-  return { stop: () => worker.stop() };
+  void loop.wake();
+  return { stop: () => loop.stop() };
 }

@@ -11,8 +11,9 @@ import type { StreamRow, UserRow } from "../../store/schema.ts";
 import { getStreamsByIds } from "../../store/streams.ts";
 import { activeRealmMembers, insertSubscriptions, subscriptionColorsByUser } from "../../store/subscriptions.ts";
 import type { Db } from "../../store/types.ts";
-import { doEnv, withTransaction, type AuthedCtx, type DoEnv } from "../context.ts";
+import { doEnv, withTransaction, type AuthedCtx, type DoEnv, type Emit } from "../context.ts";
 import { pickColor } from "./settings.ts";
+import { emitPeerEvent } from "./subscriptions.ts";
 
 /** Sends the realm's current default channel ids to its active non-guests (Zulip's notify_default_streams). */
 async function notifyDefaultStreams(tx: Db, env: Pick<DoEnv, "realm" | "emit">): Promise<void> {
@@ -23,6 +24,16 @@ async function notifyDefaultStreams(tx: Db, env: Pick<DoEnv, "realm" | "emit">):
 /** Makes a channel default and tells the realm when it was not already (Zulip's do_add_default_stream). */
 export async function doAddDefaultStream(tx: Db, env: Pick<DoEnv, "realm" | "emit">, stream: StreamRow): Promise<void> {
   if (await insertDefaultStream(tx, env.realm.id, stream.id)) await notifyDefaultStreams(tx, env);
+}
+
+/** Takes a channel out of the defaults and tells the realm when it was one (Zulip's do_remove_default_stream). */
+export async function doRemoveDefaultStream(tx: Db, env: Pick<DoEnv, "realm" | "emit">, stream: StreamRow): Promise<void> {
+  if (await deleteDefaultStream(tx, env.realm.id, stream.id)) await notifyDefaultStreams(tx, env);
+}
+
+/** Whether a channel is one of the realm's defaults. */
+export async function isDefaultStream(db: Db, realmId: number, streamId: number): Promise<boolean> {
+  return (await defaultStreamIds(db, realmId)).includes(streamId);
 }
 
 /** POST /default_streams: administrators only; private channels cannot be default. */
@@ -45,16 +56,31 @@ export async function removeDefaultStream(ctx: AuthedCtx, streamId: number): Pro
   return {};
 }
 
+/** The realm's default channels that are not archived. */
+async function activeDefaultStreams(tx: Db, realmId: number): Promise<StreamRow[]> {
+  return (await getStreamsByIds(tx, realmId, await defaultStreamIds(tx, realmId))).filter((s) => s.is_archived === 0);
+}
+
 /**
  * Subscribes a new user to the realm's active default channels, each with a fresh color; no
- * events: the user is new, and callers announce the account itself. Checks nothing.
+ * events (the user's own queues do not exist yet; see emitJoinedDefaultStreams for the others').
+ * Checks nothing.
  */
 export async function doJoinDefaultStreams(tx: Db, env: Pick<DoEnv, "realm">, user: UserRow): Promise<void> {
-  const streams = (await getStreamsByIds(tx, env.realm.id, await defaultStreamIds(tx, env.realm.id))).filter((s) => s.is_archived === 0);
+  const streams = await activeDefaultStreams(tx, env.realm.id);
   const used = (await subscriptionColorsByUser(tx, env.realm.id, [user.id])).get(user.id) ?? new Set<string>();
   for (const stream of streams) {
     const color = pickColor(used);
     used.add(color);
     await insertSubscriptions(tx, env.realm.id, stream.id, new Map([[user.id, color]]));
   }
+}
+
+/**
+ * Tells everyone who can see the default channels' subscribers that a new user joined them
+ * (`peer_add`, as Zulip's bulk_add_subscriptions in process_new_human_user), so their clients'
+ * subscriber lists stay right. Call in the transaction that created the user.
+ */
+export async function emitJoinedDefaultStreams(ctx: AuthedCtx, tx: Db, emit: Emit, user: UserRow): Promise<void> {
+  for (const stream of await activeDefaultStreams(tx, ctx.realm.id)) await emitPeerEvent(ctx, tx, emit, "peer_add", stream, [user.id]);
 }

@@ -9,7 +9,8 @@ import { streamCreateEvent, streamDeleteEvent } from "../../events/kinds/streams
 import type { StreamRow } from "../../store/schema.ts";
 import { listStreams, updateStream } from "../../store/streams.ts";
 import { subscribedStreamIds } from "../../store/subscriptions.ts";
-import { withTransaction, type AuthedCtx, type DoEnv } from "../context.ts";
+import { doEnv, withTransaction, type AuthedCtx, type DoEnv } from "../context.ts";
+import { doRemoveDefaultStream } from "./default-streams.ts";
 import type { Db } from "../../store/types.ts";
 import { listStreamTopics } from "./topics.ts";
 
@@ -66,7 +67,7 @@ export async function getStreamTopics(ctx: AuthedCtx, streamId: number, opts: { 
   return listStreamTopics(ctx, streamId, opts);
 }
 
-/** DELETE /streams/{stream_id}: archives a channel; subscriptions are kept, as Zulip keeps them. */
+/** DELETE /streams/{stream_id}: archives a channel (and takes it out of the defaults); subscriptions are kept, as Zulip keeps them. */
 export async function archiveStream(ctx: AuthedCtx, streamId: number): Promise<Record<string, never>> {
   await withTransaction(ctx, async (tx, emit) => {
     const { stream } = await accessStreamById({ ...ctx, db: tx }, streamId, { forWrite: true, allowArchived: true });
@@ -74,6 +75,8 @@ export async function archiveStream(ctx: AuthedCtx, streamId: number): Promise<R
     const audience = await metadataAccessUserIds(ctx, stream, tx);
     const archived = await updateStream(tx, ctx.realm.id, stream.id, { is_archived: 1 });
     emit(streamDeleteEvent(presentStreams([archived], await streamLookups(tx, ctx.realm.id, [archived]))), audience);
+    // An archived channel is no longer a default one (Zulip's do_deactivate_stream).
+    await doRemoveDefaultStream(tx, doEnv(ctx, emit), archived);
   });
   return {};
 }

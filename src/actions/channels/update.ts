@@ -1,6 +1,6 @@
 /** PATCH /streams/{stream_id}: changing a channel's name, description, privacy and permissions. */
-import { JsonableError } from "../../errors.ts";
-import { hasRealmPermission } from "../../permissions/check.ts";
+import { AdministratorRequiredError, JsonableError } from "../../errors.ts";
+import { hasRealmPermission, isRealmAdmin } from "../../permissions/check.ts";
 import { presentGroupSetting, sameGroupSetting, type GroupSettingValue } from "../../permissions/group-setting.ts";
 import { realmSettings } from "../../permissions/realm-settings.ts";
 import { accessStreamById, hasContentAccess, hasMetadataAccess, metadataAccessUserIds } from "../../permissions/stream-access.ts";
@@ -12,6 +12,7 @@ import type { StreamRow, StreamTable } from "../../store/schema.ts";
 import { getStreamByName, updateStream } from "../../store/streams.ts";
 import { doEnv, withTransaction, type AuthedCtx } from "../context.ts";
 import { doUnarchiveStream } from "./streams.ts";
+import { doAddDefaultStream, doRemoveDefaultStream, isDefaultStream } from "./default-streams.ts";
 import { checkFolderForStream } from "./folders.ts";
 import { settingColumn, STREAM_GROUP_SETTING_NAMES, type StreamGroupSetting } from "../../permissions/stream-settings.ts";
 import {
@@ -38,6 +39,8 @@ type StreamChanges = {
   is_archived?: boolean;
   /** FL 389: a folder id, or null for none. */
   folder_id?: number | null;
+  /** Whether new users join it (administrators only). */
+  is_default_stream?: boolean;
   groupSettings: Partial<Record<StreamGroupSetting, GroupSettingChange>>;
 };
 
@@ -112,7 +115,12 @@ function updateEvents(before: ApiStream, after: ApiStream, changed: Set<string>)
 /** PATCH /streams/{stream_id}: validates everything first, then writes once and emits after commit. */
 export async function updateStreamSettings(ctx: AuthedCtx, streamId: number, c: StreamChanges): Promise<Record<string, never>> {
   const { stream, sub } = await accessStreamById(ctx, streamId, { forWrite: true, allowArchived: true });
+  if (c.is_default_stream !== undefined && !isRealmAdmin(ctx.actor)) throw new AdministratorRequiredError();
   const privacy = proposedPrivacy(ctx, stream, c);
+  // A channel new users join must be one they can see.
+  if (privacy.invite_only && (c.is_default_stream ?? (await isDefaultStream(ctx.db, ctx.realm.id, stream.id)))) {
+    throw new JsonableError("A default channel cannot be private.");
+  }
   await checkPrivacyChange(ctx, ctx.db, stream, c, sub !== null);
   const retention = c.message_retention_days === undefined ? undefined : parseRetentionDays(c.message_retention_days);
   if (retention !== undefined) checkCanSetRetention(ctx.actor);
@@ -130,6 +138,8 @@ export async function updateStreamSettings(ctx: AuthedCtx, streamId: number, c: 
     if (folderId !== undefined && folderId !== row.folder_id) patch.folder_id = folderId;
     const description = c.description?.replaceAll("\n", " ");
     if (description !== undefined) Object.assign(patch, { description, rendered_description: renderStreamDescription(description, ctx.config.externalUrl) });
+    if (c.is_default_stream === true) await doAddDefaultStream(tx, doEnv(ctx, emit), row);
+    if (c.is_default_stream === false) await doRemoveDefaultStream(tx, doEnv(ctx, emit), row);
     if (Object.keys(patch).length === 0) return;
     const audienceBefore = await metadataAccessUserIds(ctx, row, tx);
     const [before] = presentStreams([row], await streamLookups(tx, ctx.realm.id, [row]));

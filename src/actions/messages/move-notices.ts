@@ -7,7 +7,7 @@
  * upstream's order: resolve notice, new thread, old thread, their events after the move's.
  */
 import { nowSeconds } from "../../clock.ts";
-import { channelNarrow, encodeHashComponent } from "../../markdown/urls.ts";
+import { messageLinkUrl, topicLinkSyntax } from "../../markdown/link-syntax.ts";
 import type { Db } from "../../store/types.ts";
 import { latestTopicMessage } from "../../store/messages.ts";
 import type { MessageRow, StreamRow, UserRow } from "../../store/schema.ts";
@@ -23,13 +23,6 @@ import { findNotificationBot, silentMention, type Notice } from "./notification-
  * instead of posting another (upstream's RESOLVE_TOPIC_UNDO_GRACE_PERIOD_SECONDS).
  */
 const RESOLVE_UNDO_GRACE_SECONDS = 60;
-
-/** How Zulip names the empty topic in links (Message.EMPTY_TOPIC_FALLBACK_NAME). */
-const EMPTY_TOPIC_LINK_NAME = "general chat";
-
-/** Characters that break `#**channel>topic**`, and the entities the fallback link shows them as. */
-const BREAKS_TOPIC_LINK = /[`>*&[\]]|\$\$/g;
-const LINK_ESCAPES: Record<string, string> = { "`": "&#96;", ">": "&gt;", "*": "&#42;", "&": "&amp;", $$: "&#36;&#36;", "[": "&#91;", "]": "&#93;" };
 
 /** Our resolve notices (this codebase keeps no message type, so they are known by sender and text). */
 const RESOLVE_NOTICE = /^@_\*\*[^*]+\|\d+\*\* has marked this topic as (?:un)?resolved\.$/;
@@ -51,15 +44,6 @@ type MovedEdit = {
   notifyOld: boolean;
   notifyNew: boolean;
 };
-
-/** Zulip's get_stream_topic_link_syntax: `#**channel>topic**`, or a Markdown link when the names would break it. */
-function topicLinkSyntax(stream: Pick<StreamRow, "id" | "name">, topic: string): string {
-  const breaks = (text: string) => text.search(BREAKS_TOPIC_LINK) !== -1;
-  if (!breaks(stream.name) && !breaks(topic)) return `#**${stream.name}>${topic}**`;
-  const escape = (text: string) => text.replace(BREAKS_TOPIC_LINK, (c) => LINK_ESCAPES[c] ?? c);
-  const label = `#${escape(stream.name)} > ${escape(topic === "" ? EMPTY_TOPIC_LINK_NAME : topic)}`;
-  return `[${label}](${channelNarrow(stream.id, stream.name)}/topic/${encodeHashComponent(topic)})`;
-}
 
 /**
  * Upstream's maybe_delete_previous_resolve_topic_notification: when the topic's latest message is
@@ -93,7 +77,7 @@ async function newThreadText(ctx: AuthedCtx, tx: Db, edit: MovedEdit, where: { s
   const preexisting = (await topicMessages(tx, ctx.actor, { ...message, topic: where.topic }, where.stream)).some((m) => !moved.has(m.id));
   if (!preexisting && movedAll) return `This topic was moved here from ${oldLocation} by ${who}.`;
   if (movedIds.length > 1) return `${movedIds.length} messages were moved here from ${oldLocation} by ${who}.`;
-  const link = `${ctx.config.externalUrl}/${channelNarrow(where.stream.id, where.stream.name)}/topic/${encodeHashComponent(where.topic)}/near/${message.id}`;
+  const link = messageLinkUrl(ctx.config.externalUrl, { id: message.id, stream: where.stream, topic: where.topic });
   return `[A message](${link}) was moved here from ${oldLocation} by ${who}.`;
 }
 

@@ -64,3 +64,21 @@ export async function doSendNotices(tx: Db, env: DoEnv, notices: readonly Notice
   }
   return ids;
 }
+
+/**
+ * Sends `recipient` a direct message from the Notification Bot inside the caller's transaction
+ * (Zulip's internal_send_private_message); returns its id, or null when it failed its checks
+ * (logged and skipped, as upstream's internal sends).
+ */
+export async function doSendDirectNotice(tx: Db, env: DoEnv, recipient: UserRow, content: string): Promise<number | null> {
+  const botCtx = doEnv(env, env.emit, await notificationBot(env, tx), "Internal");
+  let request: SendRequest;
+  try {
+    request = await checkMessage(botCtx, tx, { addressee: { type: "private", to: [recipient] }, content, readBySender: true, systemBot: true });
+  } catch (err) {
+    if (!(err instanceof JsonableError)) throw err;
+    env.log.warn({ userId: recipient.id, reason: err.message }, "notification bot direct message skipped");
+    return null;
+  }
+  return (await doSendMessage(tx, botCtx, request)).id;
+}

@@ -10,12 +10,15 @@
  * message is checked again as its sender at delivery (permissions may have changed); one that
  * cannot be sent is marked failed and, as Zulip does, its sender gets an update event and a
  * direct message from the Notification Bot, unless the sender or the organization is deactivated.
+ * Reminders (delivery type "remind", reminders.ts) go the same way but are sent by the Notification
+ * Bot to their owner, with no late cutoff and no failure notice, as upstream's send_reminder.
  */
 import { nowSeconds, type TimerHandle } from "../../clock.ts";
 import { scheduledMessageRemoveEvent, scheduledMessageUpdateEvent } from "../../events/kinds/drafts.ts";
+import { reminderRemoveEvent } from "../../events/kinds/reminders.ts";
 import { JsonableError, RealmDeactivatedError, UserDeactivatedError } from "../../errors.ts";
 import { getRealm } from "../../store/realms.ts";
-import type { ScheduledMessageRow } from "../../store/schema-drafts.ts";
+import { DELIVERY_TYPE, type ScheduledMessageRow } from "../../store/schema-drafts.ts";
 import type { RealmRow, UserRow } from "../../store/schema.ts";
 import {
   claimScheduledMessage,
@@ -29,7 +32,8 @@ import {
 import type { Db } from "../../store/types.ts";
 import { getUser } from "../../store/users.ts";
 import { actionCtx, doEnv, withTransaction, type ActionCtx, type DoEnv, type ServerDeps } from "../context.ts";
-import { notificationBot } from "./notification-bot.ts";
+import { doSendDirectNotice, notificationBot } from "./notification-bot.ts";
+import { reminderContent } from "./reminders.ts";
 import { presentScheduled, storedAddressee } from "./scheduled.ts";
 import { checkMessage, doSendMessage } from "./send.ts";
 
@@ -70,15 +74,27 @@ async function doSendFailureNotice(tx: Db, env: DoEnv, sender: UserRow, row: Sch
     `> ${row.failure_message ?? ""}`,
     "[View scheduled messages](#scheduled)",
   ].join("\n\n");
-  const botCtx = doEnv(env, env.emit, await notificationBot(env, tx), "Internal");
-  try {
-    const request = await checkMessage(botCtx, tx, { addressee: { type: "private", to: [sender] }, content, readBySender: true, systemBot: true });
-    await doSendMessage(tx, env, request);
-  } catch (err) {
-    // As doSendNotices: an internal message that fails its checks is logged and skipped.
-    if (!(err instanceof JsonableError)) throw err;
-    env.log.warn({ scheduled_message_id: row.id, reason: err.message }, "scheduled message failure notice skipped");
+  await doSendDirectNotice(tx, env, sender, content);
+}
+
+/**
+ * Zulip's send_reminder: the Notification Bot sends the owner the reminder, its quote made afresh
+ * when the owner can still see the message (else as it was scheduled). No late cutoff applies.
+ */
+async function doSendReminder(tx: Db, env: DoEnv, owner: UserRow, row: ScheduledMessageRow): Promise<void> {
+  let content = row.content;
+  if (row.reminder_target_message_id !== null) {
+    try {
+      content = await reminderContent(doEnv(env, env.emit, owner, row.sending_client), tx, row.reminder_target_message_id, row.reminder_note ?? "");
+    } catch (err) {
+      if (!(err instanceof JsonableError)) throw err;
+    }
   }
+  const botCtx = doEnv(env, env.emit, await notificationBot(env, tx), "Internal");
+  const request = await checkMessage(botCtx, tx, { addressee: { type: "private", to: [owner] }, content, systemBot: true });
+  const sent = await doSendMessage(tx, botCtx, request);
+  await setDeliveredMessageId(tx, row.id, sent.id);
+  env.emit(reminderRemoveEvent(row.id), [owner.id]);
 }
 
 /** Claims a due message and sends it as its sender in the caller's transaction (false: not claimable); throws why it cannot. */
@@ -91,6 +107,10 @@ async function sendDue(deps: ScheduledWorkerDeps, tx: Db, env: DoEnv, id: number
   if (env.realm.deactivated === 1) throw new RealmDeactivatedError();
   const sender = await getUser(tx, env.realm.id, row.sender_id);
   if (!sender || sender.is_active === 0) throw new UserDeactivatedError();
+  if (row.delivery_type === DELIVERY_TYPE.remind) {
+    await doSendReminder(tx, env, sender, row);
+    return true;
+  }
   if (now > row.scheduled_timestamp + (deps.lateCutoffSeconds ?? DEFAULT_LATE_CUTOFF_SECONDS)) {
     throw new JsonableError("Message could not be sent at the scheduled time.");
   }
@@ -109,7 +129,8 @@ async function recordFailure(deps: ScheduledWorkerDeps, ctx: ActionCtx, id: numb
   else deps.log.error({ err, scheduled_message_id: id }, "unexpected error sending scheduled message");
   await withTransaction(ctx, async (tx, emit) => {
     const row = await markScheduledMessageFailed(tx, id, expected ? err.message : "Internal server error");
-    if (!row || err instanceof RealmDeactivatedError || err instanceof UserDeactivatedError) return;
+    // Reminders have no failure notice (upstream: "their own notification system").
+    if (!row || row.delivery_type === DELIVERY_TYPE.remind || err instanceof RealmDeactivatedError || err instanceof UserDeactivatedError) return;
     const sender = await getUser(tx, ctx.realm.id, row.sender_id);
     if (!sender) return;
     emit(scheduledMessageUpdateEvent(await presentScheduled(tx, row)), [sender.id]);
@@ -223,7 +244,7 @@ export async function startScheduledMessageWorker(deps: ScheduledWorkerDeps): Pr
   const worker = new Worker(deps);
   deps.bus.subscribe((delivery) => {
     const { event } = delivery;
-    if (event.type === "scheduled_messages" && event.op !== "remove") void worker.wake();
+    if ((event.type === "scheduled_messages" || event.type === "reminders") && event.op !== "remove") void worker.wake();
   });
   await worker.wake();
   return { stop: () => worker.stop() };

@@ -9,7 +9,7 @@ import { scheduledMessageRemoveEvent, scheduledMessagesAddEvent, scheduledMessag
 import { JsonableError, ScheduledMessageDoesNotExistError } from "../../errors.ts";
 import { directAudience, presentScheduledMessage, type ApiScheduledMessage } from "../../present/drafts.ts";
 import { directRecipientMembers } from "../../store/messages.ts";
-import type { ScheduledMessageRow, ScheduledMessageTable } from "../../store/schema-drafts.ts";
+import { DELIVERY_TYPE, type ScheduledMessageRow, type ScheduledMessageTable } from "../../store/schema-drafts.ts";
 import {
   deleteScheduledMessage,
   getOwnScheduledMessage,
@@ -66,7 +66,7 @@ export async function presentScheduled(db: Db, row: ScheduledMessageRow): Promis
 }
 
 /** Zulip refuses a delivery time that is not after now (whole seconds against the exact clock). */
-function checkInFuture(ctx: AuthedCtx, timestamp: number): void {
+export function checkInFuture(ctx: AuthedCtx, timestamp: number): void {
   if (timestamp * 1000 <= ctx.clock.nowMs()) throw new JsonableError("Scheduled delivery time must be in the future.");
 }
 
@@ -80,7 +80,7 @@ function contentColumns(request: SendRequest): Pick<ScheduledMessageRow, "conten
 }
 
 async function ownScheduled(ctx: AuthedCtx, db: Db, id: number): Promise<ScheduledMessageRow> {
-  const row = await getOwnScheduledMessage(db, ctx.realm.id, ctx.actor.id, id);
+  const row = await getOwnScheduledMessage(db, ctx.realm.id, ctx.actor.id, id, DELIVERY_TYPE.sendLater);
   if (!row) throw new ScheduledMessageDoesNotExistError();
   return row;
 }

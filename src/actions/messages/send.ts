@@ -42,7 +42,7 @@ import { applySenderVisibility, followForMentions } from "./send-visibility.ts";
 export type Addressee = { type: "stream"; to: string | StreamRow; topic?: string } | { type: "private"; to: string | UserRow[] };
 
 /** What checkMessage checks; the sender and the client are the context's actor and client. */
-type SendMessageInput = {
+export type SendMessageInput = {
   addressee: Addressee;
   content: string;
   queueId?: string;
@@ -81,7 +81,7 @@ export type SendRequest = {
 };
 
 /** What sending returns: the id and, when sending changed the sender's topic policy, the new one. */
-type SendMessageResult = { id: number; automatic_new_visibility_policy?: number };
+export type SendMessageResult = { id: number; automatic_new_visibility_policy?: number };
 
 /** Where the message goes, once addressing is checked. */
 type Target = Pick<SendRequest, "recipientId" | "stream" | "topic" | "receiverIds" | "directUsers">;

@@ -14,7 +14,7 @@ export async function serverSettings(ctx: ActionCtx): Promise<Record<string, unk
     zulip_feature_level: FEATURE_LEVEL,
     zulip_version: ZULIP_VERSION,
     zulip_merge_base: ZULIP_MERGE_BASE,
-    push_notifications_enabled: false,
+    push_notifications_enabled: ctx.config.pushRelay !== null,
     is_incompatible: false,
     email_auth_enabled: true,
     require_email_format_usernames: true,

@@ -1,4 +1,5 @@
 /** Reading users, creating users (POST /users) and regenerating one's own API key. */
+import { emitJoinedDefaultStreams } from "../channels/default-streams.ts";
 import { MAX_STORED_ID } from "../../store/types.ts";
 import type { Transaction } from "kysely";
 import { AdministratorRequiredError, JsonableError } from "../../errors.ts";
@@ -123,6 +124,7 @@ export async function createUser(ctx: AuthedCtx, input: { email: string; passwor
     if (await getUserByDeliveryEmail(tx, ctx.realm.id, email)) throw new JsonableError(`Email '${email}' already in use`);
     const user = await doCreateUser(tx, ctx, { email, fullName, role: ROLE.member, password: input.password });
     await emitUserAdded(tx, ctx, ctx.realm, user, emit);
+    await emitJoinedDefaultStreams(ctx, tx, emit, user);
     return { user_id: user.id };
   });
 }

@@ -22,6 +22,19 @@ export async function authenticateApiKey(db: Kysely<Database>, rawEmail: string,
   if (!user || (user.delivery_email.toLowerCase() !== email && apiEmail(user, host).toLowerCase() !== email)) {
     throw new UnauthorizedError("Invalid API key");
   }
+  return checkAccount(db, user);
+}
+
+/** The user and realm an API key alone names (Zulip's validate_api_key for webhook URLs); same errors as above. */
+export async function authenticateApiKeyOnly(db: Kysely<Database>, key: string): Promise<{ user: UserRow; realm: RealmRow }> {
+  if (!API_KEY_SHAPE.test(key)) throw new UnauthorizedError("Invalid API key");
+  const user = await getUserByApiKey(db, key);
+  if (!user) throw new UnauthorizedError("Invalid API key");
+  return checkAccount(db, user);
+}
+
+/** The account's and its organization's state, checked after its credentials. */
+async function checkAccount(db: Kysely<Database>, user: UserRow): Promise<{ user: UserRow; realm: RealmRow }> {
   if (user.is_active !== 1) throw new UnauthorizedError("Account is deactivated");
   const realm = await getRealm(db, user.realm_id);
   if (!realm || realm.deactivated === 1) throw new UnauthorizedError("This organization has been deactivated");

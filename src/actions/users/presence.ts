@@ -24,13 +24,14 @@ import {
 } from "../../present/presence.ts";
 import { realmPresences, type RealmPresences } from "../../register/presence.ts";
 import { apiEmail, emailDomain } from "../../store/emails.ts";
-import { getUserPresence, putUserPresence } from "../../store/presence.ts";
+import { getUserPresence, putUserPresence, putUserPresences } from "../../store/presence.ts";
+import { PresenceWriteBehind } from "../../store/presence-write-behind.ts";
 import type { UserRow } from "../../store/schema.ts";
 import type { UserPresenceRow } from "../../store/schema-presence.ts";
 import type { Db } from "../../store/types.ts";
 import { userSetting } from "../../store/user-settings.ts";
 import { activeUserIds } from "../../store/users.ts";
-import { doEnv, withTransaction, type AuthedCtx, type DoEnv } from "../context.ts";
+import { doEnv, withBackgroundTransaction, withTransaction, type AuthedCtx, type DoEnv, type ServerDeps } from "../context.ts";
 
 /**
  * A user last active longer ago than this, reporting "active", has come online: other clients may
@@ -61,7 +62,7 @@ type UpdatePresenceInput = {
 type PresenceChange = { times: Pick<UserPresenceRow, "last_active_time" | "last_connected_time">; creating: boolean; cameOnline: boolean } | null;
 
 /** Zulip's do_update_user_presence decision, from the stored row (if any) and a report at `now`. */
-function presenceChange(old: UserPresenceRow | undefined, status: PresenceStatus, now: number): PresenceChange {
+function presenceChange(old: Omit<UserPresenceRow, "last_update_id"> | undefined, status: PresenceStatus, now: number): PresenceChange {
   const active = status === "active";
   if (!old) return { times: { last_active_time: active ? now : null, last_connected_time: now }, creating: true, cameOnline: active };
   const sinceActive = old.last_active_time === null ? NEVER_SECONDS : now - old.last_active_time;
@@ -90,12 +91,14 @@ function presenceChange(old: UserPresenceRow | undefined, status: PresenceStatus
  */
 async function doPutPresence(
   tx: Db,
-  env: Pick<DoEnv, "realm" | "clock" | "config" | "emit">,
+  env: Pick<DoEnv, "realm" | "clock" | "config" | "emit" | "presenceWrites">,
   user: UserRow,
   times: Pick<UserPresenceRow, "last_active_time" | "last_connected_time">,
   opts: { announce: boolean; force: boolean },
 ): Promise<void> {
-  await putUserPresence(tx, { user_id: user.id, realm_id: env.realm.id, ...times });
+  // Written now: a report of the user still waiting to be written behind must not land after it.
+  env.presenceWrites.discard(user.id);
+  await putUserPresence(tx, { user_id: user.id, realm_id: env.realm.id, last_active_time: times.last_active_time, last_connected_time: times.last_connected_time });
   if (!opts.force && (!opts.announce || realmSettings(env.realm).presence_disabled)) return;
   // Those who may access the user are most of the active users: past the limit, skip listing them
   // (only a realm of mostly restricted guests could fall back under it).
@@ -108,17 +111,38 @@ async function doPutPresence(
   env.emit(presenceEvent({ id: user.id, email }, env.clock.nowMs() / 1000, legacyPresenceEntry(shown), modernPresence(shown)), recipients);
 }
 
+/** This process's batches of presence reports that announce nothing (close() it before the store). */
+export function presenceWriteBehind(deps: Pick<ServerDeps, "store" | "config" | "log">): PresenceWriteBehind {
+  return new PresenceWriteBehind(
+    (rows) => withBackgroundTransaction(deps.store, (tx) => putUserPresences(tx, rows)),
+    deps.config.presenceWriteDelayMs,
+    (err, rows) => deps.log.error({ err, rows }, "presence reports could not be written; they wait for the next batch"),
+  );
+}
+
+/** The user's latest report: one still waiting to be written, else the stored row. */
+async function latestPresence(ctx: AuthedCtx, userId: number): Promise<Omit<UserPresenceRow, "last_update_id"> | undefined> {
+  return ctx.presenceWrites.waiting(userId) ?? (await getUserPresence(ctx.db, ctx.realm.id, userId));
+}
+
 /**
- * Records a report of `user` at the clock's time. The stored row is read outside any transaction:
- * most repeated pings change nothing and end there; the others write in one short transaction
- * (on PostgreSQL one statement). Two clients of one user reporting at the same instant may both
- * write (one sequence number more) and both announce a first report: harmless, and cheaper than
- * reading the row again under a lock on every ping, as Zulip does.
+ * Records a report of `user` at the clock's time. The latest row is read outside any transaction:
+ * most repeated pings change nothing and end there. A change that announces the user is written
+ * at once in one short transaction (on PostgreSQL one statement); the steady ping's, which
+ * announces nothing, is written behind with other users' (store/presence-write-behind.ts). Two
+ * clients of one user reporting at the same instant may both write (one sequence number more)
+ * and both announce a first report: harmless, and cheaper than reading the row again under a
+ * lock on every ping, as Zulip does.
  */
 async function recordPresence(ctx: AuthedCtx, user: UserRow, status: PresenceStatus): Promise<void> {
-  const change = presenceChange(await getUserPresence(ctx.db, ctx.realm.id, user.id), status, nowSeconds(ctx.clock));
+  const change = presenceChange(await latestPresence(ctx, user.id), status, nowSeconds(ctx.clock));
   if (change === null) return;
-  await withTransaction(ctx, (tx, emit) => doPutPresence(tx, doEnv(ctx, emit), user, change.times, { announce: change.creating || change.cameOnline, force: false }));
+  const announce = change.creating || change.cameOnline;
+  if (!announce && ctx.presenceWrites.delayMs > 0) {
+    ctx.presenceWrites.put({ user_id: user.id, realm_id: ctx.realm.id, last_active_time: change.times.last_active_time, last_connected_time: change.times.last_connected_time });
+    return;
+  }
+  await withTransaction(ctx, (tx, emit) => doPutPresence(tx, doEnv(ctx, emit), user, change.times, { announce, force: false }));
 }
 
 /**
@@ -127,7 +151,7 @@ async function recordPresence(ctx: AuthedCtx, user: UserRow, status: PresenceSta
  * is replaced by an idle one old enough that every client shows the user offline. Either way
  * everyone who may see the user is told at once. Call inside the setting change's transaction.
  */
-export async function doUpdatePresenceEnabled(tx: Db, env: Pick<DoEnv, "realm" | "clock" | "config" | "emit">, user: UserRow, enabled: boolean): Promise<void> {
+export async function doUpdatePresenceEnabled(tx: Db, env: Pick<DoEnv, "realm" | "clock" | "config" | "emit" | "presenceWrites">, user: UserRow, enabled: boolean): Promise<void> {
   const now = nowSeconds(env.clock);
   const hidden = now - INVISIBLE_BACKDATE_SECONDS;
   // Zulip stores no activity time here and shows the join date; a user who joined minutes ago

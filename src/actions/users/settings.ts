@@ -155,7 +155,7 @@ function changedSettings(user: UserRow, input: SettingsInput): Array<[SettingNam
  */
 export async function doChangeUserSettings(
   tx: Db,
-  env: Pick<DoEnv, "realm" | "clock" | "config" | "emit">,
+  env: Pick<DoEnv, "realm" | "clock" | "config" | "emit" | "presenceWrites">,
   user: UserRow,
   changes: ReadonlyArray<[SettingName, UserSettingValue]>,
 ): Promise<void> {

@@ -1,6 +1,7 @@
 /** POST /messages: send a channel or direct message. */
 import { z } from "zod";
-import { sendMessage, type Addressee } from "../../actions/messages/send.ts";
+import { sendMessageTellingOwner } from "../../actions/bots/missing-channel-notice.ts";
+import type { Addressee } from "../../actions/messages/send.ts";
 import { defineEndpoint } from "../endpoint.ts";
 import { JsonableError } from "../../errors.ts";
 import { bool, str } from "../params.ts";
@@ -37,12 +38,14 @@ export const endpoints = [
     method: "POST",
     path: "/messages",
     auth: "user",
+    // The one call incoming-webhook bots may make (Zulip's allow_incoming_webhooks).
+    allowIncomingWebhooks: true,
     params,
     aliases: { subject: "topic" },
     // normalizeContent and the topic checks refuse NUL in Zulip's words.
     nulChecked: ["content", "topic"],
     handler: async (p, ctx) =>
-      sendMessage(ctx, {
+      sendMessageTellingOwner(ctx, {
         addressee: addressee(messageType(p.type), p.to, p.topic),
         content: p.content,
         queueId: p.queue_id,

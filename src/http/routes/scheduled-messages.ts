@@ -9,7 +9,7 @@ import {
 } from "../../actions/messages/scheduled.ts";
 import { JsonableError } from "../../errors.ts";
 import { defineEndpoint } from "../endpoint.ts";
-import { bool, dbInt, int, json, pathInt, str } from "../params.ts";
+import { bool, dbInt, json, pathInt, str, unixSeconds } from "../params.ts";
 
 /** `type` values: `private` is the deprecated alias of `direct`, `stream` of `channel`. */
 const MESSAGE_TYPES: Readonly<Record<string, ScheduledMessageType>> = { direct: "private", private: "private", channel: "stream", stream: "stream" };
@@ -24,9 +24,8 @@ function messageType(type: string): ScheduledMessageType {
 /** A channel id, or a list of user ids (JSON-encoded). */
 const to = () => json(z.union([dbInt(), z.array(dbInt())]));
 
-/** The latest time a timestamp may name (9999-12-31T23:59:59Z); earlier than now is refused by the action. */
-const MAX_TIMESTAMP_SECONDS = 253_402_300_799;
-const timestamp = () => int({ min: -MAX_TIMESTAMP_SECONDS, max: MAX_TIMESTAMP_SECONDS });
+/** A delivery time; one not in the future is refused by the action. */
+const timestamp = unixSeconds;
 
 /** Deprecated parameter names (Zulip's REQ_topic). */
 const aliases = { subject: "topic" };

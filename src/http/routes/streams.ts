@@ -32,6 +32,7 @@ const updateParams = z.object({
   is_archived: bool().optional(),
   // FL 389: the channel's folder; null takes it out of its folder.
   folder_id: json(dbInt().nullable()).optional(),
+  is_default_stream: bool().optional(),
   ...groupSettingParams(groupSettingChange),
 });
 

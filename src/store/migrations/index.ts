@@ -15,6 +15,8 @@ import { realmUserDefaultsMigration } from "./0013-realm-user-defaults.ts";
 import { fl420Migration } from "./0016-fl420.ts";
 import { defaultStreamsMigration } from "./0015-default-streams.ts";
 import { outgoingWebhooksMigration } from "./0018-outgoing-webhooks.ts";
+import { remindersMigration } from "./0019-reminders.ts";
+import { pushMigration } from "./0020-push.ts";
 
 /** All migrations by name; names sort in the order they run. */
 export function migrations(engine: Engine): Record<string, Migration> {
@@ -33,5 +35,7 @@ export function migrations(engine: Engine): Record<string, Migration> {
     "0015-default-streams": defaultStreamsMigration(engine),
     "0016-fl420": fl420Migration(engine),
     "0018-outgoing-webhooks": outgoingWebhooksMigration(engine),
+    "0019-reminders": remindersMigration(),
+    "0020-push": pushMigration(engine),
   };
 }

@@ -1,0 +1,120 @@
+/**
+ * The push relay's registration queue (Zulip queues these on its push worker): token
+ * registrations and removals (tokens.ts) and E2EE registrations (devices.ts) wait in
+ * push_relay_jobs and are sent here, off the request path, in order of due time. A network error or a 5xx is tried again after
+ * PUSH_RELAY_RETRY_BASE_MS, doubling, up to MAX_RELAY_RETRIES times (upstream retries; its exact
+ * policy is not documented, so this bound is ours); a refusal (4xx) is logged for the
+ * administrators and dropped, as upstream logs it. Jobs survive restarts.
+ */
+import { systemClock } from "../../clock.ts";
+import { getRealm } from "../../store/realms.ts";
+import { pushDeviceEvent } from "../../events/kinds/push.ts";
+import { claimPushRelayJob, deletePushRelayJob, duePushRelayJobs, nextPushRelayDue, reschedulePushRelayJob, settlePushDevice } from "../../store/push.ts";
+import type { Db } from "../../store/types.ts";
+import type { PushRelayJobRow } from "../../store/schema-push.ts";
+import { actionCtx, withTransaction, type ActionCtx, type Emit, type ServerDeps } from "../context.ts";
+import { JobLoop } from "../job-loop.ts";
+import { callRelay, type RelayOutcome } from "./relay-client.ts";
+import { onRelayCallQueued } from "./relay-signal.ts";
+
+/** Retries after the first attempt before a call is given up (about 85 minutes at the default base of 10 s). */
+export const MAX_RELAY_RETRIES = 9;
+const MAX_IN_FLIGHT = 4;
+const MAX_SLEEP_MS = 30_000;
+const RETRY_MS = 1_000;
+const WAKE_DELAY_MS = 20;
+/** A taken call comes due again this long after its timeout (its process died). */
+const LEASE_MARGIN_MS = 60_000;
+
+/** A running worker; stop() it before closing the store. */
+export type PushRelayWorker = { stop(): Promise<void> };
+
+type Taken = { job: PushRelayJobRow; ctx: ActionCtx };
+
+async function claim(deps: ServerDeps, job: PushRelayJobRow): Promise<Taken | null> {
+  const realm = await getRealm(deps.store.reader, job.realm_id);
+  if (!realm) return null;
+  const ctx = actionCtx(deps, { realm, actor: null, client: "Internal" });
+  const leaseUntil = systemClock.nowMs() + deps.config.pushRelayTimeoutSeconds * 1000 + LEASE_MARGIN_MS;
+  const taken = await withTransaction(ctx, (tx) => claimPushRelayJob(tx, job, leaseUntil));
+  return taken ? { job: taken, ctx } : null;
+}
+
+/** Relay refusals of an E2EE registration that mean the server's setup is wrong (upstream logs them for the admins and retries). */
+const ADMIN_CODES = new Set(["MISSING_REMOTE_REALM", "UNAUTHORIZED", "INVALID_ZULIP_SERVER", "PUSH_NOTIFICATIONS_DISALLOWED"]);
+
+/**
+ * Zulip's handle_register_push_device_to_bouncer outcome: the relay's device id makes the
+ * registration active; its refusal (INVALID_BOUNCER_PUBLIC_KEY, BAD_REQUEST for an unreadable
+ * registration, REQUEST_EXPIRED, any other code) makes it failed with that code. Either way the
+ * user's clients hear of it, and the call is done.
+ */
+async function doSettleRegistration(tx: Db, emit: Emit, job: PushRelayJobRow, pushAccountId: string, outcome: RelayOutcome): Promise<void> {
+  await deletePushRelayJob(tx, job.id);
+  if (job.user_id === null) return;
+  if (outcome.kind === "ok" && (typeof outcome.body.device_id === "number" || typeof outcome.body.device_id === "string")) {
+    if (await settlePushDevice(tx, job.user_id, pushAccountId, { deviceId: String(outcome.body.device_id) })) emit(pushDeviceEvent(pushAccountId, "active"), [job.user_id]);
+    return;
+  }
+  const code = outcome.kind === "refused" && outcome.code !== null ? outcome.code : "BAD_REQUEST";
+  if (await settlePushDevice(tx, job.user_id, pushAccountId, { errorCode: code })) emit(pushDeviceEvent(pushAccountId, "failed", code), [job.user_id]);
+}
+
+/** Makes one call and settles its job. */
+async function run(deps: ServerDeps, { job, ctx }: Taken, stop: AbortSignal): Promise<void> {
+  const relay = deps.config.pushRelay;
+  if (relay === null) {
+    // The relay was unconfigured since: nothing can be sent; keep the job for when it is back.
+    await withTransaction(ctx, (tx) => reschedulePushRelayJob(tx, job.id, job.failed_tries, systemClock.nowMs() + MAX_SLEEP_MS * 20));
+    return;
+  }
+  const fields = JSON.parse(job.fields) as Record<string, string>;
+  const outcome = await callRelay(relay, `push/${job.call}`, { form: fields }, deps.config.pushRelayTimeoutSeconds, stop);
+  const log = { job_id: job.id, call: job.call, user_id: job.user_id ?? fields.user_id };
+  // Upstream retries these like a network error (they need an administrator, not a new registration).
+  const retryable = outcome.kind === "retry" || (job.call === "e2ee/register" && outcome.kind === "refused" && ADMIN_CODES.has(outcome.code ?? ""));
+  if (retryable) {
+    const tries = job.failed_tries + 1;
+    if (stop.aborted) {
+      await withTransaction(ctx, (tx) => reschedulePushRelayJob(tx, job.id, job.failed_tries, systemClock.nowMs()));
+      return;
+    }
+    if (tries <= MAX_RELAY_RETRIES) {
+      deps.log.warn({ ...log, outcome, tries }, "push relay call failed; will retry");
+      await withTransaction(ctx, (tx) => reschedulePushRelayJob(tx, job.id, tries, systemClock.nowMs() + deps.config.pushRelayRetryBaseMs * 2 ** (tries - 1)));
+      return;
+    }
+    deps.log.error({ ...log, outcome }, "push relay call given up after retries");
+  } else if (job.call === "e2ee/register") {
+    await withTransaction(ctx, (tx, emit) => doSettleRegistration(tx, emit, job, fields.push_account_id, outcome));
+    return;
+  } else if (outcome.kind === "refused") {
+    // Upstream: the relay's "Token does not exist" on unregister is no problem; anything else needs an administrator.
+    const level = job.call === "unregister" && outcome.status === 400 ? "info" : "error";
+    deps.log[level]({ ...log, status: outcome.status, code: outcome.code, msg: outcome.msg }, "push relay refused a call");
+  }
+  await withTransaction(ctx, (tx) => deletePushRelayJob(tx, job.id));
+}
+
+/** Starts sending queued relay calls: those left from before at once, new ones when woken. */
+export function startPushRelayWorker(deps: ServerDeps): PushRelayWorker {
+  const loop = new JobLoop<PushRelayJobRow, Taken>(
+    {
+      name: "push relay",
+      due: (nowMs, limit) => duePushRelayJobs(deps.store.reader, nowMs, limit),
+      nextDueMs: () => nextPushRelayDue(deps.store.reader),
+      claim: (job) => claim(deps, job),
+      run: (taken, stop) => run(deps, taken, stop),
+    },
+    deps.log,
+    { maxInFlight: MAX_IN_FLIGHT, maxSleepMs: MAX_SLEEP_MS, retryMs: RETRY_MS, wakeDelayMs: WAKE_DELAY_MS },
+  );
+  const unsubscribe = onRelayCallQueued(() => loop.wakeSoon());
+  void loop.wake();
+  return {
+    stop: () => {
+      unsubscribe();
+      return loop.stop();
+    },
+  };
+}

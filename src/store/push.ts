@@ -1,0 +1,95 @@
+/** Users' push device tokens and the push relay's job queue (see schema-push.ts). */
+import type { Insertable } from "kysely";
+import { eachChunk, valueChunks } from "./chunks.ts";
+import { claimJob, deleteJob, dueJobs, nextJobDue, rescheduleJob } from "./job-tables.ts";
+import type { PushDeviceRow, PushDeviceTokenRow, PushDeviceTokenTable, PushRelayJobRow, PushRelayJobTable, PushTokenKind } from "./schema-push.ts";
+import type { Db } from "./types.ts";
+
+const JOBS = "push_relay_jobs";
+
+/** Stores a user's token unless it is there already; true when it was added. */
+export async function insertPushDeviceToken(db: Db, row: Insertable<PushDeviceTokenTable>): Promise<boolean> {
+  const inserted = await db.insertInto("push_device_tokens").values(row).onConflict((oc) => oc.columns(["user_id", "kind", "token"]).doNothing()).returning("id").executeTakeFirst();
+  return inserted !== undefined;
+}
+
+/** Deletes a user's token; true when there was one. */
+export async function deletePushDeviceToken(db: Db, userId: number, kind: PushTokenKind, token: string): Promise<boolean> {
+  const result = await db.deleteFrom("push_device_tokens").where("user_id", "=", userId).where("kind", "=", kind).where("token", "=", token).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/** A user's registered tokens, oldest first. */
+export function pushDeviceTokensOf(db: Db, realmId: number, userId: number): Promise<PushDeviceTokenRow[]> {
+  return db.selectFrom("push_device_tokens").selectAll().where("realm_id", "=", realmId).where("user_id", "=", userId).orderBy("id").execute();
+}
+
+/** A user's E2EE registration by its client id. */
+export function getPushDevice(db: Db, userId: number, pushAccountId: string): Promise<PushDeviceRow | undefined> {
+  return db.selectFrom("push_devices").selectAll().where("user_id", "=", userId).where("push_account_id", "=", pushAccountId).executeTakeFirst();
+}
+
+/** A user's E2EE registrations, oldest first. */
+export function pushDevicesOf(db: Db, realmId: number, userId: number): Promise<PushDeviceRow[]> {
+  return db.selectFrom("push_devices").selectAll().where("realm_id", "=", realmId).where("user_id", "=", userId).orderBy("id").execute();
+}
+
+/** Creates a registration, or makes a failed one pending again with the new key (its relay id kept). */
+export async function upsertPushDevice(db: Db, row: { realm_id: number; user_id: number; token_kind: string; push_account_id: string; push_public_key: string }): Promise<void> {
+  await db
+    .insertInto("push_devices")
+    .values({ ...row, bouncer_device_id: null, error_code: null })
+    .onConflict((oc) => oc.columns(["user_id", "push_account_id"]).doUpdateSet({ token_kind: row.token_kind, push_public_key: row.push_public_key, error_code: null }))
+    .execute();
+}
+
+/** Records the relay's answer to a registration: its device id, or its error code. */
+export async function settlePushDevice(db: Db, userId: number, pushAccountId: string, outcome: { deviceId: string } | { errorCode: string }): Promise<boolean> {
+  const set = "deviceId" in outcome ? { bouncer_device_id: outcome.deviceId, error_code: null } : { error_code: outcome.errorCode };
+  const result = await db.updateTable("push_devices").set(set).where("user_id", "=", userId).where("push_account_id", "=", pushAccountId).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** A user's registrations the relay took (active), narrowed to one client id when given. */
+export function activePushDevicesOf(db: Db, realmId: number, userId: number, pushAccountId: string | null): Promise<PushDeviceRow[]> {
+  let query = db.selectFrom("push_devices").selectAll().where("realm_id", "=", realmId).where("user_id", "=", userId).where("bouncer_device_id", "is not", null);
+  if (pushAccountId !== null) query = query.where("push_account_id", "=", pushAccountId);
+  return query.orderBy("id").execute();
+}
+
+/** Deletes a realm's registrations the relay says are gone (by its device ids). */
+export async function deletePushDevicesByRelayIds(db: Db, realmId: number, deviceIds: readonly string[]): Promise<void> {
+  await eachChunk(valueChunks(deviceIds), (chunk) =>
+    db.deleteFrom("push_devices").where("realm_id", "=", realmId).where("bouncer_device_id", "in", chunk).execute(),
+  );
+}
+
+/** Queues a relay call. */
+export async function insertPushRelayJob(db: Db, row: Insertable<PushRelayJobTable>): Promise<void> {
+  await db.insertInto(JOBS).values(row).execute();
+}
+
+/** Relay calls due at `nowMs`, earliest first. */
+export async function duePushRelayJobs(db: Db, nowMs: number, limit: number): Promise<PushRelayJobRow[]> {
+  return (await dueJobs(db, JOBS, nowMs, limit)) as PushRelayJobRow[];
+}
+
+/** The earliest due time of any relay call, if there is one. */
+export function nextPushRelayDue(db: Db): Promise<number | null> {
+  return nextJobDue(db, JOBS);
+}
+
+/** Takes a relay call until `leaseUntilMs`: the job as taken, or undefined when another process took it. */
+export async function claimPushRelayJob(db: Db, job: PushRelayJobRow, leaseUntilMs: number): Promise<PushRelayJobRow | undefined> {
+  return (await claimJob(db, JOBS, job, leaseUntilMs)) ? { ...job, due_at_ms: leaseUntilMs } : undefined;
+}
+
+/** Records a failed attempt and when to try again. */
+export function reschedulePushRelayJob(db: Db, id: number, failedTries: number, dueAtMs: number): Promise<void> {
+  return rescheduleJob(db, JOBS, id, failedTries, dueAtMs);
+}
+
+/** Drops a finished relay call. */
+export function deletePushRelayJob(db: Db, id: number): Promise<void> {
+  return deleteJob(db, JOBS, id);
+}
