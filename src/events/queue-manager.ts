@@ -65,6 +65,19 @@ export class QueueManager {
     return queue && queue.userId === userId ? queue : undefined;
   }
 
+  /**
+   * Whether the user has a queue here that takes message events (Zulip's receiver_is_off_zulip,
+   * negated): a user without one is away, whatever their presence says. Queues of other
+   * processes are not seen (one process today).
+   */
+  hasMessageQueue(userId: number): boolean {
+    for (const queue of this.byUser.get(userId) ?? []) {
+      const types = queue.options.event_types;
+      if (types === null || types.includes("message")) return true;
+    }
+    return false;
+  }
+
   /** Drops a queue; a poll waiting on it is released. */
   delete(queue: EventQueue): void {
     this.queues.delete(queue.id);

@@ -19,6 +19,11 @@ export async function deletePushDeviceToken(db: Db, userId: number, kind: PushTo
   return Number(result.numDeletedRows) > 0;
 }
 
+/** Deletes those of a user's tokens of one kind the relay says are gone. */
+export async function deletePushDeviceTokens(db: Db, userId: number, kind: PushTokenKind, tokens: readonly string[]): Promise<void> {
+  await eachChunk(valueChunks(tokens), (chunk) => db.deleteFrom("push_device_tokens").where("user_id", "=", userId).where("kind", "=", kind).where("token", "in", chunk).execute());
+}
+
 /** A user's registered tokens, oldest first. */
 export function pushDeviceTokensOf(db: Db, realmId: number, userId: number): Promise<PushDeviceTokenRow[]> {
   return db.selectFrom("push_device_tokens").selectAll().where("realm_id", "=", realmId).where("user_id", "=", userId).orderBy("id").execute();

@@ -44,13 +44,23 @@ export interface PushRelayJobTable {
   realm_id: number;
   /** The user whose registration the call is (E2EE registrations), else null. */
   user_id: number | null;
-  /** "register", "unregister" or "e2ee/register". */
+  /**
+   * "register", "unregister", "e2ee/register" (form calls), "notify", "e2ee/notify" (JSON calls),
+   * or "message": work of ours, deciding who is notified of the message `fields.message_id`.
+   */
   call: string;
-  /** The call's form fields, as a JSON object. */
+  /** The call's form fields or JSON body, as a JSON object. */
   fields: string;
   failed_tries: Generated<number>;
   /** When the job may next be tried, UNIX milliseconds (moved forward while a worker holds it). */
   due_at_ms: number;
+}
+
+/** A notification a user's phones show for a message (Zulip's active_mobile_push_notification flag). */
+export interface PushActiveNotificationTable {
+  realm_id: number;
+  user_id: number;
+  message_id: number;
 }
 
 export type PushDeviceTokenRow = Selectable<PushDeviceTokenTable>;

@@ -378,6 +378,7 @@ export interface Database {
   push_device_tokens: import("./schema-push.ts").PushDeviceTokenTable;
   push_devices: import("./schema-push.ts").PushDeviceTable;
   push_relay_jobs: import("./schema-push.ts").PushRelayJobTable;
+  push_active_notifications: import("./schema-push.ts").PushActiveNotificationTable;
 }
 
 /** A stored message. */

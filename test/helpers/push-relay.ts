@@ -31,6 +31,10 @@ export type StandInRelay = {
   goneDevices: Set<number>;
   /** Servers registered through server/register, by id, with the key, host name and contact they gave. */
   servers: Map<string, { zulip_org_key: string; hostname: string; contact_email: string }>;
+  /** Tokens the relay reports gone (uninstalled) in a legacy notify's deleted_devices. */
+  goneTokens: Set<string>;
+  /** What a legacy notify would have handed to FCM or APNs, one entry per registered token. */
+  legacyOutbox: Array<{ user_uuid: string; kind: "fcm" | "apns"; token: string; payload: Record<string, unknown>; priority?: string }>;
   /** What e2ee/notify would have handed to FCM or APNs, one entry per device. */
   outbox: Array<{ device_id: number; token: string; request: Record<string, unknown> }>;
   fault: RelayFault;
@@ -65,6 +69,8 @@ export async function startStandInRelay(): Promise<StandInRelay> {
     knownRealms: null,
     goneDevices: new Set(),
     servers: new Map(),
+    goneTokens: new Set(),
+    legacyOutbox: [],
     outbox: [],
     fault: { kind: "none" },
     waitForCalls: (count) =>
@@ -128,6 +134,33 @@ export async function startStandInRelay(): Promise<StandInRelay> {
     return json(res, 200, { result: "success", msg: "", apple_successfully_sent_count: apple, android_successfully_sent_count: android, delete_device_ids: gone, realm_push_status: { can_push: true, expected_end_timestamp: null } });
   };
 
+  /**
+   * zilencer's remote_server_notify_push: the user's tokens registered here, narrowed to the lists
+   * the server sent, get the FCM or APNs payload; gone tokens are reported in deleted_devices.
+   */
+  const legacyNotify = (res: http.ServerResponse, body: Record<string, unknown>) => {
+    if (relay.knownRealms !== null && !relay.knownRealms.has(String(body.realm_uuid))) return json(res, 403, { result: "error", code: "MISSING_REMOTE_REALM", msg: "Organization not registered" });
+    const lists = { fcm: (body.android_devices ?? []) as string[], apns: (body.apple_devices ?? []) as string[] };
+    const deleted = { android_devices: [] as string[], apple_devices: [] as string[] };
+    let android = 0;
+    let apple = 0;
+    for (const [, f] of relay.tokens) {
+      if (f.user_uuid !== body.user_uuid) continue;
+      const kind = f.token_kind === "1" ? "apns" : "fcm";
+      if (!lists[kind].includes(f.token)) continue;
+      if (relay.goneTokens.has(f.token)) {
+        (kind === "apns" ? deleted.apple_devices : deleted.android_devices).push(f.token);
+        continue;
+      }
+      const payload = (kind === "apns" ? body.apns_payload : body.gcm_payload) as Record<string, unknown>;
+      const priority = kind === "fcm" ? String((body.gcm_options as { priority?: string } | undefined)?.priority ?? "normal") : undefined;
+      relay.legacyOutbox.push({ user_uuid: String(body.user_uuid), kind, token: f.token, payload, priority });
+      if (kind === "apns") apple++;
+      else android++;
+    }
+    return json(res, 200, { result: "success", msg: "", total_android_devices: android, total_apple_devices: apple, deleted_devices: deleted, realm: { can_push: true, expected_end_timestamp: null } });
+  };
+
   /** zilencer's register_remote_server: unauthenticated, the id and key come in the form; a known id must bring its key. */
   const serverRegister = (res: http.ServerResponse, f: Record<string, string>) => {
     if (!f.zulip_org_id || !f.zulip_org_key || !f.hostname || !f.contact_email) return json(res, 400, { result: "error", code: "BAD_REQUEST", msg: "Missing fields" });
@@ -166,6 +199,7 @@ export async function startStandInRelay(): Promise<StandInRelay> {
         return json(res, 200, { result: "success", msg: "" });
       }
       if (endpoint === "push/e2ee/register") return e2eeRegister(res, f);
+      if (endpoint === "push/notify") return legacyNotify(res, call.json as Record<string, unknown>);
       if (endpoint === "push/e2ee/notify") return e2eeNotify(res, call.json as { realm_uuid?: string; push_requests?: Array<Record<string, unknown>> });
       return json(res, 404, { result: "error", code: "BAD_REQUEST", msg: "Endpoint does not exist" });
     });

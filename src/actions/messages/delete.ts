@@ -23,6 +23,7 @@ import { deleteSubmessagesOfMessages } from "../../store/submessages.ts";
 import { getUser } from "../../store/users.ts";
 import { releaseAttachmentsForDeletedMessages, removeAttachmentFiles } from "../attachments/claim.ts";
 import { doEnv, withTransaction, type AuthedCtx, type DoEnv } from "../context.ts";
+import { doRemoveMessageNotifications } from "../push/removals.ts";
 
 const NO_PERMISSION = "You don't have permission to delete this message";
 
@@ -49,12 +50,13 @@ async function checkCanDelete(ctx: AuthedCtx, tx: Db, message: MessageRow, strea
  * primitive: checks nothing. Returns the released uploads' path ids, whose files the caller
  * removes after commit.
  */
-export async function doDeleteMessages(tx: Db, env: Pick<DoEnv, "realm" | "engine" | "emit">, messages: MessageRow[], stream: StreamRow | null): Promise<string[]> {
+export async function doDeleteMessages(tx: Db, env: Pick<DoEnv, "realm" | "engine" | "emit" | "config">, messages: MessageRow[], stream: StreamRow | null): Promise<string[]> {
   const { realm, engine, emit } = env;
   const ids = messages.map((m) => m.id);
   const audience = await messageEventUserIds(tx, realm.id, messages, stream);
   const released = await releaseAttachmentsForDeletedMessages(tx, realm.id, ids, emit);
   await deleteFlagRowsOfMessages(tx, ids);
+  await doRemoveMessageNotifications(tx, env, ids);
   await deleteReactionsOfMessages(tx, ids);
   await deleteSubmessagesOfMessages(tx, ids);
   await unindexMessages(tx, engine, ids);

@@ -82,15 +82,17 @@ export async function writeContent(ctx: AuthedCtx, db: Db, emit: Emit, message: 
 
 /**
  * Sets or clears `mentioned` and `topic_wildcard_mentioned` for every recipient the new content
- * concerns; rows equal to the default are removed, so the table stays sparse.
+ * concerns; rows equal to the default are removed, so the table stays sparse. Returns the
+ * recipients who were mentioned and are no longer.
  */
-export async function updateMentionFlags(db: Db, message: MessageRow, edit: RenderedEdit): Promise<void> {
+export async function updateMentionFlags(db: Db, message: MessageRow, edit: RenderedEdit): Promise<number[]> {
   const receivers = await receiverIds(db, [message]);
   const rows = await messageFlagRows(db, message.id);
   const stored = new Map(rows.map((r) => [r.user_id, r.flags]));
   // Upstream recomputes alert words on edit too (the sender never gets the flag).
   const alerted = await alertedReceiverIds(db, message.realm_id, edit.content, receivers, message.sender_id);
   const concerned = new Set([...edit.mentionedUserIds, ...edit.topicParticipants, ...alerted, ...stored.keys()]);
+  const unmentioned: number[] = [];
   for (const userId of concerned) {
     if (!receivers.has(userId)) continue;
     const base = (stored.get(userId) ?? defaultFlagBits(userId, message)) & ~CONTENT_BITS;
@@ -99,7 +101,9 @@ export async function updateMentionFlags(db: Db, message: MessageRow, edit: Rend
     if (edit.topicParticipants.has(userId)) bits |= MESSAGE_FLAG.topic_wildcard_mentioned;
     if (alerted.has(userId)) bits |= MESSAGE_FLAG.has_alert_word;
     await setFlagRow(db, userId, message, bits, stored.get(userId));
+    if (((stored.get(userId) ?? 0) & MESSAGE_FLAG.mentioned) !== 0 && (bits & MESSAGE_FLAG.mentioned) === 0) unmentioned.push(userId);
   }
+  return unmentioned;
 }
 
 /** Stores `bits` for a recipient: no row when they equal the default. */

@@ -27,6 +27,7 @@ import { reconcileMovedFlags } from "./move-flags.ts";
 import { applyMove, messagesToMove, topicMessages, withHistoryEntry } from "./move.ts";
 import { planMoveNotices } from "./move-notices.ts";
 import { doSendNotices, type Notice } from "./notification-bot.ts";
+import { doRemoveUnmentionedNotifications } from "../push/removals.ts";
 
 /** The request, as PATCH /messages/{id} names it. */
 type UpdateMessageInput = {
@@ -152,7 +153,8 @@ async function editChannelMessage(ctx: AuthedCtx, tx: Db, emit: Emit, edit: Chan
   let target = message;
   if (rendered !== null) {
     target = await writeContent(ctx, tx, emit, message, rendered, now);
-    await updateMentionFlags(tx, target, rendered);
+    const unmentioned = await updateMentionFlags(tx, target, rendered);
+    await doRemoveUnmentionedNotifications(tx, ctx, target, unmentioned);
   }
   const movedRows = moved ? await messagesToMove(tx, ctx.actor, message, stream, edit.mode) : [message];
   const entry: EditHistoryEntry = { user_id: ctx.actor.id, timestamp: now };

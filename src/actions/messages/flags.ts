@@ -14,6 +14,7 @@ import { getStreamsByIds } from "../../store/streams.ts";
 import { subscribedStreamIds } from "../../store/subscriptions.ts";
 import { classifyUnreads, unreadRows, userHasTopicMessage, type UnreadRow } from "../../store/unreads.ts";
 import { accessStreamById } from "../../permissions/stream-access.ts";
+import { doRemoveReadNotifications } from "../push/removals.ts";
 import { doEnv, withTransaction, type AuthedCtx, type DoEnv } from "../context.ts";
 
 /** Zulip's flags that exist but no user may change (bookkeeping, or unused legacy flags). */
@@ -72,7 +73,7 @@ export function checkFlagChange(flag: string, op: string): { bit: number; op: "a
  */
 export async function doUpdateFlags(
   tx: Db,
-  env: Pick<DoEnv, "emit">,
+  env: Pick<DoEnv, "emit" | "realm" | "config">,
   actor: UserRow,
   change: { op: "add" | "remove"; flag: string; bit: number },
   messageIds: number[],
@@ -116,6 +117,7 @@ export async function doUpdateFlags(
     });
     event.message_details = unreadMessageDetails(actor.id, await classifyUnreads(tx, actor.realm_id, actor.id, unread));
   }
+  if (change.flag === "read" && change.op === "add") await doRemoveReadNotifications(tx, env, actor, changed);
   env.emit(event, [actor.id]);
   return changed;
 }
@@ -143,7 +145,8 @@ async function markUnreadAsRead(db: Db, actor: UserRow, filter: { streamId?: num
 /** POST /mark_all_as_read (deprecated): one event with `all` and no ids, as Zulip sends. */
 export async function markAllAsRead(ctx: AuthedCtx): Promise<{ complete: boolean }> {
   await withTransaction(ctx, async (tx, emit) => {
-    await markUnreadAsRead(tx, ctx.actor, {});
+    const ids = await markUnreadAsRead(tx, ctx.actor, {});
+    await doRemoveReadNotifications(tx, ctx, ctx.actor, ids);
     emit(updateMessageFlagsEvent("add", "read", [], true), [ctx.actor.id]);
   });
   return { complete: true };
@@ -157,6 +160,7 @@ export async function markStreamAsRead(ctx: AuthedCtx, streamId: number, topicNa
   }
   await withTransaction(ctx, async (tx, emit) => {
     const ids = await markUnreadAsRead(tx, ctx.actor, { streamId: stream.id, topic: topicName || undefined });
+    await doRemoveReadNotifications(tx, ctx, ctx.actor, ids);
     if (ids.length > 0) emit(updateMessageFlagsEvent("add", "read", ids), [ctx.actor.id]);
   });
   return {};

@@ -6,7 +6,7 @@
  * first_message_id, automatic topic visibility) and emits the `message` event, which reaches each
  * recipient's queues with that user's flags after commit. POST /messages runs both in one transaction.
  */
-import { nowSeconds } from "../../clock.ts";
+import { nowSeconds, systemClock } from "../../clock.ts";
 import { messageEventTemplate, TEMPLATE_PRESENT_OPTIONS, type MessageEventTemplate } from "../../events/kinds/messages.ts";
 import { JsonableError } from "../../errors.ts";
 import { renderMessage, type RenderResult } from "../../markdown/render.ts";
@@ -30,6 +30,7 @@ import { claimAttachments } from "../attachments/claim.ts";
 import { alertedReceiverIds } from "../users/alert-words.ts";
 import { doEnv, withTransaction, type AuthedCtx, type DoEnv } from "../context.ts";
 import { doQueueOutgoingWebhooks } from "./outgoing-webhook-trigger.ts";
+import { doQueueMessagePush } from "../push/message-notify.ts";
 import { loadRenderContext } from "./render-context.ts";
 import { defaultReadBySender, normalizeContent, normalizeTopic } from "./send-content.ts";
 import { checkCanPost, checkCanSendDirect, parseDirectRecipients, parseStreamIndicator, resolveDirectUsers, resolveStream } from "./send-recipients.ts";
@@ -251,6 +252,8 @@ export async function doSendMessage(tx: Db, env: Pick<DoEnv, "realm" | "clock" |
   await claimAttachments(tx, env.realm.id, sender.id, message.id, request.rendered.linkedUploadPaths, env.emit);
   await insertFlagRows(tx, message.id, request.storedFlags);
   await doQueueOutgoingWebhooks(tx, env, message.id, request);
+  // Relay work runs on real time, as the worker does, not on a test's manual clock.
+  await doQueueMessagePush(tx, env, message, systemClock.nowMs());
   await indexNewMessage(tx, env.engine, { id: message.id, topic: message.topic, renderedContent: message.rendered_content });
   const event = await messageEvent(env, tx, message, request);
   const result: SendMessageResult = { id: message.id };

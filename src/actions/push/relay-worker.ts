@@ -1,19 +1,24 @@
 /**
- * The push relay's registration queue (Zulip queues these on its push worker): token
- * registrations and removals (tokens.ts) and E2EE registrations (devices.ts) wait in
- * push_relay_jobs and are sent here, off the request path, in order of due time. A network error or a 5xx is tried again after
+ * The push relay's queue (Zulip queues these on its push worker): token registrations and
+ * removals (tokens.ts), E2EE registrations (devices.ts), the "message" jobs a send writes (decided
+ * here by message-notify.ts, which queues the notify calls), and notifications and removals
+ * (remotes/push/notify and remotes/push/e2ee/notify, JSON). They are sent off the request path,
+ * in order of due time. A network error or a 5xx is tried again after
  * PUSH_RELAY_RETRY_BASE_MS, doubling, up to MAX_RELAY_RETRIES times (upstream retries; its exact
  * policy is not documented, so this bound is ours); a refusal (4xx) is logged for the
- * administrators and dropped, as upstream logs it. Jobs survive restarts.
+ * administrators and dropped, as upstream logs it. After a notify call, the phones the relay
+ * names as gone are forgotten. Jobs survive restarts.
  */
 import { systemClock } from "../../clock.ts";
 import { getRealm } from "../../store/realms.ts";
 import { pushDeviceEvent } from "../../events/kinds/push.ts";
-import { claimPushRelayJob, deletePushRelayJob, duePushRelayJobs, nextPushRelayDue, reschedulePushRelayJob, settlePushDevice } from "../../store/push.ts";
+import { claimPushRelayJob, deletePushDevicesByRelayIds, deletePushDeviceTokens, deletePushRelayJob, duePushRelayJobs, nextPushRelayDue, reschedulePushRelayJob, settlePushDevice } from "../../store/push.ts";
+import { PUSH_TOKEN_KIND } from "../../store/schema-push.ts";
 import type { Db } from "../../store/types.ts";
 import type { PushRelayJobRow } from "../../store/schema-push.ts";
 import { actionCtx, withTransaction, type ActionCtx, type Emit, type ServerDeps } from "../context.ts";
 import { JobLoop } from "../job-loop.ts";
+import { doNotifyMessage } from "./message-notify.ts";
 import { callRelay, type RelayOutcome } from "./relay-client.ts";
 import { onRelayCallQueued } from "./relay-signal.ts";
 
@@ -40,6 +45,12 @@ async function claim(deps: ServerDeps, job: PushRelayJobRow): Promise<Taken | nu
   return taken ? { job: taken, ctx } : null;
 }
 
+/** Calls whose body is JSON (the rest are forms). */
+const JSON_CALLS: ReadonlySet<string> = new Set(["notify", "e2ee/notify"]);
+
+/** Events whose transactions may have queued notification work. */
+const WAKING_EVENTS: ReadonlySet<string> = new Set(["message", "update_message_flags", "delete_message", "update_message"]);
+
 /** Relay refusals of an E2EE registration that mean the server's setup is wrong (upstream logs them for the admins and retries). */
 const ADMIN_CODES = new Set(["MISSING_REMOTE_REALM", "UNAUTHORIZED", "INVALID_ZULIP_SERVER", "PUSH_NOTIFICATIONS_DISALLOWED"]);
 
@@ -60,40 +71,82 @@ async function doSettleRegistration(tx: Db, emit: Emit, job: PushRelayJobRow, pu
   if (await settlePushDevice(tx, job.user_id, pushAccountId, { errorCode: code })) emit(pushDeviceEvent(pushAccountId, "failed", code), [job.user_id]);
 }
 
+/** After a notify call: forget the phones the relay says are gone (uninstalled apps, expired tokens). */
+async function doForgetGonePhones(tx: Db, job: PushRelayJobRow, body: Record<string, unknown>): Promise<void> {
+  if (job.call === "e2ee/notify") {
+    const gone = Array.isArray(body.delete_device_ids) ? body.delete_device_ids.map(String) : [];
+    if (gone.length > 0) await deletePushDevicesByRelayIds(tx, job.realm_id, gone);
+    return;
+  }
+  const deleted = (body.deleted_devices ?? {}) as { android_devices?: unknown; apple_devices?: unknown };
+  const tokens = (v: unknown) => (Array.isArray(v) ? v.map(String) : []);
+  if (job.user_id === null) return;
+  await deletePushDeviceTokens(tx, job.user_id, PUSH_TOKEN_KIND.fcm, tokens(deleted.android_devices));
+  await deletePushDeviceTokens(tx, job.user_id, PUSH_TOKEN_KIND.apns, tokens(deleted.apple_devices).map((t) => t.toLowerCase()));
+}
+
+/** A job that failed to run or to get through: tried again later, or given up after MAX_RELAY_RETRIES. */
+async function retryLater(deps: ServerDeps, { job, ctx }: Taken, stop: AbortSignal, log: Record<string, unknown>): Promise<void> {
+  const tries = job.failed_tries + 1;
+  if (stop.aborted) {
+    await withTransaction(ctx, (tx) => reschedulePushRelayJob(tx, job.id, job.failed_tries, systemClock.nowMs()));
+    return;
+  }
+  if (tries <= MAX_RELAY_RETRIES) {
+    deps.log.warn({ ...log, tries }, "push relay call failed; will retry");
+    await withTransaction(ctx, (tx) => reschedulePushRelayJob(tx, job.id, tries, systemClock.nowMs() + deps.config.pushRelayRetryBaseMs * 2 ** (tries - 1)));
+    return;
+  }
+  deps.log.error(log, "push relay call given up after retries");
+  await withTransaction(ctx, (tx) => deletePushRelayJob(tx, job.id));
+}
+
+/** A "message" job: decide who is notified and queue their calls, with the job's deletion, in one transaction. */
+async function notifyMessage(deps: ServerDeps, taken: Taken, stop: AbortSignal, wake: () => void): Promise<void> {
+  const { job, ctx } = taken;
+  const messageId = Number((JSON.parse(job.fields) as { message_id?: unknown }).message_id);
+  try {
+    const count = await withTransaction(ctx, async (tx) => {
+      const n = await doNotifyMessage(tx, deps, ctx.realm, messageId, systemClock.nowMs());
+      await deletePushRelayJob(tx, job.id);
+      return n;
+    });
+    if (count > 0) wake();
+  } catch (err) {
+    await retryLater(deps, taken, stop, { job_id: job.id, call: job.call, message_id: messageId, error: err instanceof Error ? err.message : String(err) });
+  }
+}
+
 /** Makes one call and settles its job. */
-async function run(deps: ServerDeps, { job, ctx }: Taken, stop: AbortSignal): Promise<void> {
+async function run(deps: ServerDeps, taken: Taken, stop: AbortSignal, wake: () => void): Promise<void> {
+  const { job, ctx } = taken;
   const relay = deps.config.pushRelay;
   if (relay === null) {
     // The relay was unconfigured since: nothing can be sent; keep the job for when it is back.
     await withTransaction(ctx, (tx) => reschedulePushRelayJob(tx, job.id, job.failed_tries, systemClock.nowMs() + MAX_SLEEP_MS * 20));
     return;
   }
+  if (job.call === "message") return notifyMessage(deps, taken, stop, wake);
   const fields = JSON.parse(job.fields) as Record<string, string>;
-  const outcome = await callRelay(relay, `push/${job.call}`, { form: fields }, deps.config.pushRelayTimeoutSeconds, stop);
+  const body = JSON_CALLS.has(job.call) ? { json: fields } : { form: fields };
+  const outcome = await callRelay(relay, `push/${job.call}`, body, deps.config.pushRelayTimeoutSeconds, stop);
   const log = { job_id: job.id, call: job.call, user_id: job.user_id ?? fields.user_id };
   // Upstream retries these like a network error (they need an administrator, not a new registration).
   const retryable = outcome.kind === "retry" || (job.call === "e2ee/register" && outcome.kind === "refused" && ADMIN_CODES.has(outcome.code ?? ""));
-  if (retryable) {
-    const tries = job.failed_tries + 1;
-    if (stop.aborted) {
-      await withTransaction(ctx, (tx) => reschedulePushRelayJob(tx, job.id, job.failed_tries, systemClock.nowMs()));
-      return;
-    }
-    if (tries <= MAX_RELAY_RETRIES) {
-      deps.log.warn({ ...log, outcome, tries }, "push relay call failed; will retry");
-      await withTransaction(ctx, (tx) => reschedulePushRelayJob(tx, job.id, tries, systemClock.nowMs() + deps.config.pushRelayRetryBaseMs * 2 ** (tries - 1)));
-      return;
-    }
-    deps.log.error({ ...log, outcome }, "push relay call given up after retries");
-  } else if (job.call === "e2ee/register") {
+  if (retryable) return retryLater(deps, taken, stop, { ...log, outcome });
+  if (job.call === "e2ee/register") {
     await withTransaction(ctx, (tx, emit) => doSettleRegistration(tx, emit, job, fields.push_account_id, outcome));
     return;
-  } else if (outcome.kind === "refused") {
+  }
+  if (outcome.kind === "refused") {
     // Upstream: the relay's "Token does not exist" on unregister is no problem; anything else needs an administrator.
     const level = job.call === "unregister" && outcome.status === 400 ? "info" : "error";
     deps.log[level]({ ...log, status: outcome.status, code: outcome.code, msg: outcome.msg }, "push relay refused a call");
   }
-  await withTransaction(ctx, (tx) => deletePushRelayJob(tx, job.id));
+  await withTransaction(ctx, async (tx) => {
+    if (outcome.kind === "ok" && JSON_CALLS.has(job.call)) await doForgetGonePhones(tx, job, outcome.body);
+    await deletePushRelayJob(tx, job.id);
+  });
 }
 
 /** Starts sending queued relay calls: those left from before at once, new ones when woken. */
@@ -104,12 +157,18 @@ export function startPushRelayWorker(deps: ServerDeps): PushRelayWorker {
       due: (nowMs, limit) => duePushRelayJobs(deps.store.reader, nowMs, limit),
       nextDueMs: () => nextPushRelayDue(deps.store.reader),
       claim: (job) => claim(deps, job),
-      run: (taken, stop) => run(deps, taken, stop),
+      run: (taken, stop) => run(deps, taken, stop, () => loop.wakeSoon()),
     },
     deps.log,
     { maxInFlight: MAX_IN_FLIGHT, maxSleepMs: MAX_SLEEP_MS, retryMs: RETRY_MS, wakeDelayMs: WAKE_DELAY_MS },
   );
   const unsubscribe = onRelayCallQueued(() => loop.wakeSoon());
+  // A new message may have come with a "message" job, a read or a deletion with removals.
+  if (deps.config.pushRelay !== null) {
+    deps.bus.subscribe((delivery) => {
+      if (WAKING_EVENTS.has(delivery.event.type)) loop.wakeSoon();
+    });
+  }
   void loop.wake();
   return {
     stop: () => {

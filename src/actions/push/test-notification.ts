@@ -6,29 +6,12 @@
  */
 import { HumanUsersOnlyError, JsonableError, NoActivePushDeviceError, PushNotConfiguredError } from "../../errors.ts";
 import { activePushDevicesOf, deletePushDevicesByRelayIds } from "../../store/push.ts";
-import type { PushDeviceRow } from "../../store/schema-push.ts";
 import { withTransaction, type AuthedCtx } from "../context.ts";
-import { sealForDevice } from "./encrypt.ts";
+import { e2eePushRequests } from "./e2ee-requests.ts";
 import { callRelay, type RelayOutcome } from "./relay-client.ts";
 
 /** Relay codes that mean the server's setup needs an administrator (upstream's admin errors). */
 const ADMIN_CODES = new Set(["MISSING_REMOTE_REALM", "INVALID_ZULIP_SERVER", "PUSH_NOTIFICATIONS_DISALLOWED"]);
-
-/** One device's entry of a notify call (§2.3 of the research): FCM or APNs shape, high priority for a test. */
-async function pushRequest(device: PushDeviceRow, payload: unknown): Promise<Record<string, unknown> | null> {
-  const encrypted = await sealForDevice(device.push_public_key, payload);
-  if (encrypted === null) return null;
-  const deviceId = Number(device.bouncer_device_id);
-  const accountId = Number(device.push_account_id);
-  if (device.token_kind === "apns") {
-    return {
-      device_id: deviceId,
-      http_headers: { apns_priority: 10, apns_push_type: "alert" },
-      payload: { push_account_id: accountId, encrypted_data: encrypted, aps: { "mutable-content": 1, alert: { title: "New notification" } } },
-    };
-  }
-  return { device_id: deviceId, fcm_priority: "high", payload: { push_account_id: accountId, encrypted_data: encrypted } };
-}
 
 /** Upstream's mapping of a failed notify call to the client's error. */
 function relayError(outcome: Exclude<RelayOutcome, { kind: "ok" }>): JsonableError {
@@ -51,7 +34,7 @@ export async function sendTestNotification(ctx: AuthedCtx, pushAccountId: string
   const devices = await activePushDevicesOf(ctx.db, ctx.realm.id, ctx.actor.id, pushAccountId);
   if (devices.length === 0) throw new NoActivePushDeviceError();
   const payload = { realm_url: ctx.config.externalUrl, realm_name: ctx.realm.name, user_id: ctx.actor.id, type: "test", time: Math.floor(ctx.clock.nowMs() / 1000) };
-  const requests = (await Promise.all(devices.map((d) => pushRequest(d, payload)))).filter((r): r is Record<string, unknown> => r !== null);
+  const requests = await e2eePushRequests(devices, payload, "high");
   if (requests.length === 0) throw new NoActivePushDeviceError();
   const outcome = await callRelay(relay, "push/e2ee/notify", { json: { realm_uuid: ctx.realm.uuid, push_requests: requests } }, ctx.config.pushRelayTimeoutSeconds);
   if (outcome.kind !== "ok") {

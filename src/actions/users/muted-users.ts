@@ -13,17 +13,19 @@ import { flagStates, writeFlagBits } from "../../store/flag-writes.ts";
 import { deleteMute, getMute, insertMute, listMutedUsers, unreadMessagesFrom } from "../../store/muted-users.ts";
 import { MESSAGE_FLAG, type UserRow } from "../../store/schema.ts";
 import type { Db } from "../../store/types.ts";
-import { withTransaction, type AuthedCtx, type DoEnv } from "../context.ts";
+import { doRemoveReadNotifications } from "../push/removals.ts";
+import { doEnv, withTransaction, type AuthedCtx, type DoEnv } from "../context.ts";
 
 /** Bots and deactivated users may be muted too, as in Zulip. */
 const MUTE_TARGET = { allowBots: true, allowDeactivated: true, forAdmin: false } as const;
 
 /** Zulip's do_mark_muted_user_messages_as_read: the user's unread messages from `senderId` become read, with one event. */
-async function doMarkMessagesFromRead(tx: Db, env: Pick<DoEnv, "emit">, user: UserRow, senderId: number): Promise<void> {
+async function doMarkMessagesFromRead(tx: Db, env: Pick<DoEnv, "emit" | "realm" | "config">, user: UserRow, senderId: number): Promise<void> {
   const messages = await unreadMessagesFrom(tx, user.realm_id, user.id, senderId);
   if (messages.length === 0) return;
   const states = await flagStates(tx, user.id, messages);
   await writeFlagBits(tx, user.id, [...states].map(([messageId, s]) => ({ messageId, bits: s.bits | MESSAGE_FLAG.read, defaultBits: s.defaultBits })));
+  await doRemoveReadNotifications(tx, env, user, messages.map((m) => m.id));
   env.emit(updateMessageFlagsEvent("add", "read", messages.map((m) => m.id)), [user.id]);
 }
 
@@ -39,7 +41,7 @@ export async function muteUser(ctx: AuthedCtx, mutedUserId: number): Promise<voi
   await withTransaction(ctx, async (tx, emit) => {
     const row = { realm_id: ctx.realm.id, user_id: ctx.actor.id, muted_user_id: target.id, date_muted: nowSeconds(ctx.clock) };
     if (!(await insertMute(tx, row))) throw new JsonableError("User already muted");
-    await doMarkMessagesFromRead(tx, { emit }, ctx.actor, target.id);
+    await doMarkMessagesFromRead(tx, doEnv(ctx, emit), ctx.actor, target.id);
     await emitMutedUsers(tx, { emit }, ctx.actor);
   });
 }

@@ -17,6 +17,7 @@ import { defaultStreamsMigration } from "./0015-default-streams.ts";
 import { outgoingWebhooksMigration } from "./0018-outgoing-webhooks.ts";
 import { remindersMigration } from "./0019-reminders.ts";
 import { pushMigration } from "./0020-push.ts";
+import { pushNotificationsMigration } from "./0021-push-notifications.ts";
 
 /** All migrations by name; names sort in the order they run. */
 export function migrations(engine: Engine): Record<string, Migration> {
@@ -37,5 +38,6 @@ export function migrations(engine: Engine): Record<string, Migration> {
     "0018-outgoing-webhooks": outgoingWebhooksMigration(engine),
     "0019-reminders": remindersMigration(),
     "0020-push": pushMigration(engine),
+    "0021-push-notifications": pushNotificationsMigration(),
   };
 }
