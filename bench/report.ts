@@ -6,6 +6,8 @@
 import type { MeasuredLoad } from "./servers.ts";
 import type { GroupsResult, RequestFigures } from "./scenario-groups.ts";
 import type { PresencePass, PresenceResult } from "./scenario-presence.ts";
+import type { PushResult } from "./scenario-push.ts";
+import { pushTable } from "./report-push.ts";
 import type { SearchResult } from "./scenario-search.ts";
 import type { SendResult } from "./scenario-send.ts";
 
@@ -31,6 +33,7 @@ export type RunResults = {
   searches: (SearchResult | NotMeasured)[];
   groups: (GroupsResult | NotMeasured)[];
   presence: (PresenceResult | NotMeasured)[];
+  push: (PushResult | NotMeasured)[];
 };
 
 /** Everything below this line in docs/benchmarks.md is kept as it is by a rerun. */
@@ -260,6 +263,10 @@ export function renderMarkdown(r: RunResults): string {
     "## Presence: one ping or poll per user, paced over the window (POST /users/me/presence)",
     "",
     ...presenceTable(r),
+    "",
+    "## Phone notifications: a channel send with push-registered subscribers and a bot mention",
+    "",
+    ...pushTable(r.push),
     "",
     "## The bare server (the ceiling)",
     "",

@@ -13,6 +13,7 @@ import type { LoadRequest } from "./load.ts";
 import { KEEP_MARKER, renderMarkdown, type Baseline, type MachineFacts, type NotMeasured, type RunResults } from "./report.ts";
 import { runGroupsScenario, type GroupsResult } from "./scenario-groups.ts";
 import { runPresenceScenario, type PresenceResult } from "./scenario-presence.ts";
+import { runPushScenario, type PushResult } from "./scenario-push.ts";
 import { runSearchScenario, type SearchResult } from "./scenario-search.ts";
 import { runSendScenario, type SendResult } from "./scenario-send.ts";
 import { loadServer, ROOT, startBaseline } from "./servers.ts";
@@ -23,6 +24,7 @@ const SEND_ROUTE = path.join(ROOT, "src/http/routes/messages-send.ts");
 const READ_ROUTE = path.join(ROOT, "src/http/routes/messages-read.ts");
 const GROUPS_ROUTE = path.join(ROOT, "src/http/routes/user-groups.ts");
 const PRESENCE_ROUTE = path.join(ROOT, "src/http/routes/presence.ts");
+const PUSH_WORKER = path.join(ROOT, "src/actions/push/message-notify.ts");
 const PG_URL = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 
 // Requests shaped like the scenarios' (same headers and body size), for the bare server.
@@ -119,6 +121,7 @@ async function main(): Promise<void> {
   const searches: (SearchResult | NotMeasured)[] = [];
   const groups: (GroupsResult | NotMeasured)[] = [];
   const presence: (PresenceResult | NotMeasured)[] = [];
+  const push: (PushResult | NotMeasured)[] = [];
   for (const store of settings.stores) {
     if (settings.scenarios.has("send")) sends.push(await attempt(store, SEND_ROUTE, "sending", () => runSendScenario(store, settings)));
   }
@@ -130,6 +133,9 @@ async function main(): Promise<void> {
   }
   for (const store of settings.stores) {
     if (settings.scenarios.has("presence")) presence.push(await attempt(store, PRESENCE_ROUTE, "presence", () => runPresenceScenario(store, settings)));
+  }
+  for (const store of settings.stores) {
+    if (settings.scenarios.has("push")) push.push(await attempt(store, PUSH_WORKER, "push notifications", () => runPushScenario(store, settings)));
   }
   console.log("- bare http server again...");
   const baselineAfter = await measureBaseline(settings);
@@ -145,6 +151,7 @@ async function main(): Promise<void> {
     searches,
     groups,
     presence,
+    push,
   };
   const markdown = renderMarkdown(results);
   console.log(`\n${markdown}`);

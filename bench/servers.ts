@@ -125,7 +125,7 @@ export function profileFlags(settings: { profileDir: string | null }, name: stri
 }
 
 /** Where Parley keeps its data, and optional V8 flags (e.g. --cpu-prof) for the server process. */
-export type ParleyOptions = { dataDir: string; databaseUrl: string | null; nodeFlags?: string[] };
+export type ParleyOptions = { dataDir: string; databaseUrl: string | null; nodeFlags?: string[]; env?: Record<string, string> };
 
 /** Starts `node bin/parley.js serve` with rate limits off and quiet logs; resolves once it answers. */
 export async function startParley(opts: ParleyOptions): Promise<BenchServer> {
@@ -139,6 +139,7 @@ export async function startParley(opts: ParleyOptions): Promise<BenchServer> {
     EXTERNAL_URL: url,
     LOG_LEVEL: "warn",
     RATE_LIMITS: "off",
+    ...opts.env,
   };
   delete env.DATABASE_URL;
   delete env.PARLEY_TEST_CONTROL;

@@ -54,6 +54,14 @@ export async function insertActiveNotifications(db: Db, realmId: number, message
   );
 }
 
+/** Those of `userIds` whose phones already show a notification of the message. */
+export async function usersNotifiedOf(db: Db, messageId: number, userIds: number[]): Promise<Set<number>> {
+  const rows = await collectChunks(idChunks(userIds), (chunk) =>
+    db.selectFrom("push_active_notifications").select("user_id").where("message_id", "=", messageId).where("user_id", "in", chunk).execute(),
+  );
+  return new Set(rows.map((r) => r.user_id));
+}
+
 /** Takes back a user's notifications of the given messages: the ids of those there were, ascending. */
 export async function takeActiveNotifications(db: Db, userId: number, messageIds: number[]): Promise<number[]> {
   const chunks = idChunks(messageIds);

@@ -13,7 +13,7 @@ import { expectSuccess, type Credentials } from "../helpers/client.ts";
 import { withDb } from "../helpers/db.ts";
 import { registerQueue } from "../helpers/events.ts";
 import { startStandInRelay, type StandInRelay } from "../helpers/push-relay.ts";
-import { startServer, type TestServer } from "../helpers/server.ts";
+import { startServer, startServerOnStore, type TestServer } from "../helpers/server.ts";
 import { STORES } from "../helpers/stores.ts";
 
 const APNS_TOKEN = "0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0";
@@ -258,7 +258,7 @@ for (const store of STORES) {
       assert.deepEqual(left, []);
     });
 
-    test("an edit that takes a mention away takes its notification back", async () => {
+    test("an edit that takes a mention away takes its notification back; one that adds it notifies", async () => {
       const { owner, member } = server.fixtures;
       let id = 0;
       const sent = await delivered(async () => {
@@ -268,6 +268,25 @@ for (const store of STORES) {
       const edited = await delivered(async () => void expectSuccess(await server.api.patch(owner, `/messages/${id}`, { content: "ping, never mind" })));
       assert.deepEqual(edited.e2ee[0].opened.message_ids, [id]);
       assert.equal(edited.legacy.find((d) => d.kind === "fcm")?.payload.zulip_message_ids, String(id));
+      // Mentioned again by a later edit: notified again, with the new text; an edit that changes nothing for them, not again.
+      const again = await delivered(async () => void expectSuccess(await server.api.patch(owner, `/messages/${id}`, { content: `@**${member.fullName}** ping, for real` })));
+      assert.deepEqual({ type: again.e2ee[0]?.opened.type, id: again.e2ee[0]?.opened.message_id, content: again.e2ee[0]?.opened.content }, { type: "message", id, content: `@${member.fullName} ping, for real` });
+      const same = await delivered(async () => void expectSuccess(await server.api.patch(owner, `/messages/${id}`, { content: `@**${member.fullName}** ping, for real!` })));
+      assert.deepEqual(same, { legacy: [], e2ee: [] });
+    });
+
+    test("a relay that refuses a notification (organization not registered) is not asked again", async () => {
+      const { owner, member } = server.fixtures;
+      relay.knownRealms = new Set();
+      const calls = relay.calls.length;
+      try {
+        const got = await delivered(async () => void (await send(owner, { type: "private", to: JSON.stringify([member.id]), content: "refused" })));
+        assert.deepEqual(got, { legacy: [], e2ee: [] });
+      } finally {
+        relay.knownRealms = null;
+      }
+      // One notify and one e2ee/notify, each refused once and dropped.
+      assert.deepEqual(relay.calls.slice(calls).map((c) => c.endpoint).sort(), ["push/e2ee/notify", "push/notify"]);
     });
 
     test("a relay that is down does not hold up sending; notifications arrive once it is back, and gone phones are forgotten", async () => {
@@ -290,6 +309,25 @@ for (const store of STORES) {
         tokens.map((t) => t.token),
         ["fcm:member"],
       );
+    });
+
+    test("notification work waiting when the server stops is sent by the next one (last: it restarts the server)", async () => {
+      const { owner, member } = server.fixtures;
+      relay.fault = { kind: "drop" };
+      const calls = relay.calls.length;
+      let id = 0;
+      try {
+        id = await send(owner, { type: "private", to: JSON.stringify([member.id]), content: "across a restart" });
+        await relay.waitForCalls(calls + 1);
+        await server.stopProcess();
+      } finally {
+        relay.fault = { kind: "none" };
+      }
+      const pending = await withDb(server, (db) => db.selectFrom("push_relay_jobs").select("call").execute());
+      assert.ok(pending.length > 0, "the unsent calls wait in the database");
+      server = await startServerOnStore(server.store, server.fixtures, { ...relay.env(), PUSH_RELAY_RETRY_BASE_MS: "50" });
+      await settled();
+      assert.ok(relay.outbox.some((o) => phone.open(String((o.request.payload as Record<string, unknown>).encrypted_data)).message_id === id));
     });
   });
 }

@@ -20,6 +20,9 @@ export type TestServer = {
   output(): string;
   /** Moves the server's clock forward, firing due timers (queue GC, heartbeats). */
   advanceClock(seconds: number): Promise<void>;
+  /** Stops the server process and keeps its store (a restart test starts another on it). */
+  stopProcess(): Promise<void>;
+  /** Stops the server process and drops its store. */
   stop(): Promise<void>;
 };
 
@@ -100,6 +103,13 @@ export async function startServerOnStore(store: FreshStore, fixtures: Fixtures, 
     throw err;
   }
   const api = new ApiClient(url);
+  const stopProcess = async () => {
+    if (child.exitCode === null) {
+      const exited = new Promise((r) => child.once("exit", r));
+      child.kill("SIGTERM");
+      await exited;
+    }
+  };
   return {
     kind,
     url,
@@ -110,12 +120,9 @@ export async function startServerOnStore(store: FreshStore, fixtures: Fixtures, 
     async advanceClock(seconds) {
       await api.post(null, "/__test/advance_clock", { seconds });
     },
+    stopProcess,
     async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once("exit", r));
-        child.kill("SIGTERM");
-        await exited;
-      }
+      await stopProcess();
       await store.drop();
     },
   };

@@ -83,9 +83,9 @@ export async function writeContent(ctx: AuthedCtx, db: Db, emit: Emit, message: 
 /**
  * Sets or clears `mentioned` and `topic_wildcard_mentioned` for every recipient the new content
  * concerns; rows equal to the default are removed, so the table stays sparse. Returns the
- * recipients who were mentioned and are no longer.
+ * recipients who were mentioned and are no longer, and those mentioned now who were not.
  */
-export async function updateMentionFlags(db: Db, message: MessageRow, edit: RenderedEdit): Promise<number[]> {
+export async function updateMentionFlags(db: Db, message: MessageRow, edit: RenderedEdit): Promise<{ unmentioned: number[]; newlyMentioned: number[] }> {
   const receivers = await receiverIds(db, [message]);
   const rows = await messageFlagRows(db, message.id);
   const stored = new Map(rows.map((r) => [r.user_id, r.flags]));
@@ -93,6 +93,8 @@ export async function updateMentionFlags(db: Db, message: MessageRow, edit: Rend
   const alerted = await alertedReceiverIds(db, message.realm_id, edit.content, receivers, message.sender_id);
   const concerned = new Set([...edit.mentionedUserIds, ...edit.topicParticipants, ...alerted, ...stored.keys()]);
   const unmentioned: number[] = [];
+  const newlyMentioned: number[] = [];
+  const MENTION_BITS = MESSAGE_FLAG.mentioned | MESSAGE_FLAG.topic_wildcard_mentioned;
   for (const userId of concerned) {
     if (!receivers.has(userId)) continue;
     const base = (stored.get(userId) ?? defaultFlagBits(userId, message)) & ~CONTENT_BITS;
@@ -101,9 +103,11 @@ export async function updateMentionFlags(db: Db, message: MessageRow, edit: Rend
     if (edit.topicParticipants.has(userId)) bits |= MESSAGE_FLAG.topic_wildcard_mentioned;
     if (alerted.has(userId)) bits |= MESSAGE_FLAG.has_alert_word;
     await setFlagRow(db, userId, message, bits, stored.get(userId));
-    if (((stored.get(userId) ?? 0) & MESSAGE_FLAG.mentioned) !== 0 && (bits & MESSAGE_FLAG.mentioned) === 0) unmentioned.push(userId);
+    const before = stored.get(userId) ?? 0;
+    if ((before & MESSAGE_FLAG.mentioned) !== 0 && (bits & MESSAGE_FLAG.mentioned) === 0) unmentioned.push(userId);
+    if ((before & MENTION_BITS) === 0 && (bits & MENTION_BITS) !== 0) newlyMentioned.push(userId);
   }
-  return unmentioned;
+  return { unmentioned, newlyMentioned };
 }
 
 /** Stores `bits` for a recipient: no row when they equal the default. */

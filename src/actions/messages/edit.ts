@@ -4,7 +4,7 @@
  * transaction, then `update_message` events (each user with their own flags) and
  * `delete_message` events to users a channel move takes the messages away from.
  */
-import { nowSeconds } from "../../clock.ts";
+import { nowSeconds, systemClock } from "../../clock.ts";
 import { JsonableError } from "../../errors.ts";
 import { topicLinks } from "../../markdown/topic-links.ts";
 import { updateMessageEvent, deleteMessageEvent, type UpdateMessageBase } from "../../events/kinds/message-updates.ts";
@@ -28,6 +28,7 @@ import { applyMove, messagesToMove, topicMessages, withHistoryEntry } from "./mo
 import { planMoveNotices } from "./move-notices.ts";
 import { doSendNotices, type Notice } from "./notification-bot.ts";
 import { doRemoveUnmentionedNotifications } from "../push/removals.ts";
+import { doQueueMessagePush } from "../push/message-notify.ts";
 
 /** The request, as PATCH /messages/{id} names it. */
 type UpdateMessageInput = {
@@ -153,8 +154,10 @@ async function editChannelMessage(ctx: AuthedCtx, tx: Db, emit: Emit, edit: Chan
   let target = message;
   if (rendered !== null) {
     target = await writeContent(ctx, tx, emit, message, rendered, now);
-    const unmentioned = await updateMentionFlags(tx, target, rendered);
-    await doRemoveUnmentionedNotifications(tx, ctx, target, unmentioned);
+    const mentions = await updateMentionFlags(tx, target, rendered);
+    await doRemoveUnmentionedNotifications(tx, ctx, target, mentions.unmentioned);
+    // Relay work runs on real time, as the worker does.
+    await doQueueMessagePush(tx, ctx, target, systemClock.nowMs(), mentions.newlyMentioned);
   }
   const movedRows = moved ? await messagesToMove(tx, ctx.actor, message, stream, edit.mode) : [message];
   const entry: EditHistoryEntry = { user_id: ctx.actor.id, timestamp: now };

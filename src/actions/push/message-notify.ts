@@ -18,7 +18,7 @@ import { defaultFlagBits } from "../../store/message-flags.ts";
 import { directRecipientMembers, getMessage } from "../../store/messages.ts";
 import { mutersOf } from "../../store/muted-users.ts";
 import { insertPushRelayJob } from "../../store/push.ts";
-import { flagRowsOfUsers, insertActiveNotifications, lastActiveTimes, phonesOfUsers, type UserPhones } from "../../store/push-notifications.ts";
+import { flagRowsOfUsers, insertActiveNotifications, lastActiveTimes, phonesOfUsers, usersNotifiedOf, type UserPhones } from "../../store/push-notifications.ts";
 import type { MessageRow, RealmRow, UserRow } from "../../store/schema.ts";
 import { getStreamsByIds } from "../../store/streams.ts";
 import { subscriberIds, subscriptionsOfUsers } from "../../store/subscriptions.ts";
@@ -32,10 +32,15 @@ import type { QueueManager } from "../../events/queue-manager.ts";
 import { doQueueNotifyCalls } from "./notify-calls.ts";
 import { pushTrigger, type PushSettings, type Standing } from "./triggers.ts";
 
-/** Writes the job that decides the message's notifications, in the send's transaction (nothing when push is off). */
-export async function doQueueMessagePush(tx: Db, env: { realm: RealmRow; config: Config }, message: Pick<MessageRow, "id">, nowMs: number): Promise<void> {
-  if (env.config.pushRelay === null) return;
-  await insertPushRelayJob(tx, { realm_id: env.realm.id, user_id: null, call: "message", fields: JSON.stringify({ message_id: message.id }), due_at_ms: nowMs });
+/**
+ * Writes the job that decides the message's notifications, in the send's transaction (nothing
+ * when push is off). An edit that mentions new people names them in `onlyUserIds`: only they may
+ * be notified (Zulip's maybe_enqueue_notifications_for_message_update).
+ */
+export async function doQueueMessagePush(tx: Db, env: { realm: RealmRow; config: Config }, message: Pick<MessageRow, "id">, nowMs: number, onlyUserIds?: number[]): Promise<void> {
+  if (env.config.pushRelay === null || onlyUserIds?.length === 0) return;
+  const fields = onlyUserIds ? { message_id: message.id, user_ids: onlyUserIds } : { message_id: message.id };
+  await insertPushRelayJob(tx, { realm_id: env.realm.id, user_id: null, call: "message", fields: JSON.stringify(fields), due_at_ms: nowMs });
 }
 
 /** What deciding reads besides the database: the settings, and this process's event queues. */
@@ -122,16 +127,21 @@ async function mentionedGroups(tx: Db, realmId: number, html: string): Promise<{
   return { personal: userIds, groups };
 }
 
-/** The "message" job's work, in its transaction: who is notified of the message; their relay calls queued. Returns how many users. */
-export async function doNotifyMessage(tx: Db, env: NotifyEnv, realm: RealmRow, messageId: number, nowMs: number): Promise<number> {
+/**
+ * The "message" job's work, in its transaction: who is notified of the message (among
+ * `onlyUserIds` when given); their relay calls queued. Nobody is notified twice of one message.
+ * Returns how many users.
+ */
+export async function doNotifyMessage(tx: Db, env: NotifyEnv, realm: RealmRow, messageId: number, nowMs: number, onlyUserIds?: readonly number[]): Promise<number> {
   const message = await getMessage(tx, realm.id, messageId);
   if (!message) return 0;
   const members = message.stream_id === null ? ((await directRecipientMembers(tx, [message.recipient_id])).get(message.recipient_id) ?? []) : await subscriberIds(tx, realm.id, message.stream_id);
-  const phones = await phonesOfUsers(
-    tx,
-    realm.id,
-    members.filter((id) => id !== message.sender_id),
-  );
+  const only = onlyUserIds ? new Set(onlyUserIds) : null;
+  const candidates = members.filter((id) => id !== message.sender_id && (only === null || only.has(id)));
+  const phones = await phonesOfUsers(tx, realm.id, candidates);
+  if (phones.size === 0) return 0;
+  // An edit's job (or a job run again) finds some already notified.
+  if (only !== null) for (const id of await usersNotifiedOf(tx, message.id, [...phones.keys()])) phones.delete(id);
   if (phones.size === 0) return 0;
   const users = (await usersByIds(tx, realm.id, [...phones.keys(), message.sender_id])).filter((u) => u.is_active === 1);
   const sender = users.find((u) => u.id === message.sender_id);

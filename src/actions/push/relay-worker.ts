@@ -24,7 +24,7 @@ import { onRelayCallQueued } from "./relay-signal.ts";
 
 /** Retries after the first attempt before a call is given up (about 85 minutes at the default base of 10 s). */
 export const MAX_RELAY_RETRIES = 9;
-const MAX_IN_FLIGHT = 4;
+const MAX_IN_FLIGHT = 16;
 const MAX_SLEEP_MS = 30_000;
 const RETRY_MS = 1_000;
 const WAKE_DELAY_MS = 20;
@@ -104,10 +104,12 @@ async function retryLater(deps: ServerDeps, { job, ctx }: Taken, stop: AbortSign
 /** A "message" job: decide who is notified and queue their calls, with the job's deletion, in one transaction. */
 async function notifyMessage(deps: ServerDeps, taken: Taken, stop: AbortSignal, wake: () => void): Promise<void> {
   const { job, ctx } = taken;
-  const messageId = Number((JSON.parse(job.fields) as { message_id?: unknown }).message_id);
+  const fields = JSON.parse(job.fields) as { message_id?: unknown; user_ids?: unknown };
+  const messageId = Number(fields.message_id);
+  const only = Array.isArray(fields.user_ids) ? fields.user_ids.map(Number) : undefined;
   try {
     const count = await withTransaction(ctx, async (tx) => {
-      const n = await doNotifyMessage(tx, deps, ctx.realm, messageId, systemClock.nowMs());
+      const n = await doNotifyMessage(tx, deps, ctx.realm, messageId, systemClock.nowMs(), only);
       await deletePushRelayJob(tx, job.id);
       return n;
     });

@@ -1,0 +1,159 @@
+/**
+ * Scenario 5: what phone notifications cost the sender, and how fast they go out. A channel of
+ * BENCH_SUBSCRIBERS users; every message mentions an outgoing-webhook bot (served by a local bot
+ * server that answers "response_not_required"). Two passes on the same store, each paced at
+ * PUSH_SENDS_PER_SECOND for the measured seconds, one send at a time, latency read by the client:
+ * - without push: the server has no relay configured;
+ * - with push: the server points at the stand-in relay (test/helpers/push-relay.ts), every
+ *   subscriber has an FCM token registered and channel push on, so each message notifies every
+ *   subscriber but its sender.
+ * Then the notifications delivered per second: from the first send of the push pass until the
+ * relay has every notification (the relay queue empty). While the worker keeps up, that is the
+ * rate they arrive at, a lower bound of what it can deliver.
+ */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { sql } from "kysely";
+import { openStore } from "../src/store/db.ts";
+import { startStandInRelay, type StandInRelay } from "../test/helpers/push-relay.ts";
+import { freshStore, type FreshStore, type StoreKind } from "../test/helpers/stores.ts";
+import { apiCall, basicAuth, createChannel, createOrg, type BenchOrg } from "./org.ts";
+import { profileFlags, startParley } from "./servers.ts";
+import type { BenchSettings } from "./settings.ts";
+import { prng, sentence } from "./text.ts";
+
+/** Messages per second each pass sends (one at a time). */
+const PUSH_SENDS_PER_SECOND = 10;
+/** How long the push pass may take to drain after its last send. */
+const DRAIN_LIMIT_MS = 120_000;
+
+/** One paced pass of sends. */
+export type PushPass = { sends: number; errors: number; p50Ms: number; p99Ms: number };
+
+/** The push figures of one store. */
+export type PushResult = {
+  store: StoreKind;
+  subscribers: number;
+  withoutPush: PushPass;
+  withPush: PushPass;
+  /** Notifications the relay received (expected: sends x (subscribers - 1)). */
+  notifications: number;
+  expected: number;
+  /** From the push pass's first send until the queue was empty. */
+  drainSeconds: number;
+  notificationsPerSecond: number;
+};
+
+const quantile = (sorted: number[], q: number) => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]);
+
+/** A bot's server: answers every outgoing-webhook call with "nothing to post". */
+async function startBotServer(): Promise<{ url: string; close(): Promise<void> }> {
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end('{"response_not_required":true}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/bot`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+/** Sends `seconds x PUSH_SENDS_PER_SECOND` channel messages mentioning the bot, paced, one at a time. */
+async function pacedSends(url: string, org: BenchOrg, channelId: number, botName: string, seconds: number): Promise<PushPass> {
+  const random = prng(5);
+  const count = seconds * PUSH_SENDS_PER_SECOND;
+  const latencies: number[] = [];
+  let errors = 0;
+  const start = performance.now();
+  for (let i = 0; i < count; i++) {
+    const due = start + (i * 1000) / PUSH_SENDS_PER_SECOND;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    const user = org.users[1 + (i % (org.users.length - 1))];
+    const body = new URLSearchParams({ type: "stream", to: String(channelId), topic: `push bench ${i % 5}`, content: `@**${botName}** ${sentence(random)}` });
+    const t0 = performance.now();
+    const res = await fetch(`${url}/api/v1/messages`, { method: "POST", headers: { authorization: basicAuth(user), "content-type": "application/x-www-form-urlencoded" }, body });
+    const text = await res.text();
+    latencies.push(performance.now() - t0);
+    if (!res.ok || !text.includes('"result":"success"')) errors++;
+  }
+  latencies.sort((a, b) => a - b);
+  return { sends: count, errors, p50Ms: quantile(latencies, 0.5), p99Ms: quantile(latencies, 0.99) };
+}
+
+async function pendingRelayJobs(fresh: FreshStore): Promise<number> {
+  const store = openStore({ databaseUrl: fresh.databaseUrl, dataDir: fresh.dataDir });
+  try {
+    const row = await sql<{ n: number }>`select count(*) as n from push_relay_jobs`.execute(store.db);
+    return Number(row.rows[0]?.n ?? 0);
+  } finally {
+    await store.close();
+  }
+}
+
+async function waitFor(check: () => Promise<boolean>, limitMs: number, what: string): Promise<void> {
+  const until = Date.now() + limitMs;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error(`${what}: not done after ${limitMs / 1000} s`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** The push pass's server: tokens registered, channel push on for every subscriber. */
+async function preparePushUsers(url: string, org: BenchOrg, relay: StandInRelay): Promise<void> {
+  for (const user of org.users.slice(1)) {
+    await apiCall(url, user, "POST", "/users/me/android_gcm_reg_id", { token: `fcm:bench:${user.id}` });
+    await apiCall(url, user, "PATCH", "/settings", { enable_stream_push_notifications: "true" });
+  }
+  await waitFor(async () => relay.tokens.size >= org.users.length - 1, 60_000, "token registrations at the relay");
+}
+
+/** Runs the push scenario on a fresh store of `kind`; the store is dropped afterwards. */
+export async function runPushScenario(kind: StoreKind, settings: BenchSettings): Promise<PushResult> {
+  const fresh = await freshStore(kind);
+  const relay = await startStandInRelay();
+  const bot = await startBotServer();
+  try {
+    // The owner plus the subscribers who send and are notified.
+    const org = await createOrg(fresh, settings.subscribers + 1);
+    const subscribers = org.users.slice(1);
+    let channelId = 0;
+    const botName = "Push Bench Bot";
+    let withoutPush: PushPass;
+    const plain = await startParley({ dataDir: fresh.dataDir, databaseUrl: fresh.databaseUrl });
+    try {
+      channelId = await createChannel(plain.url, org.users[0], "push bench", subscribers);
+      await apiCall(plain.url, org.users[0], "POST", "/bots", { full_name: botName, short_name: "pushbench", bot_type: "3", payload_url: JSON.stringify(bot.url), interface_type: "1" });
+      withoutPush = await pacedSends(plain.url, org, channelId, botName, settings.seconds);
+    } finally {
+      await plain.stop();
+    }
+    const pushing = await startParley({ dataDir: fresh.dataDir, databaseUrl: fresh.databaseUrl, nodeFlags: profileFlags(settings, `push-${kind}`), env: { ...relay.env(), PUSH_RELAY_RETRY_BASE_MS: "200" } });
+    try {
+      await preparePushUsers(pushing.url, org, relay);
+      const before = relay.legacyOutbox.length;
+      const started = performance.now();
+      const withPush = await pacedSends(pushing.url, org, channelId, botName, settings.seconds);
+      await waitFor(async () => (await pendingRelayJobs(fresh)) === 0, DRAIN_LIMIT_MS, "push relay queue");
+      const drainSeconds = (performance.now() - started) / 1000;
+      const notifications = relay.legacyOutbox.length - before;
+      return {
+        store: kind,
+        subscribers: settings.subscribers,
+        withoutPush,
+        withPush,
+        notifications,
+        expected: withPush.sends * (subscribers.length - 1),
+        drainSeconds,
+        notificationsPerSecond: notifications / drainSeconds,
+      };
+    } finally {
+      await pushing.stop();
+    }
+  } finally {
+    await bot.close();
+    await relay.close();
+    await fresh.drop();
+  }
+}
