@@ -14,7 +14,7 @@ function pass(p: PushPass): string {
 /** One row per store: the sender's latency without and with push, and the notifications delivered. */
 export function pushTable(results: readonly (PushResult | NotMeasured)[]): string[] {
   const lines = [
-    "Each message mentions an outgoing-webhook bot; paced one at a time at 10 a second. With push, every subscriber but the sender has an FCM token and channel push on, so each message notifies all of them through the stand-in relay (which runs in the benchmark's own process).",
+    "Each message mentions an outgoing-webhook bot; paced one at a time at 10 a second. With push, every subscriber but the sender has an FCM token and channel push on, so each message notifies all of them through the stand-in relay (in a process of its own).",
     "",
     "| store | subscribers | sender p50 / p99 without push | sender p50 / p99 with push | p50 ratio (with / without) | notifications delivered (expected) | from first send to an empty queue | notifications per second |",
     "| --- | ---: | --- | --- | ---: | ---: | ---: | ---: |",

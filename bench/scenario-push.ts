@@ -11,14 +11,16 @@
  * relay has every notification (the relay queue empty). While the worker keeps up, that is the
  * rate they arrive at, a lower bound of what it can deliver.
  */
+import { fork, type ChildProcess } from "node:child_process";
 import http from "node:http";
+import path from "node:path";
 import type { AddressInfo } from "node:net";
 import { sql } from "kysely";
 import { openStore } from "../src/store/db.ts";
-import { startStandInRelay, type StandInRelay } from "../test/helpers/push-relay.ts";
+import type { RelayStats } from "./relay-child.ts";
 import { freshStore, type FreshStore, type StoreKind } from "../test/helpers/stores.ts";
 import { apiCall, basicAuth, createChannel, createOrg, type BenchOrg } from "./org.ts";
-import { profileFlags, startParley } from "./servers.ts";
+import { profileFlags, ROOT, startParley } from "./servers.ts";
 import type { BenchSettings } from "./settings.ts";
 import { prng, sentence } from "./text.ts";
 
@@ -45,6 +47,27 @@ export type PushResult = {
 };
 
 const quantile = (sorted: number[], q: number) => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]);
+
+/** The stand-in relay in its own process (bench/relay-child.ts). */
+type RelayProcess = { env: Record<string, string>; stats(): Promise<RelayStats>; close(): void };
+
+async function startRelayProcess(): Promise<RelayProcess> {
+  const child: ChildProcess = fork(path.join(ROOT, "bench/relay-child.ts"), [], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const env = await new Promise<Record<string, string>>((resolve, reject) => {
+    child.once("error", reject);
+    child.once("exit", (code) => reject(new Error(`the stand-in relay exited (${code})`)));
+    child.once("message", (msg) => resolve((msg as { env: Record<string, string> }).env));
+  });
+  return {
+    env,
+    stats: () =>
+      new Promise((resolve) => {
+        child.once("message", (msg) => resolve((msg as { stats: RelayStats }).stats));
+        child.send("stats");
+      }),
+    close: () => child.disconnect(),
+  };
+}
 
 /** A bot's server: answers every outgoing-webhook call with "nothing to post". */
 async function startBotServer(): Promise<{ url: string; close(): Promise<void> }> {
@@ -101,18 +124,18 @@ async function waitFor(check: () => Promise<boolean>, limitMs: number, what: str
 }
 
 /** The push pass's server: tokens registered, channel push on for every subscriber. */
-async function preparePushUsers(url: string, org: BenchOrg, relay: StandInRelay): Promise<void> {
+async function preparePushUsers(url: string, org: BenchOrg, relay: RelayProcess): Promise<void> {
   for (const user of org.users.slice(1)) {
     await apiCall(url, user, "POST", "/users/me/android_gcm_reg_id", { token: `fcm:bench:${user.id}` });
     await apiCall(url, user, "PATCH", "/settings", { enable_stream_push_notifications: "true" });
   }
-  await waitFor(async () => relay.tokens.size >= org.users.length - 1, 60_000, "token registrations at the relay");
+  await waitFor(async () => (await relay.stats()).tokens >= org.users.length - 1, 60_000, "token registrations at the relay");
 }
 
 /** Runs the push scenario on a fresh store of `kind`; the store is dropped afterwards. */
 export async function runPushScenario(kind: StoreKind, settings: BenchSettings): Promise<PushResult> {
   const fresh = await freshStore(kind);
-  const relay = await startStandInRelay();
+  const relay = await startRelayProcess();
   const bot = await startBotServer();
   try {
     // The owner plus the subscribers who send and are notified.
@@ -129,15 +152,15 @@ export async function runPushScenario(kind: StoreKind, settings: BenchSettings):
     } finally {
       await plain.stop();
     }
-    const pushing = await startParley({ dataDir: fresh.dataDir, databaseUrl: fresh.databaseUrl, nodeFlags: profileFlags(settings, `push-${kind}`), env: { ...relay.env(), PUSH_RELAY_RETRY_BASE_MS: "200" } });
+    const pushing = await startParley({ dataDir: fresh.dataDir, databaseUrl: fresh.databaseUrl, nodeFlags: profileFlags(settings, `push-${kind}`), env: { ...relay.env, PUSH_RELAY_RETRY_BASE_MS: "200" } });
     try {
       await preparePushUsers(pushing.url, org, relay);
-      const before = relay.legacyOutbox.length;
+      const before = (await relay.stats()).notifications;
       const started = performance.now();
       const withPush = await pacedSends(pushing.url, org, channelId, botName, settings.seconds);
       await waitFor(async () => (await pendingRelayJobs(fresh)) === 0, DRAIN_LIMIT_MS, "push relay queue");
       const drainSeconds = (performance.now() - started) / 1000;
-      const notifications = relay.legacyOutbox.length - before;
+      const notifications = (await relay.stats()).notifications - before;
       return {
         store: kind,
         subscribers: settings.subscribers,
@@ -153,7 +176,7 @@ export async function runPushScenario(kind: StoreKind, settings: BenchSettings):
     }
   } finally {
     await bot.close();
-    await relay.close();
+    relay.close();
     await fresh.drop();
   }
 }

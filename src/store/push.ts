@@ -1,6 +1,6 @@
 /** Users' push device tokens and the push relay's job queue (see schema-push.ts). */
 import type { Insertable } from "kysely";
-import { eachChunk, valueChunks } from "./chunks.ts";
+import { collectChunks, eachChunk, idChunks, rowChunks, valueChunks } from "./chunks.ts";
 import { claimJob, deleteJob, dueJobs, nextJobDue, rescheduleJob } from "./job-tables.ts";
 import type { PushDeviceRow, PushDeviceTokenRow, PushDeviceTokenTable, PushRelayJobRow, PushRelayJobTable, PushTokenKind } from "./schema-push.ts";
 import type { Db } from "./types.ts";
@@ -72,6 +72,16 @@ export async function deletePushDevicesByRelayIds(db: Db, realmId: number, devic
 /** Queues a relay call. */
 export async function insertPushRelayJob(db: Db, row: Insertable<PushRelayJobTable>): Promise<void> {
   await db.insertInto(JOBS).values(row).execute();
+}
+
+/** Queues relay calls together; returns them as stored (with their ids). */
+export async function insertPushRelayJobs(db: Db, rows: Insertable<PushRelayJobTable>[]): Promise<PushRelayJobRow[]> {
+  return collectChunks(rowChunks(rows), (chunk) => db.insertInto(JOBS).values(chunk).returningAll().execute());
+}
+
+/** Drops finished relay calls. */
+export async function deletePushRelayJobs(db: Db, ids: number[]): Promise<void> {
+  await eachChunk(idChunks(ids), (chunk) => db.deleteFrom(JOBS).where("id", "in", chunk).execute());
 }
 
 /** Relay calls due at `nowMs`, earliest first. */

@@ -17,7 +17,8 @@ import { effectiveMemberIds } from "../../store/group-membership.ts";
 import { defaultFlagBits } from "../../store/message-flags.ts";
 import { directRecipientMembers, getMessage } from "../../store/messages.ts";
 import { mutersOf } from "../../store/muted-users.ts";
-import { insertPushRelayJob } from "../../store/push.ts";
+import { insertPushRelayJob, insertPushRelayJobs } from "../../store/push.ts";
+import type { PushRelayJobRow } from "../../store/schema-push.ts";
 import { flagRowsOfUsers, insertActiveNotifications, lastActiveTimes, phonesOfUsers, usersNotifiedOf, type UserPhones } from "../../store/push-notifications.ts";
 import type { MessageRow, RealmRow, UserRow } from "../../store/schema.ts";
 import { getStreamsByIds } from "../../store/streams.ts";
@@ -25,11 +26,11 @@ import { subscriberIds, subscriptionsOfUsers } from "../../store/subscriptions.t
 import type { Db } from "../../store/types.ts";
 import { groupsByIds } from "../../store/user-groups.ts";
 import { userSetting } from "../../store/user-settings.ts";
-import { getUserTopic, VISIBILITY_POLICY } from "../../store/user-topics.ts";
+import { topicPoliciesOfUsers, VISIBILITY_POLICY } from "../../store/user-topics.ts";
 import { usersByIds } from "../../store/users.ts";
 import type { Config } from "../../config.ts";
 import type { QueueManager } from "../../events/queue-manager.ts";
-import { doQueueNotifyCalls } from "./notify-calls.ts";
+import { notifyCallRows } from "./notify-calls.ts";
 import { pushTrigger, type PushSettings, type Standing } from "./triggers.ts";
 
 /**
@@ -68,10 +69,11 @@ async function standings(tx: Db, env: NotifyEnv, realm: RealmRow, message: Messa
   const ids = users.map((u) => u.id);
   const [flags, muters, lastActive] = await Promise.all([flagRowsOfUsers(tx, message.id, ids), mutersOf(tx, realm.id, message.sender_id), lastActiveTimes(tx, realm.id, ids)]);
   const subs = message.stream_id === null ? null : await subscriptionsOfUsers(tx, realm.id, message.stream_id, ids);
+  const policies = message.stream_id === null ? null : await topicPoliciesOfUsers(tx, realm.id, message.stream_id, message.topic, ids);
   const out = new Map<number, Standing>();
   for (const user of users) {
     const sub = subs?.get(user.id);
-    const topicPolicy = message.stream_id === null ? VISIBILITY_POLICY.inherit : ((await getUserTopic(tx, realm.id, user.id, message.stream_id, message.topic))?.visibility_policy ?? VISIBILITY_POLICY.inherit);
+    const topicPolicy = policies?.get(user.id) ?? VISIBILITY_POLICY.inherit;
     const active = lastActive.get(user.id);
     out.set(user.id, {
       flags: flags.get(user.id) ?? defaultFlagBits(user.id, message),
@@ -129,30 +131,39 @@ async function mentionedGroups(tx: Db, realmId: number, html: string): Promise<{
 
 /**
  * The "message" job's work, in its transaction: who is notified of the message (among
- * `onlyUserIds` when given); their relay calls queued. Nobody is notified twice of one message.
- * Returns how many users.
+ * `onlyUserIds` when given); their relay calls queued, held by the caller until `heldUntilMs`
+ * (it makes them itself; another worker takes them only if it dies). Nobody is notified twice
+ * of one message. Returns the queued calls.
  */
-export async function doNotifyMessage(tx: Db, env: NotifyEnv, realm: RealmRow, messageId: number, nowMs: number, onlyUserIds?: readonly number[]): Promise<number> {
+export async function doNotifyMessage(
+  tx: Db,
+  env: NotifyEnv,
+  realm: RealmRow,
+  messageId: number,
+  time: { nowMs: number; heldUntilMs: number },
+  onlyUserIds?: readonly number[],
+): Promise<PushRelayJobRow[]> {
+  const { nowMs } = time;
   const message = await getMessage(tx, realm.id, messageId);
-  if (!message) return 0;
+  if (!message) return [];
   const members = message.stream_id === null ? ((await directRecipientMembers(tx, [message.recipient_id])).get(message.recipient_id) ?? []) : await subscriberIds(tx, realm.id, message.stream_id);
   const only = onlyUserIds ? new Set(onlyUserIds) : null;
   const candidates = members.filter((id) => id !== message.sender_id && (only === null || only.has(id)));
   const phones = await phonesOfUsers(tx, realm.id, candidates);
-  if (phones.size === 0) return 0;
+  if (phones.size === 0) return [];
   // An edit's job (or a job run again) finds some already notified.
   if (only !== null) for (const id of await usersNotifiedOf(tx, message.id, [...phones.keys()])) phones.delete(id);
-  if (phones.size === 0) return 0;
+  if (phones.size === 0) return [];
   const users = (await usersByIds(tx, realm.id, [...phones.keys(), message.sender_id])).filter((u) => u.is_active === 1);
   const sender = users.find((u) => u.id === message.sender_id);
   const owners = users.filter((u) => u.id !== message.sender_id && u.is_bot === 0);
-  if (!sender || owners.length === 0) return 0;
+  if (!sender || owners.length === 0) return [];
   const byUser = await standings(tx, env, realm, message, owners, Math.floor(nowMs / 1000));
   const notified = owners.flatMap((user) => {
     const trigger = pushTrigger(byUser.get(user.id) as Standing);
     return trigger === null ? [] : [{ user, trigger }];
   });
-  if (notified.length === 0) return 0;
+  if (notified.length === 0) return [];
   await insertActiveNotifications(
     tx,
     realm.id,
@@ -163,11 +174,12 @@ export async function doNotifyMessage(tx: Db, env: NotifyEnv, realm: RealmRow, m
   const pushRealm: PushRealm = { id: realm.id, name: realm.name, siteUrl };
   const described = await pushMessage(tx, realm, siteUrl, message, sender, members);
   const mentions = notified.some((n) => n.trigger === "mentioned") ? await mentionedGroups(tx, realm.id, message.rendered_content) : null;
+  const rows = [];
   for (const { user, trigger } of notified) {
     const group = trigger === "mentioned" && mentions && !mentions.personal.has(user.id) ? mentions.groups.find((g) => g.members.has(user.id)) : undefined;
     const to: PushFor = { userId: user.id, trigger, mentionedGroup: group ? { id: group.id, name: group.name } : null };
     const payloads = { apns: legacyApnsMessage(pushRealm, described, to), fcm: legacyFcmMessage(pushRealm, described, to), e2ee: e2eeMessagePayload(pushRealm, described, to) };
-    await doQueueNotifyCalls(tx, realm, user, phones.get(user.id) as UserPhones, payloads, "high", nowMs);
+    rows.push(...(await notifyCallRows(realm, user, phones.get(user.id) as UserPhones, payloads, "high", time.heldUntilMs)));
   }
-  return notified.length;
+  return insertPushRelayJobs(tx, rows);
 }

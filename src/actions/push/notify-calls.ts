@@ -1,28 +1,28 @@
 /**
- * Queuing one user's notification (a new message or a removal) for the relay: remotes/push/notify
- * with the legacy FCM and APNs payloads for the user's tokens, and remotes/push/e2ee/notify with
- * the payload sealed per E2EE registration. The relay worker (relay-worker.ts) makes the calls.
+ * The relay calls that carry one user's notification (a new message or a removal), as job rows:
+ * remotes/push/notify with the legacy FCM and APNs payloads for the user's tokens, and
+ * remotes/push/e2ee/notify with the payload sealed per E2EE registration. The relay worker
+ * (relay-worker.ts) makes the calls.
  */
-import { insertPushRelayJob } from "../../store/push.ts";
+import type { Insertable } from "kysely";
 import type { UserPhones } from "../../store/push-notifications.ts";
-import { PUSH_TOKEN_KIND } from "../../store/schema-push.ts";
+import { PUSH_TOKEN_KIND, type PushRelayJobTable } from "../../store/schema-push.ts";
 import type { RealmRow, UserRow } from "../../store/schema.ts";
-import type { Db } from "../../store/types.ts";
 import { e2eePushRequests, type PushPriority } from "./e2ee-requests.ts";
 
 /** What each kind of phone receives. */
 export type NotificationPayloads = { apns: Record<string, unknown>; fcm: Record<string, unknown>; e2ee: Record<string, unknown> };
 
-/** Queues the calls that carry `payloads` to the user's phones. */
-export async function doQueueNotifyCalls(
-  tx: Db,
+/** The calls that carry `payloads` to the user's phones, due at `dueAtMs`. */
+export async function notifyCallRows(
   realm: Pick<RealmRow, "id" | "uuid">,
   user: Pick<UserRow, "id" | "uuid">,
   phones: UserPhones,
   payloads: NotificationPayloads,
   priority: PushPriority,
-  nowMs: number,
-): Promise<void> {
+  dueAtMs: number,
+): Promise<Array<Insertable<PushRelayJobTable>>> {
+  const rows: Array<Insertable<PushRelayJobTable>> = [];
   if (phones.tokens.length > 0) {
     const body = {
       user_uuid: user.uuid,
@@ -34,10 +34,11 @@ export async function doQueueNotifyCalls(
       android_devices: phones.tokens.filter((t) => t.kind === PUSH_TOKEN_KIND.fcm).map((t) => t.token),
       apple_devices: phones.tokens.filter((t) => t.kind === PUSH_TOKEN_KIND.apns).map((t) => t.token),
     };
-    await insertPushRelayJob(tx, { realm_id: realm.id, user_id: user.id, call: "notify", fields: JSON.stringify(body), due_at_ms: nowMs });
+    rows.push({ realm_id: realm.id, user_id: user.id, call: "notify", fields: JSON.stringify(body), due_at_ms: dueAtMs });
   }
   const requests = await e2eePushRequests(phones.devices, payloads.e2ee, priority);
   if (requests.length > 0) {
-    await insertPushRelayJob(tx, { realm_id: realm.id, user_id: user.id, call: "e2ee/notify", fields: JSON.stringify({ realm_uuid: realm.uuid, push_requests: requests }), due_at_ms: nowMs });
+    rows.push({ realm_id: realm.id, user_id: user.id, call: "e2ee/notify", fields: JSON.stringify({ realm_uuid: realm.uuid, push_requests: requests }), due_at_ms: dueAtMs });
   }
+  return rows;
 }

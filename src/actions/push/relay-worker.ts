@@ -1,9 +1,12 @@
 /**
  * The push relay's queue (Zulip queues these on its push worker): token registrations and
- * removals (tokens.ts), E2EE registrations (devices.ts), the "message" jobs a send writes (decided
- * here by message-notify.ts, which queues the notify calls), and notifications and removals
- * (remotes/push/notify and remotes/push/e2ee/notify, JSON). They are sent off the request path,
- * in order of due time. A network error or a 5xx is tried again after
+ * removals (tokens.ts), E2EE registrations (devices.ts), the "message" jobs a send writes, and
+ * notifications and removals (remotes/push/notify and remotes/push/e2ee/notify, JSON). They are
+ * sent off the request path, in order of due time. A "message" job is decided here
+ * (message-notify.ts queues its notify calls in the same transaction) and its calls are made at
+ * once, held by a lease rather than claimed one by one. Few decisions and relay calls run at a
+ * time (MAX_DECISIONS, MAX_CALLS): the worker shares the event loop, and the database pool, with
+ * requests, and a sender's latency matters more than a notification's. A network error or a 5xx is tried again after
  * PUSH_RELAY_RETRY_BASE_MS, doubling, up to MAX_RELAY_RETRIES times (upstream retries; its exact
  * policy is not documented, so this bound is ours); a refusal (4xx) is logged for the
  * administrators and dropped, as upstream logs it. After a notify call, the phones the relay
@@ -12,7 +15,7 @@
 import { systemClock } from "../../clock.ts";
 import { getRealm } from "../../store/realms.ts";
 import { pushDeviceEvent } from "../../events/kinds/push.ts";
-import { claimPushRelayJob, deletePushDevicesByRelayIds, deletePushDeviceTokens, deletePushRelayJob, duePushRelayJobs, nextPushRelayDue, reschedulePushRelayJob, settlePushDevice } from "../../store/push.ts";
+import { claimPushRelayJob, deletePushDevicesByRelayIds, deletePushDeviceTokens, deletePushRelayJob, deletePushRelayJobs, duePushRelayJobs, nextPushRelayDue, reschedulePushRelayJob, settlePushDevice } from "../../store/push.ts";
 import { PUSH_TOKEN_KIND } from "../../store/schema-push.ts";
 import type { Db } from "../../store/types.ts";
 import type { PushRelayJobRow } from "../../store/schema-push.ts";
@@ -101,26 +104,97 @@ async function retryLater(deps: ServerDeps, { job, ctx }: Taken, stop: AbortSign
   await withTransaction(ctx, (tx) => deletePushRelayJob(tx, job.id));
 }
 
-/** A "message" job: decide who is notified and queue their calls, with the job's deletion, in one transaction. */
-async function notifyMessage(deps: ServerDeps, taken: Taken, stop: AbortSignal, wake: () => void): Promise<void> {
+/** At most this many calls to the relay at once, across the worker. */
+const MAX_CALLS = 2;
+/**
+ * At most this many messages' notifications decided at once: each decision is one transaction
+ * holding a database connection (PostgreSQL's pool is shared with requests).
+ */
+const MAX_DECISIONS = 1;
+
+type WorkerLanes = { calls: Lanes; decisions: Lanes };
+
+/** A bound on concurrent work: `run` waits for a free lane. */
+class Lanes {
+  private waiting: Array<() => void> = [];
+  constructor(private free: number) {}
+  async run<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.free > 0) this.free--;
+    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    try {
+      return await fn();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.free++;
+    }
+  }
+}
+
+/**
+ * Calls this worker queued and holds (their due time is its lease): made through the lanes, then
+ * settled in one transaction. Calls not made (the worker is stopping) come due at once for the
+ * next process; failed ones are tried again as any queued call is.
+ */
+async function runHeldCalls(deps: ServerDeps, ctx: ActionCtx, jobs: PushRelayJobRow[], lanes: WorkerLanes, stop: AbortSignal): Promise<void> {
+  const relay = deps.config.pushRelay;
+  if (relay === null || jobs.length === 0) return;
+  const outcomes = await Promise.all(
+    jobs.map((job) =>
+      lanes.calls.run(async () => (stop.aborted ? null : callRelay(relay, `push/${job.call}`, { json: JSON.parse(job.fields) as unknown }, deps.config.pushRelayTimeoutSeconds, stop))),
+    ),
+  );
+  const nowMs = systemClock.nowMs();
+  await withTransaction(ctx, async (tx) => {
+    const done: number[] = [];
+    for (const [i, job] of jobs.entries()) {
+      const outcome = outcomes[i];
+      if (outcome === null || (outcome.kind === "retry" && stop.aborted)) {
+        await reschedulePushRelayJob(tx, job.id, job.failed_tries, nowMs);
+      } else if (outcome.kind === "retry") {
+        deps.log.warn({ job_id: job.id, call: job.call, user_id: job.user_id, outcome, tries: 1 }, "push relay call failed; will retry");
+        await reschedulePushRelayJob(tx, job.id, 1, nowMs + deps.config.pushRelayRetryBaseMs);
+      } else {
+        if (outcome.kind === "ok") await doForgetGonePhones(tx, job, outcome.body);
+        else deps.log.error({ job_id: job.id, call: job.call, user_id: job.user_id, status: outcome.status, code: outcome.code, msg: outcome.msg }, "push relay refused a call");
+        done.push(job.id);
+      }
+    }
+    await deletePushRelayJobs(tx, done);
+  });
+}
+
+/**
+ * A "message" job: decide who is notified, queue their calls and drop the job, in one
+ * transaction; then make those calls at once, holding them by a lease (no other look at the queue).
+ */
+async function notifyMessage(deps: ServerDeps, taken: Taken, stop: AbortSignal, lanes: WorkerLanes, wake: () => void): Promise<void> {
   const { job, ctx } = taken;
   const fields = JSON.parse(job.fields) as { message_id?: unknown; user_ids?: unknown };
   const messageId = Number(fields.message_id);
   const only = Array.isArray(fields.user_ids) ? fields.user_ids.map(Number) : undefined;
+  let held: PushRelayJobRow[];
   try {
-    const count = await withTransaction(ctx, async (tx) => {
-      const n = await doNotifyMessage(tx, deps, ctx.realm, messageId, systemClock.nowMs(), only);
-      await deletePushRelayJob(tx, job.id);
-      return n;
-    });
-    if (count > 0) wake();
+    held = await lanes.decisions.run(() =>
+      withTransaction(ctx, async (tx) => {
+        const nowMs = systemClock.nowMs();
+        const time = { nowMs, heldUntilMs: nowMs + deps.config.pushRelayTimeoutSeconds * 1000 + LEASE_MARGIN_MS };
+        const calls = await doNotifyMessage(tx, deps, ctx.realm, messageId, time, only);
+        await deletePushRelayJob(tx, job.id);
+        return calls;
+      }),
+    );
   } catch (err) {
     await retryLater(deps, taken, stop, { job_id: job.id, call: job.call, message_id: messageId, error: err instanceof Error ? err.message : String(err) });
+    return;
   }
+  await runHeldCalls(deps, ctx, held, lanes, stop);
+  // Calls that failed are queued for later: the loop learns their due time.
+  wake();
 }
 
 /** Makes one call and settles its job. */
-async function run(deps: ServerDeps, taken: Taken, stop: AbortSignal, wake: () => void): Promise<void> {
+async function run(deps: ServerDeps, taken: Taken, stop: AbortSignal, lanes: WorkerLanes, wake: () => void): Promise<void> {
   const { job, ctx } = taken;
   const relay = deps.config.pushRelay;
   if (relay === null) {
@@ -128,10 +202,10 @@ async function run(deps: ServerDeps, taken: Taken, stop: AbortSignal, wake: () =
     await withTransaction(ctx, (tx) => reschedulePushRelayJob(tx, job.id, job.failed_tries, systemClock.nowMs() + MAX_SLEEP_MS * 20));
     return;
   }
-  if (job.call === "message") return notifyMessage(deps, taken, stop, wake);
+  if (job.call === "message") return notifyMessage(deps, taken, stop, lanes, wake);
   const fields = JSON.parse(job.fields) as Record<string, string>;
   const body = JSON_CALLS.has(job.call) ? { json: fields } : { form: fields };
-  const outcome = await callRelay(relay, `push/${job.call}`, body, deps.config.pushRelayTimeoutSeconds, stop);
+  const outcome = await lanes.calls.run(() => callRelay(relay, `push/${job.call}`, body, deps.config.pushRelayTimeoutSeconds, stop));
   const log = { job_id: job.id, call: job.call, user_id: job.user_id ?? fields.user_id };
   // Upstream retries these like a network error (they need an administrator, not a new registration).
   const retryable = outcome.kind === "retry" || (job.call === "e2ee/register" && outcome.kind === "refused" && ADMIN_CODES.has(outcome.code ?? ""));
@@ -153,13 +227,14 @@ async function run(deps: ServerDeps, taken: Taken, stop: AbortSignal, wake: () =
 
 /** Starts sending queued relay calls: those left from before at once, new ones when woken. */
 export function startPushRelayWorker(deps: ServerDeps): PushRelayWorker {
+  const lanes: WorkerLanes = { calls: new Lanes(MAX_CALLS), decisions: new Lanes(MAX_DECISIONS) };
   const loop = new JobLoop<PushRelayJobRow, Taken>(
     {
       name: "push relay",
       due: (nowMs, limit) => duePushRelayJobs(deps.store.reader, nowMs, limit),
       nextDueMs: () => nextPushRelayDue(deps.store.reader),
       claim: (job) => claim(deps, job),
-      run: (taken, stop) => run(deps, taken, stop, () => loop.wakeSoon()),
+      run: (taken, stop) => run(deps, taken, stop, lanes, () => loop.wakeSoon()),
     },
     deps.log,
     { maxInFlight: MAX_IN_FLIGHT, maxSleepMs: MAX_SLEEP_MS, retryMs: RETRY_MS, wakeDelayMs: WAKE_DELAY_MS },

@@ -6,6 +6,7 @@
  * when push is off or nobody was notified; a user with no phone left just has the rows dropped.
  */
 import { legacyApnsRemove, legacyFcmRemove, e2eeRemovePayload, type PushRealm } from "../../present/push-payloads.ts";
+import { insertPushRelayJobs } from "../../store/push.ts";
 import { phonesOfUsers, takeActiveNotifications, takeActiveNotificationsOfMessages } from "../../store/push-notifications.ts";
 import type { MessageRow, UserRow } from "../../store/schema.ts";
 import { subscriptionsOfUsers } from "../../store/subscriptions.ts";
@@ -14,7 +15,7 @@ import type { Db } from "../../store/types.ts";
 import { usersByIds } from "../../store/users.ts";
 import { systemClock } from "../../clock.ts";
 import type { DoEnv } from "../context.ts";
-import { doQueueNotifyCalls } from "./notify-calls.ts";
+import { notifyCallRows } from "./notify-calls.ts";
 
 type RemovalEnv = Pick<DoEnv, "realm" | "config">;
 
@@ -27,13 +28,15 @@ async function doQueueRemovals(tx: Db, env: RemovalEnv, byUser: ReadonlyMap<numb
   const pushRealm: PushRealm = { id: realm.id, name: realm.name, siteUrl: env.config.externalUrl };
   // Relay calls run on real time, as the worker does, not on a test's manual clock.
   const nowMs = systemClock.nowMs();
+  const rows = [];
   for (const user of users) {
     const mine = phones.get(user.id);
     const ids = byUser.get(user.id);
     if (!mine || !ids) continue;
     const payloads = { apns: legacyApnsRemove(pushRealm, user.id, ids), fcm: legacyFcmRemove(pushRealm, user.id, ids), e2ee: e2eeRemovePayload(pushRealm, user.id, ids) };
-    await doQueueNotifyCalls(tx, realm, user, mine, payloads, "normal", nowMs);
+    rows.push(...(await notifyCallRows(realm, user, mine, payloads, "normal", nowMs)));
   }
+  await insertPushRelayJobs(tx, rows);
 }
 
 /** The user read these messages: their notifications of them are taken back. */
