@@ -1,11 +1,14 @@
 /** Users' push device tokens and the push relay's job queue (see schema-push.ts). */
 import type { Insertable } from "kysely";
 import { collectChunks, eachChunk, idChunks, rowChunks, valueChunks } from "./chunks.ts";
-import { claimJob, deleteJob, dueJobs, nextJobDue, rescheduleJob } from "./job-tables.ts";
+import { jobQueue } from "./job-tables.ts";
 import type { PushDeviceRow, PushDeviceTokenRow, PushDeviceTokenTable, PushRelayJobRow, PushRelayJobTable, PushTokenKind } from "./schema-push.ts";
 import type { Db } from "./types.ts";
 
 const JOBS = "push_relay_jobs";
+
+/** The relay calls waiting to be made (see job-tables.ts). */
+export const pushRelayJobs = jobQueue<PushRelayJobRow>(JOBS);
 
 /** Stores a user's token unless it is there already; true when it was added. */
 export async function insertPushDeviceToken(db: Db, row: Insertable<PushDeviceTokenTable>): Promise<boolean> {
@@ -84,27 +87,3 @@ export async function deletePushRelayJobs(db: Db, ids: number[]): Promise<void> 
   await eachChunk(idChunks(ids), (chunk) => db.deleteFrom(JOBS).where("id", "in", chunk).execute());
 }
 
-/** Relay calls due at `nowMs`, earliest first. */
-export async function duePushRelayJobs(db: Db, nowMs: number, limit: number): Promise<PushRelayJobRow[]> {
-  return (await dueJobs(db, JOBS, nowMs, limit)) as PushRelayJobRow[];
-}
-
-/** The earliest due time of any relay call, if there is one. */
-export function nextPushRelayDue(db: Db): Promise<number | null> {
-  return nextJobDue(db, JOBS);
-}
-
-/** Takes a relay call until `leaseUntilMs`: the job as taken, or undefined when another process took it. */
-export async function claimPushRelayJob(db: Db, job: PushRelayJobRow, leaseUntilMs: number): Promise<PushRelayJobRow | undefined> {
-  return (await claimJob(db, JOBS, job, leaseUntilMs)) ? { ...job, due_at_ms: leaseUntilMs } : undefined;
-}
-
-/** Records a failed attempt and when to try again. */
-export function reschedulePushRelayJob(db: Db, id: number, failedTries: number, dueAtMs: number): Promise<void> {
-  return rescheduleJob(db, JOBS, id, failedTries, dueAtMs);
-}
-
-/** Drops a finished relay call. */
-export function deletePushRelayJob(db: Db, id: number): Promise<void> {
-  return deleteJob(db, JOBS, id);
-}

@@ -23,13 +23,7 @@ import { messageLookups, presentMessage } from "../../present/messages.ts";
 import { apiEmail, emailDomain } from "../../store/emails.ts";
 import { messageLookupRows } from "../../store/message-lookups.ts";
 import { directRecipientMembers, getMessage } from "../../store/messages.ts";
-import {
-  claimOutgoingWebhookJob,
-  deleteOutgoingWebhookJob,
-  dueOutgoingWebhookJobs,
-  nextOutgoingWebhookDue,
-  rescheduleOutgoingWebhookJob,
-} from "../../store/outgoing-webhooks.ts";
+import { outgoingWebhookJobs } from "../../store/outgoing-webhooks.ts";
 import { getRealm } from "../../store/realms.ts";
 import type { OutgoingWebhookJobRow } from "../../store/schema-webhooks.ts";
 import type { MessageRow, RealmRow, ServiceRow, UserRow } from "../../store/schema.ts";
@@ -243,20 +237,20 @@ async function settle(deps: OutgoingWebhookWorkerDeps, job: OutgoingWebhookJobRo
   const { ctx } = loaded;
   if (outcome.kind === "stopped") {
     // Leave it due now for the next process rather than after the lease.
-    await withTransaction(ctx, (tx) => rescheduleOutgoingWebhookJob(tx, job.id, job.failed_tries, systemClock.nowMs()));
+    await withTransaction(ctx, (tx) => outgoingWebhookJobs.reschedule(tx, job.id, job.failed_tries, systemClock.nowMs()));
     return;
   }
   if (outcome.kind === "failed") {
     const tries = job.failed_tries + 1;
     if (tries <= MAX_REQUEST_RETRIES) {
       const waitMs = deps.config.outgoingWebhookRetryBaseMs * 2 ** (tries - 1);
-      await withTransaction(ctx, (tx) => rescheduleOutgoingWebhookJob(tx, job.id, tries, systemClock.nowMs() + waitMs));
+      await withTransaction(ctx, (tx) => outgoingWebhookJobs.reschedule(tx, job.id, tries, systemClock.nowMs() + waitMs));
       return;
     }
     deps.log.warn({ bot_id: loaded.bot.id, message_id: loaded.message.id }, "outgoing webhook: maximum retries exceeded");
     await withTransaction(ctx, async (tx, emit) => {
       const env = doEnv(ctx, emit);
-      await deleteOutgoingWebhookJob(tx, job.id);
+      await outgoingWebhookJobs.remove(tx, job.id);
       await doFailInConversation(tx, env, loaded, outcome.conversation);
       await doNotifyOwner(tx, env, loaded, outcome.owner, outcome.body);
     });
@@ -264,7 +258,7 @@ async function settle(deps: OutgoingWebhookWorkerDeps, job: OutgoingWebhookJobRo
   }
   await withTransaction(ctx, async (tx, emit) => {
     const env = doEnv(ctx, emit);
-    await deleteOutgoingWebhookJob(tx, job.id);
+    await outgoingWebhookJobs.remove(tx, job.id);
     let error = outcome.error;
     if (error === null && outcome.content !== null) {
       try {
@@ -290,10 +284,10 @@ async function claim(deps: OutgoingWebhookWorkerDeps, job: OutgoingWebhookJobRow
   if (!realm) return null;
   const ctx = actionCtx(deps, { realm, actor: null, client: "Internal" });
   const leaseUntil = systemClock.nowMs() + deps.config.outgoingWebhookTimeoutSeconds * 1000 + LEASE_MARGIN_MS;
-  const claimed = await withTransaction(ctx, (tx) => claimOutgoingWebhookJob(tx, job, leaseUntil));
+  const claimed = await withTransaction(ctx, (tx) => outgoingWebhookJobs.claim(tx, job, leaseUntil));
   if (!claimed) return null;
   const loaded = await load(deps, claimed);
-  if (!loaded) await withTransaction(ctx, (tx) => deleteOutgoingWebhookJob(tx, claimed.id));
+  if (!loaded) await withTransaction(ctx, (tx) => outgoingWebhookJobs.remove(tx, claimed.id));
   return loaded ? { job: claimed, loaded } : null;
 }
 
@@ -305,8 +299,8 @@ export function startOutgoingWebhookWorker(deps: OutgoingWebhookWorkerDeps): Out
   const loop = new JobLoop(
     {
       name: "outgoing webhook",
-      due: (nowMs, limit) => dueOutgoingWebhookJobs(deps.store.reader, nowMs, limit),
-      nextDueMs: () => nextOutgoingWebhookDue(deps.store.reader),
+      due: (nowMs, limit) => outgoingWebhookJobs.due(deps.store.reader, nowMs, limit),
+      nextDueMs: () => outgoingWebhookJobs.nextDue(deps.store.reader),
       claim: (job) => claim(deps, job),
       run: async ({ job, loaded }, stop) => settle(deps, job, loaded, await request(deps, loaded, job.trigger, stop)),
     },

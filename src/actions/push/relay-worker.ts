@@ -15,7 +15,7 @@
 import { systemClock } from "../../clock.ts";
 import { getRealm } from "../../store/realms.ts";
 import { pushDeviceEvent } from "../../events/kinds/push.ts";
-import { claimPushRelayJob, deletePushDevicesByRelayIds, deletePushDeviceTokens, deletePushRelayJob, deletePushRelayJobs, duePushRelayJobs, nextPushRelayDue, reschedulePushRelayJob, settlePushDevice } from "../../store/push.ts";
+import { deletePushDevicesByRelayIds, deletePushDeviceTokens, deletePushRelayJobs, pushRelayJobs, settlePushDevice } from "../../store/push.ts";
 import { PUSH_TOKEN_KIND } from "../../store/schema-push.ts";
 import type { Db } from "../../store/types.ts";
 import type { PushRelayJobRow } from "../../store/schema-push.ts";
@@ -44,7 +44,7 @@ async function claim(deps: ServerDeps, job: PushRelayJobRow): Promise<Taken | nu
   if (!realm) return null;
   const ctx = actionCtx(deps, { realm, actor: null, client: "Internal" });
   const leaseUntil = systemClock.nowMs() + deps.config.pushRelayTimeoutSeconds * 1000 + LEASE_MARGIN_MS;
-  const taken = await withTransaction(ctx, (tx) => claimPushRelayJob(tx, job, leaseUntil));
+  const taken = await withTransaction(ctx, (tx) => pushRelayJobs.claim(tx, job, leaseUntil));
   return taken ? { job: taken, ctx } : null;
 }
 
@@ -64,7 +64,7 @@ const ADMIN_CODES = new Set(["MISSING_REMOTE_REALM", "UNAUTHORIZED", "INVALID_ZU
  * user's clients hear of it, and the call is done.
  */
 async function doSettleRegistration(tx: Db, emit: Emit, job: PushRelayJobRow, pushAccountId: string, outcome: RelayOutcome): Promise<void> {
-  await deletePushRelayJob(tx, job.id);
+  await pushRelayJobs.remove(tx, job.id);
   if (job.user_id === null) return;
   if (outcome.kind === "ok" && (typeof outcome.body.device_id === "number" || typeof outcome.body.device_id === "string")) {
     if (await settlePushDevice(tx, job.user_id, pushAccountId, { deviceId: String(outcome.body.device_id) })) emit(pushDeviceEvent(pushAccountId, "active"), [job.user_id]);
@@ -92,16 +92,16 @@ async function doForgetGonePhones(tx: Db, job: PushRelayJobRow, body: Record<str
 async function retryLater(deps: ServerDeps, { job, ctx }: Taken, stop: AbortSignal, log: Record<string, unknown>): Promise<void> {
   const tries = job.failed_tries + 1;
   if (stop.aborted) {
-    await withTransaction(ctx, (tx) => reschedulePushRelayJob(tx, job.id, job.failed_tries, systemClock.nowMs()));
+    await withTransaction(ctx, (tx) => pushRelayJobs.reschedule(tx, job.id, job.failed_tries, systemClock.nowMs()));
     return;
   }
   if (tries <= MAX_RELAY_RETRIES) {
     deps.log.warn({ ...log, tries }, "push relay call failed; will retry");
-    await withTransaction(ctx, (tx) => reschedulePushRelayJob(tx, job.id, tries, systemClock.nowMs() + deps.config.pushRelayRetryBaseMs * 2 ** (tries - 1)));
+    await withTransaction(ctx, (tx) => pushRelayJobs.reschedule(tx, job.id, tries, systemClock.nowMs() + deps.config.pushRelayRetryBaseMs * 2 ** (tries - 1)));
     return;
   }
   deps.log.error(log, "push relay call given up after retries");
-  await withTransaction(ctx, (tx) => deletePushRelayJob(tx, job.id));
+  await withTransaction(ctx, (tx) => pushRelayJobs.remove(tx, job.id));
 }
 
 /** At most this many calls to the relay at once, across the worker. */
@@ -150,10 +150,10 @@ async function runHeldCalls(deps: ServerDeps, ctx: ActionCtx, jobs: PushRelayJob
     for (const [i, job] of jobs.entries()) {
       const outcome = outcomes[i];
       if (outcome === null || (outcome.kind === "retry" && stop.aborted)) {
-        await reschedulePushRelayJob(tx, job.id, job.failed_tries, nowMs);
+        await pushRelayJobs.reschedule(tx, job.id, job.failed_tries, nowMs);
       } else if (outcome.kind === "retry") {
         deps.log.warn({ job_id: job.id, call: job.call, user_id: job.user_id, outcome, tries: 1 }, "push relay call failed; will retry");
-        await reschedulePushRelayJob(tx, job.id, 1, nowMs + deps.config.pushRelayRetryBaseMs);
+        await pushRelayJobs.reschedule(tx, job.id, 1, nowMs + deps.config.pushRelayRetryBaseMs);
       } else {
         if (outcome.kind === "ok") await doForgetGonePhones(tx, job, outcome.body);
         else deps.log.error({ job_id: job.id, call: job.call, user_id: job.user_id, status: outcome.status, code: outcome.code, msg: outcome.msg }, "push relay refused a call");
@@ -180,7 +180,7 @@ async function notifyMessage(deps: ServerDeps, taken: Taken, stop: AbortSignal, 
         const nowMs = systemClock.nowMs();
         const time = { nowMs, heldUntilMs: nowMs + deps.config.pushRelayTimeoutSeconds * 1000 + LEASE_MARGIN_MS };
         const calls = await doNotifyMessage(tx, deps, ctx.realm, messageId, time, only);
-        await deletePushRelayJob(tx, job.id);
+        await pushRelayJobs.remove(tx, job.id);
         return calls;
       }),
     );
@@ -199,7 +199,7 @@ async function run(deps: ServerDeps, taken: Taken, stop: AbortSignal, lanes: Wor
   const relay = deps.config.pushRelay;
   if (relay === null) {
     // The relay was unconfigured since: nothing can be sent; keep the job for when it is back.
-    await withTransaction(ctx, (tx) => reschedulePushRelayJob(tx, job.id, job.failed_tries, systemClock.nowMs() + MAX_SLEEP_MS * 20));
+    await withTransaction(ctx, (tx) => pushRelayJobs.reschedule(tx, job.id, job.failed_tries, systemClock.nowMs() + MAX_SLEEP_MS * 20));
     return;
   }
   if (job.call === "message") return notifyMessage(deps, taken, stop, lanes, wake);
@@ -221,7 +221,7 @@ async function run(deps: ServerDeps, taken: Taken, stop: AbortSignal, lanes: Wor
   }
   await withTransaction(ctx, async (tx) => {
     if (outcome.kind === "ok" && JSON_CALLS.has(job.call)) await doForgetGonePhones(tx, job, outcome.body);
-    await deletePushRelayJob(tx, job.id);
+    await pushRelayJobs.remove(tx, job.id);
   });
 }
 
@@ -231,8 +231,8 @@ export function startPushRelayWorker(deps: ServerDeps): PushRelayWorker {
   const loop = new JobLoop<PushRelayJobRow, Taken>(
     {
       name: "push relay",
-      due: (nowMs, limit) => duePushRelayJobs(deps.store.reader, nowMs, limit),
-      nextDueMs: () => nextPushRelayDue(deps.store.reader),
+      due: (nowMs, limit) => pushRelayJobs.due(deps.store.reader, nowMs, limit),
+      nextDueMs: () => pushRelayJobs.nextDue(deps.store.reader),
       claim: (job) => claim(deps, job),
       run: (taken, stop) => run(deps, taken, stop, lanes, () => loop.wakeSoon()),
     },

@@ -23,6 +23,20 @@ function accountId(raw: string): string {
   return BigInt(text).toString();
 }
 
+/** DELETE of a legacy token registration: the same call for both kinds. */
+function forgetTokenEndpoint(path: string, kind: "apns" | "fcm") {
+  return defineEndpoint({
+    method: "DELETE",
+    path,
+    auth: "user",
+    params: token,
+    handler: async ({ token: value }, ctx) => {
+      await removePushToken(ctx, { kind, token: value });
+      return {};
+    },
+  });
+}
+
 /** This file's endpoints, which http/app.ts loads. */
 export const endpoints = [
   defineEndpoint({
@@ -57,16 +71,6 @@ export const endpoints = [
     },
   }),
   defineEndpoint({
-    method: "DELETE",
-    path: "/users/me/apns_device_token",
-    auth: "user",
-    params: token,
-    handler: async ({ token: value }, ctx) => {
-      await removePushToken(ctx, { kind: "apns", token: value });
-      return {};
-    },
-  }),
-  defineEndpoint({
     method: "POST",
     path: "/users/me/android_gcm_reg_id",
     auth: "user",
@@ -76,14 +80,6 @@ export const endpoints = [
       return {};
     },
   }),
-  defineEndpoint({
-    method: "DELETE",
-    path: "/users/me/android_gcm_reg_id",
-    auth: "user",
-    params: token,
-    handler: async ({ token: value }, ctx) => {
-      await removePushToken(ctx, { kind: "fcm", token: value });
-      return {};
-    },
-  }),
+  forgetTokenEndpoint("/users/me/apns_device_token", "apns"),
+  forgetTokenEndpoint("/users/me/android_gcm_reg_id", "fcm"),
 ];
