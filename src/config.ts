@@ -50,6 +50,13 @@ export type Config = {
   pushRelayTimeoutSeconds: number;
   /** The first wait before a failed relay call is tried again; it doubles each time (PUSH_RELAY_RETRY_BASE_MS). */
   pushRelayRetryBaseMs: number;
+  /**
+   * Whether the push worker runs on a thread of its own (PUSH_WORKER=thread) rather than on the
+   * request thread (inline). Default: a thread on PostgreSQL, where every query of a send waits
+   * its turn on the event loop; inline on SQLite, whose one writer a second thread would contend
+   * for (and whose queries never yield).
+   */
+  pushWorkerThread: boolean;
 };
 
 /** One rate-limit rule: at most `limit` counted requests per key in `windowSeconds` (limit 0: no limit). */
@@ -109,6 +116,12 @@ function loadRateLimits(env: NodeJS.ProcessEnv): RateLimitsConfig {
   };
 }
 
+function pushWorkerThread(env: NodeJS.ProcessEnv): boolean {
+  const choice = env.PUSH_WORKER || (env.DATABASE_URL ? "thread" : "inline");
+  if (choice !== "thread" && choice !== "inline") throw new Error(`PUSH_WORKER must be "thread" or "inline", not ${JSON.stringify(choice)}`);
+  return choice === "thread";
+}
+
 /** Builds the configuration from an environment (process.env by default). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const host = env.HOST || "127.0.0.1";
@@ -149,5 +162,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pushRelay: loadPushRelay(env),
     pushRelayTimeoutSeconds: intEnv(env, "PUSH_RELAY_TIMEOUT_SECONDS", 15, 1),
     pushRelayRetryBaseMs: intEnv(env, "PUSH_RELAY_RETRY_BASE_MS", 10_000),
+    pushWorkerThread: pushWorkerThread(env),
   };
 }

@@ -1,5 +1,4 @@
 /** Starting and stopping the server: store, migrations, first-start bootstrap, bus and HTTP. */
-import pino, { type Logger } from "pino";
 import { ensureInitialRealm } from "./actions/organization/bootstrap.ts";
 import { ManualClock, systemClock, type Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
@@ -14,17 +13,10 @@ import { startAttachmentSweep } from "./actions/attachments/sweep.ts";
 import { startScheduledMessageWorker } from "./actions/messages/scheduled-worker.ts";
 import { startOutgoingWebhookWorker } from "./actions/bots/outgoing-webhook-worker.ts";
 import { presenceWriteBehind } from "./actions/users/presence.ts";
-import { startPushRelayWorker } from "./actions/push/relay-worker.ts";
+import { makeLogger } from "./log.ts";
+import { startPushWorker } from "./push-thread.ts";
 
 type RunningServer = { app: Awaited<ReturnType<typeof buildApp>>; store: Store; bus: EventBus; clock: Clock; url: string; close(): Promise<void> };
-
-/** A logger that never prints credentials, even if a header or body field slips into a log call. */
-function makeLogger(config: Config): Logger {
-  return pino({
-    level: config.logLevel,
-    redact: { paths: ["req.headers.authorization", "*.api_key", "*.password", "*.key", "api_key", "password"], censor: "[redacted]" },
-  });
-}
 
 /** Opens the store, runs migrations, creates the first organization if needed and listens. */
 export async function startServer(config: Config): Promise<RunningServer> {
@@ -47,7 +39,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   });
   const attachmentSweep = startAttachmentSweep({ db: store.db, clock, config, log });
   const scheduledWorker = await startScheduledMessageWorker({ store, bus, clock, config, log, queues, loginLimiter: rateLimits.authenticateByUsername, presenceWrites, lateCutoffSeconds: config.scheduledLateCutoffSeconds });
-  const pushRelayWorker = startPushRelayWorker({ store, bus, clock, config, log, queues, loginLimiter: rateLimits.authenticateByUsername, presenceWrites });
+  const pushRelayWorker = startPushWorker({ store, bus, clock, config, log, queues, loginLimiter: rateLimits.authenticateByUsername, presenceWrites });
   const webhookWorker = startOutgoingWebhookWorker({ store, bus, clock, config, log, queues, loginLimiter: rateLimits.authenticateByUsername, presenceWrites });
   const address = await app.listen({ host: config.host, port: config.port });
   log.info({ address, store: store.engine }, "Parley is listening");

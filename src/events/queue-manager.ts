@@ -78,6 +78,13 @@ export class QueueManager {
     return false;
   }
 
+  /** Of these users, those with a queue here that takes message events (see hasMessageQueue). */
+  usersWithMessageQueues(userIds: Iterable<number>): Set<number> {
+    const out = new Set<number>();
+    for (const id of userIds) if (this.hasMessageQueue(id)) out.add(id);
+    return out;
+  }
+
   /** Drops a queue; a poll waiting on it is released. */
   delete(queue: EventQueue): void {
     this.queues.delete(queue.id);

@@ -15,7 +15,7 @@ const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../sr
 type Unit = string;
 
 /** Units every layer may import: program-wide concepts that import no other layer. */
-const SHARED: readonly Unit[] = ["errors", "config", "clock", "secrets", "version", "uri-template"];
+const SHARED: readonly Unit[] = ["errors", "config", "clock", "secrets", "version", "uri-template", "log"];
 
 /**
  * What each unit may import, besides itself and SHARED. The table is acyclic (tested), so no
@@ -23,7 +23,8 @@ const SHARED: readonly Unit[] = ["errors", "config", "clock", "secrets", "versio
  * the pure data-model modules (STORE_PURE) from store/: they never reach the database.
  */
 const ALLOWED: Record<Unit, { imports: readonly Unit[]; storeTypesOnly?: boolean }> = {
-  server: { imports: ["http", "actions", "events", "rate-limit", "store"] },
+  server: { imports: ["http", "actions", "events", "rate-limit", "store", "push-thread"] },
+  "push-thread": { imports: ["actions", "events", "rate-limit", "store"] },
   cli: { imports: ["server", "actions", "present", "permissions", "store"] },
   http: { imports: ["actions", "events", "permissions", "files", "rate-limit", "store"], storeTypesOnly: true },
   actions: { imports: ["register", "events", "narrow", "present", "permissions", "markdown", "files", "rate-limit", "store"] },
@@ -42,6 +43,7 @@ const ALLOWED: Record<Unit, { imports: readonly Unit[]; storeTypesOnly?: boolean
   secrets: { imports: [] },
   version: { imports: [] },
   "uri-template": { imports: [] },
+  log: { imports: [] },
 };
 
 /** store/ modules that hold no query: the data model's constants and pure rules over loaded rows. */

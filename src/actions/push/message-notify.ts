@@ -29,7 +29,6 @@ import { userSetting } from "../../store/user-settings.ts";
 import { topicPoliciesOfUsers, VISIBILITY_POLICY } from "../../store/user-topics.ts";
 import { usersByIds } from "../../store/users.ts";
 import type { Config } from "../../config.ts";
-import type { QueueManager } from "../../events/queue-manager.ts";
 import { notifyCallRows } from "./notify-calls.ts";
 import { pushTrigger, type PushSettings, type Standing } from "./triggers.ts";
 
@@ -44,8 +43,15 @@ export async function doQueueMessagePush(tx: Db, env: { realm: RealmRow; config:
   await insertPushRelayJob(tx, { realm_id: env.realm.id, user_id: null, call: "message", fields: JSON.stringify(fields), due_at_ms: nowMs });
 }
 
-/** What deciding reads besides the database: the settings, and this process's event queues. */
-export type NotifyEnv = { config: Config; queues: QueueManager };
+/**
+ * Of these users, those with an event queue that takes message events (Zulip's
+ * receiver_is_off_zulip, negated). Asked of the process that holds the queues: the worker may
+ * run on a thread of its own (push-thread.ts).
+ */
+export type QueueHolders = (userIds: number[]) => Promise<ReadonlySet<number>>;
+
+/** What deciding reads besides the database: the settings, and who has an open event queue. */
+export type NotifyEnv = { config: Config; usersWithMessageQueues: QueueHolders };
 
 const SETTING_NAMES: ReadonlyArray<keyof PushSettings> = [
   "enable_offline_push_notifications",
@@ -67,7 +73,12 @@ const flagOf = (v: number | null | undefined): boolean | null => (v === null || 
 /** Each phone owner's standing towards the message. */
 async function standings(tx: Db, env: NotifyEnv, realm: RealmRow, message: MessageRow, users: UserRow[], nowSeconds: number): Promise<Map<number, Standing>> {
   const ids = users.map((u) => u.id);
-  const [flags, muters, lastActive] = await Promise.all([flagRowsOfUsers(tx, message.id, ids), mutersOf(tx, realm.id, message.sender_id), lastActiveTimes(tx, realm.id, ids)]);
+  const [flags, muters, lastActive, withQueues] = await Promise.all([
+    flagRowsOfUsers(tx, message.id, ids),
+    mutersOf(tx, realm.id, message.sender_id),
+    lastActiveTimes(tx, realm.id, ids),
+    env.usersWithMessageQueues(ids),
+  ]);
   const subs = message.stream_id === null ? null : await subscriptionsOfUsers(tx, realm.id, message.stream_id, ids);
   const policies = message.stream_id === null ? null : await topicPoliciesOfUsers(tx, realm.id, message.stream_id, message.topic, ids);
   const out = new Map<number, Standing>();
@@ -83,7 +94,7 @@ async function standings(tx: Db, env: NotifyEnv, realm: RealmRow, message: Messa
       subscription: sub ? { push_notifications: flagOf(sub.push_notifications), wildcard_mentions_notify: flagOf(sub.wildcard_mentions_notify), is_muted: sub.is_muted === 1 } : null,
       topicPolicy,
       mutedSender: muters.includes(user.id),
-      idle: !env.queues.hasMessageQueue(user.id) || active === undefined || nowSeconds - active > PRESENCE_OFFLINE_THRESHOLD_SECONDS,
+      idle: !withQueues.has(user.id) || active === undefined || nowSeconds - active > PRESENCE_OFFLINE_THRESHOLD_SECONDS,
     });
   }
   return out;

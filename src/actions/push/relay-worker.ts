@@ -21,7 +21,8 @@ import type { Db } from "../../store/types.ts";
 import type { PushRelayJobRow } from "../../store/schema-push.ts";
 import { actionCtx, withTransaction, type ActionCtx, type Emit, type ServerDeps } from "../context.ts";
 import { JobLoop } from "../job-loop.ts";
-import { doNotifyMessage } from "./message-notify.ts";
+import type { EventBus } from "../../events/bus.ts";
+import { doNotifyMessage, type QueueHolders } from "./message-notify.ts";
 import { callRelay, type RelayOutcome } from "./relay-client.ts";
 import { onRelayCallQueued } from "./relay-signal.ts";
 
@@ -37,9 +38,18 @@ const LEASE_MARGIN_MS = 60_000;
 /** A running worker; stop() it before closing the store. */
 export type PushRelayWorker = { stop(): Promise<void> };
 
+/** Registers the worker's wake with whatever says work may be waiting; returns the unregistration. */
+export type RelayWakes = (wake: () => void) => () => void;
+
+/**
+ * The worker's parts: the server's, who holds an open event queue, and its wakes. On its own
+ * thread (push-thread.ts) the last two are answered by the thread that holds the queues.
+ */
+export type PushRelayWorkerDeps = ServerDeps & { usersWithMessageQueues: QueueHolders; wakes: RelayWakes };
+
 type Taken = { job: PushRelayJobRow; ctx: ActionCtx };
 
-async function claim(deps: ServerDeps, job: PushRelayJobRow): Promise<Taken | null> {
+async function claim(deps: PushRelayWorkerDeps, job: PushRelayJobRow): Promise<Taken | null> {
   const realm = await getRealm(deps.store.reader, job.realm_id);
   if (!realm) return null;
   const ctx = actionCtx(deps, { realm, actor: null, client: "Internal" });
@@ -89,7 +99,7 @@ async function doForgetGonePhones(tx: Db, job: PushRelayJobRow, body: Record<str
 }
 
 /** A job that failed to run or to get through: tried again later, or given up after MAX_RELAY_RETRIES. */
-async function retryLater(deps: ServerDeps, { job, ctx }: Taken, stop: AbortSignal, log: Record<string, unknown>): Promise<void> {
+async function retryLater(deps: PushRelayWorkerDeps, { job, ctx }: Taken, stop: AbortSignal, log: Record<string, unknown>): Promise<void> {
   const tries = job.failed_tries + 1;
   if (stop.aborted) {
     await withTransaction(ctx, (tx) => pushRelayJobs.reschedule(tx, job.id, job.failed_tries, systemClock.nowMs()));
@@ -136,12 +146,12 @@ class Lanes {
  * settled in one transaction. Calls not made (the worker is stopping) come due at once for the
  * next process; failed ones are tried again as any queued call is.
  */
-async function runHeldCalls(deps: ServerDeps, ctx: ActionCtx, jobs: PushRelayJobRow[], lanes: WorkerLanes, stop: AbortSignal): Promise<void> {
+async function runHeldCalls(deps: PushRelayWorkerDeps, ctx: ActionCtx, jobs: PushRelayJobRow[], lanes: WorkerLanes, stop: AbortSignal): Promise<void> {
   const relay = deps.config.pushRelay;
   if (relay === null || jobs.length === 0) return;
   const outcomes = await Promise.all(
     jobs.map((job) =>
-      lanes.calls.run(async () => (stop.aborted ? null : callRelay(relay, `push/${job.call}`, { json: JSON.parse(job.fields) as unknown }, deps.config.pushRelayTimeoutSeconds, stop))),
+      lanes.calls.run(async () => (stop.aborted ? null : callRelay(relay, `push/${job.call}`, { jsonText: job.fields }, deps.config.pushRelayTimeoutSeconds, stop))),
     ),
   );
   const nowMs = systemClock.nowMs();
@@ -168,7 +178,7 @@ async function runHeldCalls(deps: ServerDeps, ctx: ActionCtx, jobs: PushRelayJob
  * A "message" job: decide who is notified, queue their calls and drop the job, in one
  * transaction; then make those calls at once, holding them by a lease (no other look at the queue).
  */
-async function notifyMessage(deps: ServerDeps, taken: Taken, stop: AbortSignal, lanes: WorkerLanes, wake: () => void): Promise<void> {
+async function notifyMessage(deps: PushRelayWorkerDeps, taken: Taken, stop: AbortSignal, lanes: WorkerLanes, wake: () => void): Promise<void> {
   const { job, ctx } = taken;
   const fields = JSON.parse(job.fields) as { message_id?: unknown; user_ids?: unknown };
   const messageId = Number(fields.message_id);
@@ -194,7 +204,7 @@ async function notifyMessage(deps: ServerDeps, taken: Taken, stop: AbortSignal, 
 }
 
 /** Makes one call and settles its job. */
-async function run(deps: ServerDeps, taken: Taken, stop: AbortSignal, lanes: WorkerLanes, wake: () => void): Promise<void> {
+async function run(deps: PushRelayWorkerDeps, taken: Taken, stop: AbortSignal, lanes: WorkerLanes, wake: () => void): Promise<void> {
   const { job, ctx } = taken;
   const relay = deps.config.pushRelay;
   if (relay === null) {
@@ -204,7 +214,7 @@ async function run(deps: ServerDeps, taken: Taken, stop: AbortSignal, lanes: Wor
   }
   if (job.call === "message") return notifyMessage(deps, taken, stop, lanes, wake);
   const fields = JSON.parse(job.fields) as Record<string, string>;
-  const body = JSON_CALLS.has(job.call) ? { json: fields } : { form: fields };
+  const body = JSON_CALLS.has(job.call) ? { jsonText: job.fields } : { form: fields };
   const outcome = await lanes.calls.run(() => callRelay(relay, `push/${job.call}`, body, deps.config.pushRelayTimeoutSeconds, stop));
   const log = { job_id: job.id, call: job.call, user_id: job.user_id ?? fields.user_id };
   // Upstream retries these like a network error (they need an administrator, not a new registration).
@@ -225,8 +235,23 @@ async function run(deps: ServerDeps, taken: Taken, stop: AbortSignal, lanes: Wor
   });
 }
 
+/**
+ * The wakes of a worker in the process that commits: a transaction whose events may have queued
+ * notification work (a message, a read, a deletion, an edit), and a relay call queued here.
+ */
+export function localRelayWakes(bus: EventBus, relayConfigured: boolean): RelayWakes {
+  return (wake) => {
+    if (relayConfigured) {
+      bus.subscribe((delivery) => {
+        if (WAKING_EVENTS.has(delivery.event.type)) wake();
+      });
+    }
+    return onRelayCallQueued(wake);
+  };
+}
+
 /** Starts sending queued relay calls: those left from before at once, new ones when woken. */
-export function startPushRelayWorker(deps: ServerDeps): PushRelayWorker {
+export function startPushRelayWorker(deps: PushRelayWorkerDeps): PushRelayWorker {
   const lanes: WorkerLanes = { calls: new Lanes(MAX_CALLS), decisions: new Lanes(MAX_DECISIONS) };
   const loop = new JobLoop<PushRelayJobRow, Taken>(
     {
@@ -239,13 +264,7 @@ export function startPushRelayWorker(deps: ServerDeps): PushRelayWorker {
     deps.log,
     { maxInFlight: MAX_IN_FLIGHT, maxSleepMs: MAX_SLEEP_MS, retryMs: RETRY_MS, wakeDelayMs: WAKE_DELAY_MS },
   );
-  const unsubscribe = onRelayCallQueued(() => loop.wakeSoon());
-  // A new message may have come with a "message" job, a read or a deletion with removals.
-  if (deps.config.pushRelay !== null) {
-    deps.bus.subscribe((delivery) => {
-      if (WAKING_EVENTS.has(delivery.event.type)) loop.wakeSoon();
-    });
-  }
+  const unsubscribe = deps.wakes(() => loop.wakeSoon());
   void loop.wake();
   return {
     stop: () => {
