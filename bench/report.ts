@@ -8,6 +8,8 @@ import type { GroupsResult, RequestFigures } from "./scenario-groups.ts";
 import type { PresencePass, PresenceResult } from "./scenario-presence.ts";
 import type { PushResult } from "./scenario-push.ts";
 import { pushTable } from "./report-push.ts";
+import { webAppTable } from "./report-webapp.ts";
+import type { WebAppResult } from "./scenario-webapp.ts";
 import type { SearchResult } from "./scenario-search.ts";
 import type { SendResult } from "./scenario-send.ts";
 
@@ -34,6 +36,7 @@ export type RunResults = {
   groups: (GroupsResult | NotMeasured)[];
   presence: (PresenceResult | NotMeasured)[];
   push: (PushResult | NotMeasured)[];
+  webapp: (WebAppResult | NotMeasured)[];
 };
 
 /** Everything below this line in docs/benchmarks.md is kept as it is by a rerun. */
@@ -267,6 +270,10 @@ export function renderMarkdown(r: RunResults): string {
     "## Phone notifications: a channel send with push-registered subscribers and a bot mention",
     "",
     ...pushTable(r.push),
+    "",
+    "## The web app: bundle size and first load",
+    "",
+    ...webAppTable(r.webapp),
     "",
     "## The bare server (the ceiling)",
     "",

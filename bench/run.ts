@@ -16,6 +16,7 @@ import { runPresenceScenario, type PresenceResult } from "./scenario-presence.ts
 import { runPushScenario, type PushResult } from "./scenario-push.ts";
 import { runSearchScenario, type SearchResult } from "./scenario-search.ts";
 import { runSendScenario, type SendResult } from "./scenario-send.ts";
+import { runWebAppScenario, type WebAppResult } from "./scenario-webapp.ts";
 import { loadServer, ROOT, startBaseline } from "./servers.ts";
 import { loadSettings, type BenchSettings } from "./settings.ts";
 
@@ -25,6 +26,7 @@ const READ_ROUTE = path.join(ROOT, "src/http/routes/messages-read.ts");
 const GROUPS_ROUTE = path.join(ROOT, "src/http/routes/user-groups.ts");
 const PRESENCE_ROUTE = path.join(ROOT, "src/http/routes/presence.ts");
 const PUSH_WORKER = path.join(ROOT, "src/actions/push/message-notify.ts");
+const WEB_APP = path.join(ROOT, "web/src/main.tsx");
 const PG_URL = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 
 // Requests shaped like the scenarios' (same headers and body size), for the bare server.
@@ -137,6 +139,10 @@ async function main(): Promise<void> {
   for (const store of settings.stores) {
     if (settings.scenarios.has("push")) push.push(await attempt(store, PUSH_WORKER, "push notifications", () => runPushScenario(store, settings)));
   }
+  // The web app's weight and load time do not depend on the store: measured on the first one.
+  const webapp: (WebAppResult | NotMeasured)[] = [];
+  const webStore = settings.stores[0];
+  if (settings.scenarios.has("webapp") && webStore) webapp.push(await attempt(webStore, WEB_APP, "web app", () => runWebAppScenario(webStore)));
   console.log("- bare http server again...");
   const baselineAfter = await measureBaseline(settings);
   const results: RunResults = {
@@ -152,6 +158,7 @@ async function main(): Promise<void> {
     groups,
     presence,
     push,
+    webapp,
   };
   const markdown = renderMarkdown(results);
   console.log(`\n${markdown}`);

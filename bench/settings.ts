@@ -19,7 +19,7 @@ export type BenchSettings = {
   searchClients: number;
   /** Users who each send one presence ping in the presence scenario's measured time (BENCH_PRESENCE_USERS). */
   presenceUsers: number;
-  /** Which scenarios run (BENCH_SCENARIOS=send,search,groups,presence,push). */
+  /** Which scenarios run (BENCH_SCENARIOS=send,search,groups,presence,push,webapp). */
   scenarios: Set<string>;
   /** Directory for V8 CPU profiles of the Parley server, or null (BENCH_PROFILE_DIR). */
   profileDir: string | null;
@@ -46,8 +46,8 @@ function list(name: string, fallback: string): string[] {
 export function loadSettings(): BenchSettings {
   const stores = list("BENCH_STORES", "sqlite,postgres");
   for (const s of stores) if (s !== "sqlite" && s !== "postgres") throw new Error(`BENCH_STORES: unknown store ${s}`);
-  const scenarios = list("BENCH_SCENARIOS", "send,search,groups,presence,push");
-  for (const s of scenarios) if (!["send", "search", "groups", "presence", "push"].includes(s)) throw new Error(`BENCH_SCENARIOS: unknown scenario ${s}`);
+  const scenarios = list("BENCH_SCENARIOS", "send,search,groups,presence,push,webapp");
+  for (const s of scenarios) if (!["send", "search", "groups", "presence", "push", "webapp"].includes(s)) throw new Error(`BENCH_SCENARIOS: unknown scenario ${s}`);
   return {
     seconds: num("BENCH_SECONDS", 10),
     warmupSeconds: num("BENCH_WARMUP_SECONDS", 2),

@@ -57,7 +57,18 @@ export type Config = {
    * for (and whose queries never yield).
    */
   pushWorkerThread: boolean;
+  /** Where email goes out (SMTP_URL, SMTP_FROM), or null: nothing is mailed (invitation links are shared by hand). */
+  smtp: SmtpConfig | null;
+  /** The first wait before a failed email is tried again; it doubles each time (EMAIL_RETRY_BASE_MS). */
+  emailRetryBaseMs: number;
+  /** At most this many email invitations per organization in 24 hours (INVITES_DAILY_MAX; 0: no limit). */
+  invitesDailyMax: number;
+  /** How long a browser login lasts, in days (SESSION_DAYS; Django's two weeks by default). */
+  sessionDays: number;
 };
+
+/** The SMTP server email is sent through; `url` carries its credentials and is never logged. */
+export type SmtpConfig = { url: string; from: string };
 
 /** One rate-limit rule: at most `limit` counted requests per key in `windowSeconds` (limit 0: no limit). */
 export type RateLimitRule = { limit: number; windowSeconds: number };
@@ -95,6 +106,14 @@ function loadPushRelay(env: NodeJS.ProcessEnv): PushRelayConfig | null {
   return { url: url.replace(/\/+$/, ""), orgId, orgKey };
 }
 
+function loadSmtp(env: NodeJS.ProcessEnv, externalUrl: string): SmtpConfig | null {
+  const url = env.SMTP_URL ?? "";
+  if (url === "") return null;
+  // The message names only the scheme: the URL holds the password.
+  if (!/^smtps?:\/\/[^/]/.test(url)) throw new Error("SMTP_URL must be an smtp:// or smtps:// URL");
+  return { url, from: env.SMTP_FROM || `noreply@${new URL(externalUrl).hostname}` };
+}
+
 function intEnv(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
   const raw = env[name];
   if (raw === undefined || raw === "") return fallback;
@@ -126,13 +145,14 @@ function pushWorkerThread(env: NodeJS.ProcessEnv): boolean {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const host = env.HOST || "127.0.0.1";
   const port = intEnv(env, "PORT", 9991);
+  const externalUrl = (env.EXTERNAL_URL || `http://${host}:${port}`).replace(/\/+$/, "");
   return {
     host,
     port,
     dataDir: path.resolve(env.DATA_DIR || "./data"),
     databaseUrl: env.DATABASE_URL || null,
     redisUrl: env.REDIS_URL || null,
-    externalUrl: (env.EXTERNAL_URL || `http://${host}:${port}`).replace(/\/+$/, ""),
+    externalUrl,
     realmName: env.REALM_NAME || "Parley",
     ownerEmail: env.OWNER_EMAIL || "owner@parley.local",
     logLevel: env.LOG_LEVEL || "info",
@@ -163,5 +183,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pushRelayTimeoutSeconds: intEnv(env, "PUSH_RELAY_TIMEOUT_SECONDS", 15, 1),
     pushRelayRetryBaseMs: intEnv(env, "PUSH_RELAY_RETRY_BASE_MS", 10_000),
     pushWorkerThread: pushWorkerThread(env),
+    smtp: loadSmtp(env, externalUrl),
+    emailRetryBaseMs: intEnv(env, "EMAIL_RETRY_BASE_MS", 60_000),
+    // Zulip's INVITES_DEFAULT_REALM_DAILY_MAX.
+    invitesDailyMax: intEnv(env, "INVITES_DAILY_MAX", 100),
+    sessionDays: intEnv(env, "SESSION_DAYS", 14, 1),
   };
 }

@@ -30,6 +30,9 @@ export const ERROR_CODES = [
   "BAD_NARROW",
   "INCOMPATIBLE_PARAMETERS",
   "CHANNEL_ALREADY_EXISTS",
+  "INVITATION_FAILED",
+  "INVALID_INVITE",
+  "CSRF_FAILED",
 ] as const;
 
 type ErrorCode = (typeof ERROR_CODES)[number];
@@ -303,5 +306,32 @@ export class ReminderDoesNotExistError extends JsonableError {
 export class ChannelAlreadyExistsError extends JsonableError {
   constructor(name: string) {
     super(`Channel '${name}' already exists`, { code: "CHANNEL_ALREADY_EXISTS", status: 409 });
+  }
+}
+
+/** One address of POST /invites that got no invitation: the address, why, and whether it names a deactivated account. */
+export type InvitationSkip = [email: string, reason: string, deactivated: boolean];
+
+/** POST /invites refused some or all addresses (Zulip's InvitationError); `sent_invitations` says whether the others were invited. */
+export class InvitationError extends JsonableError {
+  constructor(msg: string, errors: InvitationSkip[], opts: { sentInvitations: boolean; dailyLimitReached?: boolean }) {
+    super(msg, {
+      code: "INVITATION_FAILED",
+      data: { errors, sent_invitations: opts.sentInvitations, license_limit_reached: false, daily_limit_reached: opts.dailyLimitReached ?? false },
+    });
+  }
+}
+
+/** An invitation link that names no open invitation: unknown, expired, revoked or already used. */
+export class InvalidInviteError extends JsonableError {
+  constructor(expired: boolean) {
+    super(expired ? "The invitation link has expired or been deactivated." : "We couldn't find that invitation link.", { code: "INVALID_INVITE" });
+  }
+}
+
+/** A /json request that may change something without the CSRF cookie and matching X-CSRFToken header (Zulip's CsrfFailureError, with Django's reason). */
+export class CsrfFailedError extends JsonableError {
+  constructor(reason: string) {
+    super(`CSRF error: ${reason}`, { code: "CSRF_FAILED", status: 403, data: { reason } });
   }
 }

@@ -39,3 +39,8 @@ export async function verifyPassword(password: string, stored: string | null): P
   const actual = await scrypt(password, salt, expected.length, { N, r, p, maxmem: SCRYPT.maxmem });
   return crypto.timingSafeEqual(actual, expected);
 }
+
+/** The SHA-256 of a bearer token, hex: what is stored in place of tokens that are never shown again. */
+export function tokenDigest(token: string): string {
+  return crypto.createHash("sha256").update(token).digest("hex");
+}

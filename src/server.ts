@@ -12,6 +12,7 @@ import { openRateLimits } from "./rate-limit.ts";
 import { startAttachmentSweep } from "./actions/attachments/sweep.ts";
 import { startScheduledMessageWorker } from "./actions/messages/scheduled-worker.ts";
 import { startOutgoingWebhookWorker } from "./actions/bots/outgoing-webhook-worker.ts";
+import { startEmailWorker } from "./actions/email/worker.ts";
 import { presenceWriteBehind } from "./actions/users/presence.ts";
 import { makeLogger } from "./log.ts";
 import { startPushWorker } from "./push-thread.ts";
@@ -41,6 +42,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const scheduledWorker = await startScheduledMessageWorker({ store, bus, clock, config, log, queues, loginLimiter: rateLimits.authenticateByUsername, presenceWrites, lateCutoffSeconds: config.scheduledLateCutoffSeconds });
   const pushRelayWorker = startPushWorker({ store, bus, clock, config, log, queues, loginLimiter: rateLimits.authenticateByUsername, presenceWrites });
   const webhookWorker = startOutgoingWebhookWorker({ store, bus, clock, config, log, queues, loginLimiter: rateLimits.authenticateByUsername, presenceWrites });
+  const emailWorker = startEmailWorker({ store, bus, clock, config, log, queues, loginLimiter: rateLimits.authenticateByUsername, presenceWrites });
   const address = await app.listen({ host: config.host, port: config.port });
   log.info({ address, store: store.engine }, "Parley is listening");
   return {
@@ -54,6 +56,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       attachmentSweep.stop();
       await scheduledWorker.stop();
       await webhookWorker.stop();
+      await emailWorker?.stop();
       await pushRelayWorker.stop();
       await app.close();
       await presenceWrites.close();

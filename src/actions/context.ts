@@ -45,6 +45,11 @@ export type ActionCtx = {
   presenceWrites: PresenceWriteBehind;
   /** The request's one open write transaction, if any (shared by contexts derived with `{ ...ctx }`). */
   transactionGuard: TransactionGuard;
+  /**
+   * The digest of the browser session a /json request came with (null for API keys, workers
+   * and the CLI): a password change ends the user's other sessions and keeps this one.
+   */
+  session: string | null;
 };
 
 /**
@@ -93,8 +98,8 @@ export type ServerDeps = {
   presenceWrites: PresenceWriteBehind;
 };
 
-/** Who an action context acts for: the realm, the caller (null for none) and the client's name. */
-export type Acting = { realm: RealmRow; actor: UserRow | null; client: string; log?: Logger };
+/** Who an action context acts for: the realm, the caller (null for none), the client's name and the browser session, if any. */
+export type Acting = { realm: RealmRow; actor: UserRow | null; client: string; log?: Logger; session?: string | null };
 
 /*
  * Contexts are built field by field here, never as `{ ...ctx, field }`: on Node 20 each
@@ -120,6 +125,7 @@ export function actionCtx(deps: ServerDeps, acting: Acting): ActionCtx {
     loginLimiter: deps.loginLimiter,
     presenceWrites: deps.presenceWrites,
     transactionGuard: new TransactionGuard(),
+    session: acting.session ?? null,
   };
 }
 
@@ -167,6 +173,7 @@ export function doEnv(ctx: ActionCtx, emit: Emit, actor: UserRow | null = ctx.ac
     loginLimiter: ctx.loginLimiter,
     presenceWrites: ctx.presenceWrites,
     transactionGuard: ctx.transactionGuard,
+    session: ctx.session,
     emit,
   };
 }

@@ -8,6 +8,7 @@ import type { RealmBotEvent } from "./kinds/bots.ts";
 import type { HeartbeatEvent } from "./kinds/core.ts";
 import type { DraftsEvent, ScheduledMessagesEvent } from "./kinds/drafts.ts";
 import type { ChannelFolderEvent, NavigationViewEvent } from "./kinds/fl420.ts";
+import type { InvitesChangedEvent } from "./kinds/invites.ts";
 import type { UpdateMessageFlagsEvent } from "./kinds/message-flags.ts";
 import type { MessageUpdateEvent } from "./kinds/message-updates.ts";
 import type { AnyMessageEvent } from "./kinds/messages.ts";
@@ -58,7 +59,8 @@ export type ApiEvent =
   | MutedTopicsEvent
   | RealmUserEvent
   | NavigationViewEvent
-  | ChannelFolderEvent;
+  | ChannelFolderEvent
+  | InvitesChangedEvent;
 
 /** The `type` of some event. */
 export type ApiEventType = ApiEvent["type"];
@@ -106,6 +108,7 @@ const EVENT_TYPES: { readonly [T in ApiEventType]: true } = {
   realm_user: true,
   navigation_view: true,
   channel_folder: true,
+  invites_changed: true,
 };
 
 /**

@@ -5,18 +5,21 @@ import type { Socket } from "node:net";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import Fastify, { LogController, type FastifyError, type FastifyReply, type FastifyRequest } from "fastify";
+import type { z } from "zod";
 import formbody from "@fastify/formbody";
 import multipart from "@fastify/multipart";
 import { actionCtx, type ActionCtx, type ServerDeps } from "../actions/context.ts";
 import type { RateLimits } from "../rate-limit.ts";
 import { registerRateLimits } from "./rate-limits.ts";
 import { defaultRealm } from "../actions/users/authenticate.ts";
-import { authenticate, authenticateWebhook } from "./auth.ts";
+import { authenticate, authenticateWebhook, hasCredentials, type AuthEnv, type CredentialSource } from "./auth.ts";
+import { jsonPath, registerCsrf, secureSite } from "./session.ts";
+import { registerSessionRoutes } from "./session-routes.ts";
 import { BOT_TYPES } from "../actions/users/bots.ts";
-import { Redirect, type Endpoint, type RawRoutes } from "./endpoint.ts";
+import { Redirect, type AppRequest, type Endpoint, type RawRoutes } from "./endpoint.ts";
 import { AdministratorRequiredError, JsonableError } from "../errors.ts";
 import { isRealmAdmin } from "../permissions/check.ts";
-import { parseParams } from "./params.ts";
+import { parseParams, type ParseResult } from "./params.ts";
 import { emailDomain } from "../store/emails.ts";
 import { fileFieldNames, readMultipartFile } from "../files/uploaded-file.ts";
 
@@ -127,7 +130,53 @@ async function readMultipartBody(req: FastifyRequest, limit: number): Promise<Re
   return Object.fromEntries([...fields].map(([name, values]) => [name, values.length === 1 ? values[0] : values]));
 }
 
-/** Builds the app with all endpoints registered under /api/v1. */
+/** The action context of an unauthenticated request: the organization, no caller. */
+async function anonymousCtx(deps: ServerDeps, req: AppRequest): Promise<ActionCtx> {
+  const realm = await defaultRealm(deps.store.reader);
+  if (!realm) throw new JsonableError("No organization exists yet", { status: 503 });
+  return actionCtx(deps, { realm, actor: null, client: clientName(req), log: req.log });
+}
+
+/** The action context of a request to `endpoint`, its caller named by the credentials `source` reads. */
+async function contextFor(deps: ServerDeps, authEnv: AuthEnv, req: AppRequest, endpoint: Endpoint, source: CredentialSource): Promise<ActionCtx> {
+  if (endpoint.auth === "webhook") {
+    const { user, realm } = await authenticateWebhook(req, authEnv);
+    return actionCtx(deps, { realm, actor: user, client: endpoint.client ?? clientName(req), log: req.log });
+  }
+  if (endpoint.auth === "user" || (endpoint.auth === "optional" && hasCredentials(req, source))) {
+    const { user, realm, session } = await authenticate(req, authEnv, source);
+    if (user.bot_type === BOT_TYPES.incomingWebhook && !endpoint.allowIncomingWebhooks) throw new JsonableError("This API is not available to incoming webhook bots.");
+    if (endpoint.adminOnly && !isRealmAdmin(user)) throw new AdministratorRequiredError();
+    return actionCtx(deps, { realm, actor: user, client: clientName(req), log: req.log, session });
+  }
+  return anonymousCtx(deps, req);
+}
+
+/** The request's parameters (query, body and path) parsed by the endpoint's schema. */
+function readParams<S extends z.ZodObject>(req: FastifyRequest, endpoint: Pick<Endpoint, "auth" | "aliases" | "nulChecked"> & { params: S }): ParseResult<z.output<S>> {
+  const pathParams = (req.params ?? {}) as Record<string, unknown>;
+  const body = req.body !== null && typeof req.body === "object" && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
+  // A webhook's body is the integration's payload, whole; its parameters come from the URL.
+  const raw = endpoint.auth === "webhook" ? { ...(req.query as Record<string, unknown>), ...pathParams, payload: req.body ?? null } : { ...(req.query as Record<string, unknown>), ...body, ...pathParams };
+  return parseParams(endpoint.params, raw, { aliases: endpoint.aliases, pathKeys: [...Object.keys(pathParams), ...fileFieldNames(body)], nulChecked: endpoint.nulChecked });
+}
+
+/** The route handler of an endpoint, its caller authenticated from `source` (the API key, or the browser's session). */
+function endpointHandler(deps: ServerDeps, authEnv: AuthEnv, endpoint: Endpoint, source: CredentialSource) {
+  return async (req: AppRequest, reply: FastifyReply) => {
+    const ctx = await contextFor(deps, authEnv, req, endpoint, source);
+    const { params, ignored } = readParams(req, endpoint);
+    const data = await endpoint.handler(params, ctx);
+    if (data instanceof Redirect) return reply.redirect(data.location, 302);
+    const extra = ignored.length > 0 ? { ignored_parameters_unsupported: ignored } : {};
+    return reply.send({ result: "success", msg: "", ...data, ...extra });
+  };
+}
+
+/**
+ * Builds the app with all endpoints registered under /api/v1 (HTTP Basic) and again under /json
+ * (the browser's session cookie and CSRF token; http/session.ts), with the session's own routes.
+ */
 export async function buildApp(deps: AppDeps) {
   const { store, config } = deps;
   const host = emailDomain(config.externalUrl);
@@ -148,6 +197,8 @@ export async function buildApp(deps: AppDeps) {
     // A NUL in a path segment could only reach a query (PostgreSQL refuses it) or a file name.
     if (/%00/.test(req.url.split("?", 1)[0])) throw new JsonableError("Malformed URL: it contains a NULL (0x00) character");
   });
+  // The CSRF check comes first: a forged request is refused before it is charged or authenticated.
+  registerCsrf(app, config.externalUrl);
   registerRateLimits(app, deps, host);
   await app.register(formbody);
   await app.register(multipart, { limits: { fileSize: config.maxBodyBytes, fieldSize: config.maxBodyBytes } });
@@ -184,37 +235,14 @@ export async function buildApp(deps: AppDeps) {
     envelopeError(reply, new JsonableError("Endpoint does not exist", { code: "NOT_FOUND", status: 404 })),
   );
 
+  const authEnv: AuthEnv = { db: store.reader, host, clock: deps.clock };
   for (const endpoint of deps.endpoints) {
-    app.route({
-      method: endpoint.method,
-      url: `/api/v1${endpoint.path}`,
-      handler: async (req, reply) => {
-        let ctx: ActionCtx;
-        if (endpoint.auth === "webhook") {
-          const { user, realm } = await authenticateWebhook(req, store.reader, host);
-          ctx = actionCtx(deps, { realm, actor: user, client: endpoint.client ?? clientName(req), log: req.log });
-        } else if (endpoint.auth === "user" || (endpoint.auth === "optional" && req.headers.authorization)) {
-          const { user, realm } = await authenticate(req, store.reader, host);
-          ctx = actionCtx(deps, { realm, actor: user, client: clientName(req), log: req.log });
-          if (user.bot_type === BOT_TYPES.incomingWebhook && !endpoint.allowIncomingWebhooks) throw new JsonableError("This API is not available to incoming webhook bots.");
-          if (endpoint.adminOnly && !isRealmAdmin(user)) throw new AdministratorRequiredError();
-        } else {
-          const realm = await defaultRealm(store.reader);
-          if (!realm) throw new JsonableError("No organization exists yet", { status: 503 });
-          ctx = actionCtx(deps, { realm, actor: null, client: clientName(req), log: req.log });
-        }
-        const pathParams = (req.params ?? {}) as Record<string, unknown>;
-        const body = req.body !== null && typeof req.body === "object" && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
-        // A webhook's body is the integration's payload, whole; its parameters come from the URL.
-        const raw = endpoint.auth === "webhook" ? { ...(req.query as Record<string, unknown>), ...pathParams, payload: req.body ?? null } : { ...(req.query as Record<string, unknown>), ...body, ...pathParams };
-        const { params, ignored } = parseParams(endpoint.params, raw, { aliases: endpoint.aliases, pathKeys: [...Object.keys(pathParams), ...fileFieldNames(body)], nulChecked: endpoint.nulChecked });
-        const data = await endpoint.handler(params, ctx);
-        if (data instanceof Redirect) return reply.redirect(data.location, 302);
-        const extra = ignored.length > 0 ? { ignored_parameters_unsupported: ignored } : {};
-        return reply.send({ result: "success", msg: "", ...data, ...extra });
-      },
-    });
+    app.route({ method: endpoint.method, url: `/api/v1${endpoint.path}`, handler: endpointHandler(deps, authEnv, endpoint, "basic") });
+    // The browser app's copy (Zulip's /json/...): the same endpoint, the session instead of an API key.
+    const browserUrl = jsonPath(endpoint);
+    if (browserUrl !== null) app.route({ method: endpoint.method, url: browserUrl, handler: endpointHandler(deps, authEnv, endpoint, "session") });
   }
+  registerSessionRoutes(app, { authEnv, secure: secureSite(config.externalUrl), anonymousCtx: (req) => anonymousCtx(deps, req), readParams });
   for (const register of deps.rawRoutes) register(app, deps, host);
   return app;
 }

@@ -1,12 +1,28 @@
-/** HTTP Basic authentication with `email:api_key`, as every Zulip client sends it. */
+/**
+ * Who sent a request: HTTP Basic with `email:api_key`, as every Zulip client sends it (/api/v1),
+ * or the browser's session cookie (/json); file downloads take either, as Zulip's do.
+ */
 import type { FastifyRequest } from "fastify";
 import type { Kysely } from "kysely";
+import type { Clock } from "../clock.ts";
+import { nowSeconds } from "../clock.ts";
 import type { Database, RealmRow, UserRow } from "../store/schema.ts";
-import { UnauthorizedError } from "../errors.ts";
-import { authenticateApiKey, authenticateApiKeyOnly } from "../actions/users/authenticate.ts";
+import { JsonableError, UnauthorizedError } from "../errors.ts";
+import { authenticateApiKey, authenticateApiKeyOnly, authenticateSession } from "../actions/users/authenticate.ts";
+import { readCookie, SESSION_COOKIE } from "./session.ts";
 
-/** The caller an Authorization header names. */
-type Authenticated = { user: UserRow; realm: RealmRow };
+/** The caller a request names; `session`: the digest of its browser session (null with an API key). */
+export type Authenticated = { user: UserRow; realm: RealmRow; session: string | null };
+
+/**
+ * Where a route reads credentials: the Authorization header (/api/v1), the session cookie
+ * (/json), or the session when it is valid and else the header (/user_uploads: a browser loads
+ * an image by URL with its cookie, an API client with its key; Zulip's rest_dispatch order).
+ */
+export type CredentialSource = "basic" | "session" | "either";
+
+/** What checking credentials reads: the database, the site's email domain, the clock (session expiry). */
+export type AuthEnv = { db: Kysely<Database>; host: string; clock: Clock };
 
 /** Splits an Authorization header into email and key, or null when it is not Basic. */
 function parseBasicAuth(header: string | undefined): { email: string; key: string } | null {
@@ -19,10 +35,36 @@ function parseBasicAuth(header: string | undefined): { email: string; key: strin
   return { email: decoded.slice(0, colon), key: decoded.slice(colon + 1) };
 }
 
-async function verify(db: Kysely<Database>, header: string | undefined, host: string): Promise<Authenticated> {
-  const creds = parseBasicAuth(header);
+async function verifyBasic(req: FastifyRequest, env: AuthEnv): Promise<Authenticated> {
+  const creds = parseBasicAuth(req.headers.authorization);
   if (!creds) throw new UnauthorizedError();
-  return authenticateApiKey(db, creds.email, creds.key, host);
+  const { user, realm } = await authenticateApiKey(env.db, creds.email, creds.key, env.host);
+  return { user, realm, session: null };
+}
+
+async function verifySession(req: FastifyRequest, env: AuthEnv): Promise<Authenticated> {
+  const sessionId = readCookie(req, SESSION_COOKIE);
+  if (sessionId === null) throw new UnauthorizedError();
+  return authenticateSession(env.db, sessionId, nowSeconds(env.clock));
+}
+
+async function verify(req: FastifyRequest, env: AuthEnv, source: CredentialSource): Promise<Authenticated> {
+  if (source === "basic") return verifyBasic(req, env);
+  if (source === "session") return verifySession(req, env);
+  if (readCookie(req, SESSION_COOKIE) === null) return verifyBasic(req, env);
+  try {
+    return await verifySession(req, env);
+  } catch (err) {
+    if (!(err instanceof JsonableError) || err.status !== 401 || !req.headers.authorization) throw err;
+    return verifyBasic(req, env);
+  }
+}
+
+/** Whether the request carries credentials of the kind the route reads (else it is anonymous). */
+export function hasCredentials(req: FastifyRequest, source: CredentialSource): boolean {
+  const header = Boolean(req.headers.authorization);
+  const cookie = readCookie(req, SESSION_COOKIE) !== null;
+  return source === "basic" ? header : source === "session" ? cookie : header || cookie;
 }
 
 /**
@@ -33,16 +75,16 @@ async function verify(db: Kysely<Database>, header: string | undefined, host: st
 const checkedByRequest = new WeakMap<FastifyRequest, Authenticated>();
 
 /**
- * The user and realm named by the request's Authorization header (see
- * actions/users/authenticate.ts); a header that is not Basic is UNAUTHORIZED.
+ * The user and realm named by the request's credentials of `source` (see
+ * actions/users/authenticate.ts); none, or a header that is not Basic, is UNAUTHORIZED.
  */
-export async function authenticate(req: FastifyRequest, db: Kysely<Database>, host: string): Promise<Authenticated> {
-  return checkedByRequest.get(req) ?? verify(db, req.headers.authorization, host);
+export async function authenticate(req: FastifyRequest, env: AuthEnv, source: CredentialSource): Promise<Authenticated> {
+  return checkedByRequest.get(req) ?? verify(req, env, source);
 }
 
 /** For the rate-limit hook: checks the request's credentials and keeps them for its handler. */
-export async function checkCredentials(req: FastifyRequest, db: Kysely<Database>, host: string): Promise<Authenticated> {
-  const result = await verify(db, req.headers.authorization, host);
+export async function checkCredentials(req: FastifyRequest, env: AuthEnv, source: CredentialSource): Promise<Authenticated> {
+  const result = await verify(req, env, source);
   checkedByRequest.set(req, result);
   return result;
 }
@@ -51,8 +93,11 @@ export async function checkCredentials(req: FastifyRequest, db: Kysely<Database>
  * The caller of an integration's URL (Zulip's @webhook_view): the `api_key` query parameter,
  * which integrations that cannot set headers use, or else the Authorization header.
  */
-export async function authenticateWebhook(req: FastifyRequest, db: Kysely<Database>, host: string): Promise<Authenticated> {
+export async function authenticateWebhook(req: FastifyRequest, env: AuthEnv): Promise<Authenticated> {
   const key = (req.query as Record<string, unknown>).api_key;
-  if (typeof key === "string") return authenticateApiKeyOnly(db, key.trim());
-  return authenticate(req, db, host);
+  if (typeof key === "string") {
+    const { user, realm } = await authenticateApiKeyOnly(env.db, key.trim());
+    return { user, realm, session: null };
+  }
+  return authenticate(req, env, "basic");
 }

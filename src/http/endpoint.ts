@@ -1,5 +1,6 @@
 /** How a route declares itself: method, path, parameter schema, who may call it, and a handler. */
-import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest, FastifySchema, FastifyTypeProviderDefault, RawRequestDefaultExpression, RawServerDefault, RouteGenericInterface } from "fastify";
+import type { Logger } from "pino";
 import type { z } from "zod";
 import type { ActionCtx, AuthedCtx } from "../actions/context.ts";
 import type { Clock } from "../clock.ts";
@@ -72,3 +73,6 @@ type RouteHost = { get(path: string, handler: (req: FastifyRequest, reply: Fasti
  * exports one as `registerRoutes` instead of `endpoints`. `host` is the email domain of the site.
  */
 export type RawRoutes = (app: RouteHost, deps: { store: Store; config: Config; clock: Clock }, host: string) => void;
+
+/** A request of the app (its logger is the server's pino logger, as action contexts take it). */
+export type AppRequest = FastifyRequest<RouteGenericInterface, RawServerDefault, RawRequestDefaultExpression, FastifySchema, FastifyTypeProviderDefault, unknown, Logger>;

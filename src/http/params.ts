@@ -68,7 +68,8 @@ export const json = <T extends z.ZodType>(schema: T) => z.preprocess(decodeJson,
 /** A JSON-encoded list of integers (ids), the most common JSON parameter. */
 export const intList = () => json(z.array(dbInt()));
 
-type ParseResult<T> = { params: T; ignored: string[] };
+/** Parsed parameters, and the names sent that the endpoint does not take. */
+export type ParseResult<T> = { params: T; ignored: string[] };
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (value === null || typeof value !== "object") return false;

@@ -1,8 +1,9 @@
 /**
  * The API's rate limits as Fastify hooks (README.md "Rate limits"; Zulip's RATE_LIMITING_RULES):
  * each API request is charged to one bucket before its body is read. A request with credentials
- * (on a route that takes them) is checked here, then charged to its user (api_by_user); a request
- * without, or whose credentials fail, is charged to its client address (api_by_ip), so failed
+ * (on a route that takes them: the API key under /api/v1, the session cookie under /json) is
+ * checked here, then charged to its user (api_by_user); a request without, or whose
+ * credentials fail, is charged to its client address (api_by_ip), so failed
  * authentication costs the address what unauthenticated requests cost it, and a failure past the
  * limit answers 429 instead of 401. Password logins are unauthenticated requests, and also count
  * per username in actions/users/fetch-api-key.ts. Every limited response carries Zulip's
@@ -16,11 +17,13 @@ import type { Clock } from "../clock.ts";
 import { JsonableError, RateLimitedError } from "../errors.ts";
 import type { RateLimits, RateLimitState } from "../rate-limit.ts";
 import type { Database } from "../store/schema.ts";
-import { checkCredentials } from "./auth.ts";
+import { checkCredentials, hasCredentials, type CredentialSource } from "./auth.ts";
 import type { Endpoint } from "./endpoint.ts";
+import { jsonPath } from "./session.ts";
+import { SESSION_ROUTES } from "./session-routes.ts";
 
-/** How a route reads credentials, as app.ts authenticates its endpoints. */
-type AuthMode = Endpoint["auth"];
+/** How a route reads credentials, as app.ts authenticates its endpoints, and where (header or session cookie). */
+type AuthMode = { auth: Endpoint["auth"]; source: CredentialSource };
 
 /** What the hooks know of one request. */
 type Charge = {
@@ -32,7 +35,7 @@ type Charge = {
 
 // Routes outside the endpoint list (http/routes/files.ts) that take API credentials like an
 // endpoint; the other file routes (signed temporary links, public emoji images) are not limited.
-const CREDENTIAL_FILE_ROUTES: ReadonlyMap<string, AuthMode> = new Map([["GET /user_uploads/:realm_id_str/*", "user"]]);
+const CREDENTIAL_FILE_ROUTES: ReadonlyMap<string, AuthMode> = new Map([["GET /user_uploads/:realm_id_str/*", { auth: "user", source: "either" }]]);
 
 // Test-only routes (PARLEY_TEST_CONTROL): driving the clock must not spend a test's budget.
 const TEST_CONTROL_PREFIX = "/api/v1/__test/";
@@ -42,8 +45,13 @@ function limitedRoutes(endpoints: Endpoint[]): Map<string, AuthMode> {
   const modes = new Map(CREDENTIAL_FILE_ROUTES);
   for (const endpoint of endpoints) {
     const url = `/api/v1${endpoint.path}`;
-    if (!url.startsWith(TEST_CONTROL_PREFIX)) modes.set(`${endpoint.method} ${url}`, endpoint.auth);
+    if (url.startsWith(TEST_CONTROL_PREFIX)) continue;
+    modes.set(`${endpoint.method} ${url}`, { auth: endpoint.auth, source: "basic" });
+    // The browser's copy counts the same, its caller named by the session.
+    const browserUrl = jsonPath(endpoint);
+    if (browserUrl !== null) modes.set(`${endpoint.method} ${browserUrl}`, { auth: endpoint.auth, source: "session" });
   }
+  for (const route of SESSION_ROUTES) modes.set(`${route.method} ${route.url}`, { auth: "none", source: "session" });
   return modes;
 }
 
@@ -66,6 +74,7 @@ type RateLimitDeps = { rateLimits: RateLimits; store: { reader: Kysely<Database>
 export function registerRateLimits(app: App, deps: RateLimitDeps, host: string): void {
   const { rateLimits: limits, store, clock } = deps;
   if (!limits.enabled) return;
+  const authEnv = { db: store.reader, host, clock };
   const modes = limitedRoutes(deps.endpoints);
   const charges = new WeakMap<FastifyRequest, Charge>();
 
@@ -79,16 +88,15 @@ export function registerRateLimits(app: App, deps: RateLimitDeps, host: string):
     if (mode === undefined) return;
     const charge: Charge = { state: null, refusedUntilMs: null };
     charges.set(req, charge);
-    const header = req.headers.authorization;
-    // Routes that ignore credentials ("none", e.g. the password login) charge the address even
-    // when a header is sent, so an invented header does not buy a fresh bucket.
-    if (!header || mode === "none") {
+    // Routes that ignore credentials ("none", e.g. the password logins) charge the address even
+    // when some are sent, so an invented header or cookie does not buy a fresh bucket.
+    if (mode.auth === "none" || !hasCredentials(req, mode.source)) {
       charge.state = await limits.apiByIp.consume(req.ip);
       return refuseIfLimited(charge.state);
     }
     let userId: number;
     try {
-      userId = (await checkCredentials(req, store.reader, host)).user.id;
+      userId = (await checkCredentials(req, authEnv, mode.source)).user.id;
     } catch (err) {
       if (!(err instanceof JsonableError) || err.status !== 401) throw err;
       charge.state = await limits.apiByIp.consume(req.ip);

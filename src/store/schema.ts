@@ -379,6 +379,9 @@ export interface Database {
   push_devices: import("./schema-push.ts").PushDeviceTable;
   push_relay_jobs: import("./schema-push.ts").PushRelayJobTable;
   push_active_notifications: import("./schema-push.ts").PushActiveNotificationTable;
+  invites: import("./schema-invites.ts").InviteTable;
+  email_jobs: import("./schema-invites.ts").EmailJobTable;
+  sessions: import("./schema-sessions.ts").SessionTable;
 }
 
 /** A stored message. */

@@ -5,6 +5,7 @@ import { STORES } from "../helpers/stores.ts";
 import { startServer, type TestServer } from "../helpers/server.ts";
 import { expectError, expectSuccess, type Credentials } from "../helpers/client.ts";
 import { pollEvents, registerQueue, withoutIds } from "../helpers/events.ts";
+import { makeStream as createChannel } from "../helpers/channels.ts";
 
 const NOT_ADMIN = "Must be an organization administrator";
 const NO_AUTH = "Not logged in: API authentication or user session required";
@@ -19,10 +20,7 @@ for (const store of STORES) {
       await server?.stop();
     });
 
-    async function makeStream(user: Credentials, name: string, extra: Record<string, unknown> = {}): Promise<number> {
-      expectSuccess(await server.api.post(user, "/users/me/subscriptions", { subscriptions: [{ name }], ...extra }));
-      return expectSuccess(await server.api.get(user, "/get_stream_id", { stream: name })).stream_id as number;
-    }
+    const makeStream = (user: Credentials, name: string, extra: Record<string, unknown> = {}) => createChannel(server.api, user, name, extra);
 
     async function defaults(user: Credentials): Promise<number[]> {
       return (await registerQueue(server.api, user, { fetch_event_types: ["default_streams"] })).state.realm_default_streams as number[];

@@ -81,6 +81,7 @@ const insertedMessage = async (db: Db, rows: unknown[]) => {
 const CASES: Record<string, Case> = {
   userByApiKey: { params: (s) => [{ apiKey: s.fx.member.apiKey }, { apiKey: s.fx.bot.apiKey }, { apiKey: "" }, { apiKey: "no such key" }] },
   realm: { params: (s) => [{ realmId: s.fx.realmId }, { realmId: 0 }] },
+  sessionUser: { params: () => [{ keyHash: "" }, { keyHash: "no such session" }] },
   streamById: {
     params: (s) => [{ realmId: s.fx.realmId, streamId: s.streamA }, { realmId: s.fx.realmId, streamId: s.streamB }, { realmId: 0, streamId: s.streamA }, { realmId: s.fx.realmId, streamId: 0 }],
   },

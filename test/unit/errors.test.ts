@@ -19,6 +19,8 @@ const ALLOWLIST: Record<string, string> = {
   BAD_NARROW: "Zulip's BadNarrowOperatorError (zerver/lib/narrow.py) for an invalid narrow term in GET /messages and flag updates by narrow",
   INCOMPATIBLE_PARAMETERS: "Zulip's IncompatibleParametersError (zerver/lib/exceptions.py), e.g. anchor with message_ids in GET /messages",
   CHANNEL_ALREADY_EXISTS: "Zulip's ChannelExistsError (409) for POST /channels/create with a taken name (FL 417; in the FL 420 OpenAPI file, not the FL 372 one)",
+  INVALID_INVITE: "an invitation link (GET /invites/accept/{token}, POST .../register, for the web app's sign-up page) that is unknown, expired, revoked or used; upstream answers those with an HTML page, so it has no API code",
+  CSRF_FAILED: "Zulip's CsrfFailureError (zerver/middleware.py): a /json request that may change something without Django's CSRF cookie and header; the OpenAPI files describe only /api/v1",
   AUTHENTICATION_FAILED: "Zulip's AuthenticationFailedError (zerver/lib/exceptions.py) for POST /fetch_api_key with a wrong password; the OpenAPI file documents the endpoint but not this error",
 };
 

@@ -57,7 +57,7 @@ export async function removeDefaultStream(ctx: AuthedCtx, streamId: number): Pro
 }
 
 /** The realm's default channels that are not archived. */
-async function activeDefaultStreams(tx: Db, realmId: number): Promise<StreamRow[]> {
+export async function activeDefaultStreams(tx: Db, realmId: number): Promise<StreamRow[]> {
   return (await getStreamsByIds(tx, realmId, await defaultStreamIds(tx, realmId))).filter((s) => s.is_archived === 0);
 }
 
@@ -67,7 +67,11 @@ async function activeDefaultStreams(tx: Db, realmId: number): Promise<StreamRow[
  * Checks nothing.
  */
 export async function doJoinDefaultStreams(tx: Db, env: Pick<DoEnv, "realm">, user: UserRow): Promise<void> {
-  const streams = await activeDefaultStreams(tx, env.realm.id);
+  await doJoinStreams(tx, env, user, await activeDefaultStreams(tx, env.realm.id));
+}
+
+/** Subscribes a new user to channels, each with a fresh color; no events (as doJoinDefaultStreams). Checks nothing. */
+export async function doJoinStreams(tx: Db, env: Pick<DoEnv, "realm">, user: UserRow, streams: readonly StreamRow[]): Promise<void> {
   const used = (await subscriptionColorsByUser(tx, env.realm.id, [user.id])).get(user.id) ?? new Set<string>();
   for (const stream of streams) {
     const color = pickColor(used);

@@ -68,7 +68,7 @@ function wantedStreams(input: SubscribeInput): Wanted[] {
 }
 
 /** Whether the actor may add other users to an existing channel they can access. */
-async function canAddSubscribers(ctx: AuthedCtx, db: Db, stream: StreamRow): Promise<boolean> {
+export async function canAddSubscribers(ctx: AuthedCtx, db: Db, stream: StreamRow): Promise<boolean> {
   if (isRealmAdmin(ctx.actor)) return true;
   if (await hasRealmPermission(db, ctx.realm, ctx.actor, "can_add_subscribers_group")) return true;
   if (await inAdministerGroup(db, ctx.actor, stream)) return true;

@@ -44,6 +44,11 @@ export function checkFullName(raw: string): string {
   return name;
 }
 
+/** Refuses a password below Zulip's floor, with its message. */
+export function checkPassword(password: string): void {
+  if (password.length < PASSWORD_MIN_LENGTH) throw new JsonableError("The password is too weak.");
+}
+
 /** Whether a string has the shape of an email address. */
 export function isEmailAddress(value: string): boolean {
   return EMAIL_SHAPE.test(value) && value.length <= 254;
@@ -119,7 +124,7 @@ export async function createUser(ctx: AuthedCtx, input: { email: string; passwor
   const fullName = checkFullName(input.full_name);
   const email = input.email.trim();
   if (!isEmailAddress(email)) throw new JsonableError("Bad name or username");
-  if (input.password.length < PASSWORD_MIN_LENGTH) throw new JsonableError("The password is too weak.");
+  checkPassword(input.password);
   return withTransaction(ctx, async (tx, emit) => {
     if (await getUserByDeliveryEmail(tx, ctx.realm.id, email)) throw new JsonableError(`Email '${email}' already in use`);
     const user = await doCreateUser(tx, ctx, { email, fullName, role: ROLE.member, password: input.password });

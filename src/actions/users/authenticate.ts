@@ -1,12 +1,18 @@
-/** API-key authentication: the email and key every Zulip client sends (HTTP Basic), checked. */
+/** Authentication: the email and API key every Zulip client sends (HTTP Basic), or a browser's session, checked. */
 import type { Kysely } from "kysely";
 import { UnauthorizedError } from "../../errors.ts";
+import { tokenDigest } from "../../secrets.ts";
 import { apiEmail } from "../../store/emails.ts";
 import { getDefaultRealm, getRealm } from "../../store/realms.ts";
 import type { Database, RealmRow, UserRow } from "../../store/schema.ts";
+import { getSessionUser } from "../../store/sessions.ts";
 import { getUserByApiKey } from "../../store/users.ts";
 
 const API_KEY_SHAPE = /^[A-Za-z0-9]{1,128}$/;
+
+/** Length of a session id (the `sessionid` cookie): 32 letters and digits, about 190 random bits, as Django's session keys. */
+export const SESSION_ID_CHARS = 32;
+const SESSION_ID_SHAPE = new RegExp(`^[A-Za-z0-9]{${SESSION_ID_CHARS}}$`);
 
 /**
  * The user and realm named by API credentials. The email may be the user's delivery email or
@@ -31,6 +37,21 @@ export async function authenticateApiKeyOnly(db: Kysely<Database>, key: string):
   const user = await getUserByApiKey(db, key);
   if (!user) throw new UnauthorizedError("Invalid API key");
   return checkAccount(db, user);
+}
+
+/**
+ * The user and realm of a browser session, and the session's digest (what the store keeps). A
+ * session that is unknown, ended (logout, deactivation, password change) or expired at
+ * `nowSeconds` is UNAUTHORIZED with the not-logged-in message, as Zulip answers a /json request
+ * without a session; the account's and realm's state are checked as for an API key.
+ */
+export async function authenticateSession(db: Kysely<Database>, sessionId: string, nowSeconds: number): Promise<{ user: UserRow; realm: RealmRow; session: string }> {
+  if (!SESSION_ID_SHAPE.test(sessionId)) throw new UnauthorizedError();
+  const session = tokenDigest(sessionId);
+  const found = await getSessionUser(db, session);
+  if (!found || found.expiresAt <= nowSeconds) throw new UnauthorizedError();
+  const { user, realm } = await checkAccount(db, found.user);
+  return { user, realm, session };
 }
 
 /** The account's and its organization's state, checked after its credentials. */

@@ -25,6 +25,8 @@ type NewUserInput = {
   botOwnerId?: number | null;
   /** Zulip's can_create_users permission (default: not granted, as for Zulip's first owner). */
   canCreateUsers?: boolean;
+  /** People join the realm's default channels unless this is false (an invitation without include_realm_default_subscriptions). */
+  joinDefaultStreams?: boolean;
 };
 
 /** Inserts the user (checking nothing) and puts it in the system groups of its role. */
@@ -59,7 +61,7 @@ export async function doCreateUser(tx: Db, env: Pick<DoEnv, "realm" | "clock">, 
     await addMembers(tx, group.id, [user.id]);
   }
   // Zulip's process_new_human_user: people (not bots) join the realm's default channels.
-  if (input.botType === undefined) await doJoinDefaultStreams(tx, env, user);
+  if (input.botType === undefined && input.joinDefaultStreams !== false) await doJoinDefaultStreams(tx, env, user);
   return user;
 }
 

@@ -7,6 +7,7 @@ import { hashPassword, randomAlphanumeric } from "../../secrets.ts";
 import type { Db } from "../../store/types.ts";
 import type { UserRow } from "../../store/schema.ts";
 import { activeBotIdsOwnedBy, insertService, setUsersActive, updateUser } from "../../store/users.ts";
+import { deleteUserSessions } from "../../store/sessions.ts";
 import type { DoEnv } from "../context.ts";
 import { doCreateUser, type CreatedUser } from "./create.ts";
 
@@ -41,18 +42,23 @@ export async function doRegenerateApiKey(tx: Db, env: Pick<DoEnv, "realm">, user
   return apiKey;
 }
 
-/** Deactivates a user and, as Zulip does, the active bots they own; returns the ids deactivated. */
+/**
+ * Deactivates a user and, as Zulip does, the active bots they own, and ends their browser
+ * sessions (Zulip's delete_user_sessions); returns the ids deactivated.
+ */
 export async function doDeactivateUser(tx: Db, env: Pick<DoEnv, "realm">, user: UserRow): Promise<number[]> {
   const bots = user.is_bot === 1 ? [] : await activeBotIdsOwnedBy(tx, env.realm.id, user.id);
   const ids = [user.id, ...bots];
   await setUsersActive(tx, env.realm.id, ids, false);
+  await deleteUserSessions(tx, env.realm.id, ids);
   return ids;
 }
 
-/** Stores a new scrypt hash of the password. */
+/** Stores a new scrypt hash of the password and ends the user's browser sessions. */
 export async function doSetPassword(tx: Db, env: Pick<DoEnv, "realm">, user: UserRow, password: string): Promise<void> {
   const hash = await hashPassword(password);
   await updateUser(tx, env.realm.id, user.id, { password_hash: hash });
+  await deleteUserSessions(tx, env.realm.id, [user.id]);
 }
 
 /** The per-user special permission SPEC.md requires (with the owner role) for `new_email`. */

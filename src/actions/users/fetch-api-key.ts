@@ -1,6 +1,7 @@
-/** Password login for API clients (POST /fetch_api_key): the password buys the user's API key. */
+/** Password login: the check every password login shares, and POST /fetch_api_key (the password buys the user's API key). */
 import { AuthenticationFailedError, JsonableError, RateLimitedError, RealmDeactivatedError, UserDeactivatedError } from "../../errors.ts";
 import { verifyPassword } from "../../secrets.ts";
+import type { UserRow } from "../../store/schema.ts";
 import { getUserByDeliveryEmail } from "../../store/users.ts";
 import type { ActionCtx } from "../context.ts";
 
@@ -15,12 +16,13 @@ const DECOY_HASH = "scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAA
 const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+$/;
 
 /**
- * Checks `username`/`password` against the default realm. Wrong password and unknown user give
- * one error; a deactivated account or realm is revealed only to the holder of the right
- * password. Every failure counts toward the per-username limit (Zulip's authenticate_by_username),
- * checked before the password is; a success clears it.
+ * Checks `username`/`password` against the default realm (the rule of every password login:
+ * this endpoint and the web app's POST /json/login). Wrong password and unknown user give one
+ * error; a deactivated account or realm is revealed only to the holder of the right password.
+ * Every failure counts toward the per-username limit (Zulip's authenticate_by_username), checked
+ * before the password is; a success clears it.
  */
-export async function fetchApiKey(ctx: ActionCtx, username: string, password: string): Promise<ApiKeyResult> {
+export async function checkPasswordLogin(ctx: ActionCtx, username: string, password: string): Promise<UserRow> {
   if (!EMAIL_SHAPE.test(username)) throw new JsonableError("Enter a valid email address.");
   const limiterKey = `${ctx.realm.id}:${username.toLowerCase()}`;
   const state = await ctx.loginLimiter.peek(limiterKey);
@@ -40,5 +42,11 @@ export async function fetchApiKey(ctx: ActionCtx, username: string, password: st
     throw new RealmDeactivatedError();
   }
   await ctx.loginLimiter.reset(limiterKey);
+  return user;
+}
+
+/** POST /fetch_api_key: the password buys the user's API key. */
+export async function fetchApiKey(ctx: ActionCtx, username: string, password: string): Promise<ApiKeyResult> {
+  const user = await checkPasswordLogin(ctx, username, password);
   return { api_key: user.api_key, email: user.delivery_email, user_id: user.id };
 }

@@ -17,6 +17,7 @@ import { hashPassword, verifyPassword } from "../../secrets.ts";
 import { deleteUserDrafts } from "../../store/drafts.ts";
 import { apiEmail, emailDomain, EMAIL_VISIBILITY } from "../../store/emails.ts";
 import type { UserRow, UserUpdate } from "../../store/schema.ts";
+import { deleteUserSessions } from "../../store/sessions.ts";
 import { lockUser } from "../../store/settings.ts";
 import type { Db } from "../../store/types.ts";
 import {
@@ -67,7 +68,11 @@ export async function updateSettings(ctx: AuthedCtx, input: SettingsInput): Prom
   await withTransaction(ctx, async (tx, emit) => {
     const env = doEnv(ctx, emit);
     let user = await lockUser(tx, ctx.realm.id, actor.id);
-    if (passwordHash !== null) user = await updateUser(tx, ctx.realm.id, user.id, { password_hash: passwordHash });
+    if (passwordHash !== null) {
+      user = await updateUser(tx, ctx.realm.id, user.id, { password_hash: passwordHash });
+      // The user's other browsers are logged out; the one that made the change stays (Zulip's update_session_auth_hash).
+      await deleteUserSessions(tx, ctx.realm.id, [user.id], ctx.session);
+    }
     if (fullName !== null && fullName !== user.full_name) {
       await doChangeFullName(tx, env, user, fullName, (await usersWhoCanAccess(tx, ctx.realm, user)).map((u) => u.id));
       user = { ...user, full_name: fullName };

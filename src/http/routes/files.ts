@@ -1,9 +1,9 @@
 /**
  * Routes that answer with file bytes rather than the JSON envelope, outside /api/v1 as Zulip has
- * them: `/user_uploads/{realm_id}/{...}` (HTTP Basic auth, as Zulip accepts API credentials
- * there), `/user_uploads/temporary/{token}/{name}` (the signed URL is the credential) and the
- * public custom emoji images under `/user_avatars/{realm_id}/emoji/images/`. Errors use the
- * envelope through the app's error handler.
+ * them: `/user_uploads/{realm_id}/{...}` (the browser's session cookie, or HTTP Basic auth, as
+ * Zulip accepts API credentials there), `/user_uploads/temporary/{token}/{name}` (the signed URL
+ * is the credential) and the public custom emoji images under
+ * `/user_avatars/{realm_id}/emoji/images/`. Errors use the envelope through the app's error handler.
  */
 import type { FastifyReply } from "fastify";
 import { readEmojiImage } from "../../actions/emoji/realm-emoji.ts";
@@ -32,7 +32,7 @@ export const registerRoutes: RawRoutes = (app, deps, host) => {
     sendFile(reply, await readUploadByToken(store.reader, config, stringParam(req.params, "token"), clock.nowMs())),
   );
   app.get("/user_uploads/:realm_id_str/*", async (req, reply) => {
-    const { user, realm } = await authenticate(req, store.reader, host);
+    const { user, realm } = await authenticate(req, { db: store.reader, host, clock }, "either");
     const pathId = `${stringParam(req.params, "realm_id_str")}/${stringParam(req.params, "*")}`;
     return sendFile(reply, await readUploadForUser(store.reader, config, realm, user, pathId));
   });

@@ -18,6 +18,8 @@ import { outgoingWebhooksMigration } from "./0018-outgoing-webhooks.ts";
 import { remindersMigration } from "./0019-reminders.ts";
 import { pushMigration } from "./0020-push.ts";
 import { pushNotificationsMigration } from "./0021-push-notifications.ts";
+import { invitesMigration } from "./0022-invites.ts";
+import { sessionsMigration } from "./0023-sessions.ts";
 
 /** All migrations by name; names sort in the order they run. */
 export function migrations(engine: Engine): Record<string, Migration> {
@@ -39,5 +41,7 @@ export function migrations(engine: Engine): Record<string, Migration> {
     "0019-reminders": remindersMigration(),
     "0020-push": pushMigration(engine),
     "0021-push-notifications": pushNotificationsMigration(),
+    "0022-invites": invitesMigration(engine),
+    "0023-sessions": sessionsMigration(engine),
   };
 }

@@ -1,0 +1,124 @@
+/**
+ * The web app's weight and first load: a cold esbuild bundle of web/ (its time and the sizes
+ * of what a first visit downloads: index.html, script and style sheet, raw, gzip and brotli),
+ * then Chromium loading the app from a real server with an empty cache: the login page, and the
+ * signed-in feed showing its newest 100 messages. Each load is timed WEBAPP_LOADS times; the
+ * median is reported. Takes a few seconds.
+ */
+import zlib from "node:zlib";
+import type { Browser, Cookie, Page } from "playwright-core";
+import { bundleWebApp } from "../src/http/web-bundle.ts";
+import { launchBrowser } from "../test/helpers/browser.ts";
+import { basicAuth } from "../test/helpers/client.ts";
+import { createFixtures, type TestUser } from "../test/helpers/fixtures.ts";
+import { freshStore, type StoreKind } from "../test/helpers/stores.ts";
+import { startParley } from "./servers.ts";
+
+/** Loads timed per page (the median is reported). */
+const WEBAPP_LOADS = 5;
+/** Messages in the channel the signed-in load shows (one page of the feed). */
+const FEED_MESSAGES = 100;
+/** Issue 14's budget for the compressed script (and style sheet) of a first visit. */
+export const FIRST_LOAD_BUDGET_BYTES = 150 * 1024;
+
+/** What a first visit downloads, in bytes. */
+export type Weight = { raw: number; gzip: number; brotli: number };
+
+export type WebAppResult = {
+  store: StoreKind;
+  buildMs: number;
+  /** index.html, the script and the style sheet (source maps are fetched only by developer tools). */
+  firstLoad: Weight;
+  script: Weight;
+  /** Median ms from navigation to the login form. */
+  loginPageMs: number;
+  /** Median ms from navigation to the signed-in feed with its messages, or why not measured. */
+  signedInMs: number | string;
+};
+
+function weigh(files: readonly Buffer[]): Weight {
+  const sum = (f: (b: Buffer) => number) => files.reduce((n, b) => n + f(b), 0);
+  return {
+    raw: sum((b) => b.length),
+    gzip: sum((b) => zlib.gzipSync(b, { level: 9 }).length),
+    brotli: sum((b) => zlib.brotliCompressSync(b).length),
+  };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+/** Times WEBAPP_LOADS cold loads (a fresh profile each) until `ready` resolves. */
+async function timeLoads(browser: Browser, url: string, cookies: Cookie[], ready: (page: Page) => Promise<unknown>): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < WEBAPP_LOADS; i++) {
+    const context = await browser.newContext();
+    await context.addCookies(cookies);
+    const page = await context.newPage();
+    const started = performance.now();
+    await page.goto(url);
+    await ready(page);
+    times.push(performance.now() - started);
+    await context.close();
+  }
+  return median(times);
+}
+
+async function seedFeed(url: string, owner: TestUser): Promise<void> {
+  const post = async (path: string, params: Record<string, string>) => {
+    const res = await fetch(`${url}/api/v1${path}`, { method: "POST", headers: { authorization: basicAuth(owner) }, body: new URLSearchParams(params) });
+    if (!res.ok) throw new Error(`POST ${path}: ${res.status} ${await res.text()}`);
+  };
+  await post("/users/me/subscriptions", { subscriptions: JSON.stringify([{ name: "bench" }]) });
+  for (let i = 0; i < FEED_MESSAGES; i++) {
+    await post("/messages", { type: "stream", to: "bench", topic: `topic ${i % 7}`, content: `Message **${i}** with \`code\`, a [link](https://example.com) and some words.` });
+  }
+}
+
+/** Signs in through the login form; the session cookies, or why it failed. */
+async function signIn(browser: Browser, url: string, user: TestUser): Promise<Cookie[] | string> {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await page.goto(url);
+    await page.getByLabel("Email").fill(user.email);
+    await page.getByLabel("Password").fill(user.password);
+    await page.getByRole("button", { name: "Log in" }).click();
+    const outcome = await Promise.race([
+      page.getByRole("log", { name: "Messages" }).waitFor({ timeout: 10_000 }).then(() => "ok"),
+      page.getByRole("alert").waitFor({ timeout: 10_000 }).then(async () => `login failed: ${await page.getByRole("alert").innerText()}`),
+    ]);
+    return outcome === "ok" ? await context.cookies() : outcome;
+  } catch (err) {
+    return `login failed: ${String(err).split("\n")[0]}`;
+  } finally {
+    await context.close();
+  }
+}
+
+/** Builds and weighs the bundle, then times first loads against a server on `kind`. */
+export async function runWebAppScenario(kind: StoreKind): Promise<WebAppResult> {
+  const started = performance.now();
+  const files = await bundleWebApp();
+  const buildMs = performance.now() - started;
+  const firstLoad = weigh([...files].filter(([name]) => name === "index.html" || name.endsWith(".js") || name.endsWith(".css")).map(([, b]) => b));
+  const script = weigh([...files].filter(([name]) => name.endsWith(".js")).map(([, b]) => b));
+  const store = await freshStore(kind);
+  const fixtures = await createFixtures(store);
+  const server = await startParley({ dataDir: store.dataDir, databaseUrl: store.databaseUrl });
+  const browser = await launchBrowser();
+  try {
+    await seedFeed(server.url, fixtures.owner);
+    const loginPageMs = await timeLoads(browser, server.url, [], (page) => page.getByLabel("Email").waitFor());
+    const cookies = await signIn(browser, server.url, fixtures.owner);
+    const feedShown = (page: Page) => page.getByRole("log", { name: "Messages" }).getByRole("article").nth(FEED_MESSAGES - 1).waitFor();
+    const signedInMs = typeof cookies === "string" ? cookies : await timeLoads(browser, server.url, cookies, feedShown);
+    return { store: kind, buildMs, firstLoad, script, loginPageMs, signedInMs };
+  } finally {
+    await browser.close();
+    await server.stop();
+    await store.drop();
+  }
+}

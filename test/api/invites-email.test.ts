@@ -1,0 +1,211 @@
+/**
+ * Invitation emails: with SMTP_URL pointing at a real SMTP server started here (smtp-server,
+ * behind a TCP front that can drop connections), POST /invites and resend mail the link; the
+ * link reads and registers the invited user once; a refusing, dropping or credential-refusing
+ * server is retried, then given up on in the log (never the password), and the API call stands.
+ */
+import assert from "node:assert/strict";
+import net from "node:net";
+import { after, before, describe, test } from "node:test";
+import { SMTPServer } from "smtp-server";
+import { STORES } from "../helpers/stores.ts";
+import { startServer, type TestServer } from "../helpers/server.ts";
+import { expectError, expectSuccess, type Credentials } from "../helpers/client.ts";
+import { pollEvents, registerQueue } from "../helpers/events.ts";
+import { makeStream } from "../helpers/channels.ts";
+
+const SMTP_USER = "mailer";
+const SMTP_PASSWORD = "s3cret-Smtp!pw";
+const WAIT_MS = 15_000;
+
+/** One email as the SMTP server received it. */
+type Mail = { from: string; to: string[]; subject: string; body: string };
+
+/** How the SMTP side answers now. */
+type Mode = "accept" | "refuse" | "drop" | "bad-login";
+
+/** Undoes quoted-printable soft breaks and escapes (nodemailer's encoding of long lines). */
+function decodeQuotedPrintable(text: string): string {
+  return text.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}
+
+/** An SMTP server on a random port, with the mail it accepted and the connections it saw. */
+class TestSmtp {
+  mode: Mode = "accept";
+  readonly mails: Mail[] = [];
+  connections = 0;
+  port = 0;
+  private innerPort = 0;
+  private readonly smtp: SMTPServer;
+  private readonly front: net.Server;
+
+  constructor() {
+    this.smtp = new SMTPServer({
+      authOptional: false,
+      allowInsecureAuth: true,
+      disabledCommands: ["STARTTLS"],
+      logger: false,
+      onAuth: (auth, _session, cb) => {
+        if (this.mode !== "bad-login" && auth.username === SMTP_USER && auth.password === SMTP_PASSWORD) cb(null, { user: SMTP_USER });
+        else cb(new Error("Invalid username or password"));
+      },
+      onData: (stream, session, cb) => {
+        const chunks: Buffer[] = [];
+        stream.on("data", (c: Buffer) => chunks.push(c));
+        stream.on("end", () => {
+          if (this.mode === "refuse") {
+            cb(Object.assign(new Error("Mailbox temporarily unavailable"), { responseCode: 451 }));
+            return;
+          }
+          const raw = Buffer.concat(chunks).toString("utf8");
+          const [head, ...rest] = raw.split(/\r?\n\r?\n/);
+          const subject = /^Subject: (.*)$/m.exec(head)?.[1] ?? "";
+          const from = session.envelope.mailFrom === false ? "" : session.envelope.mailFrom.address;
+          this.mails.push({ from, to: session.envelope.rcptTo.map((r) => r.address), subject, body: decodeQuotedPrintable(rest.join("\n\n")) });
+          cb();
+        });
+      },
+    });
+    // The front counts connections and, in "drop" mode, closes them at once.
+    this.front = net.createServer((socket) => {
+      this.connections++;
+      if (this.mode === "drop") {
+        socket.destroy();
+        return;
+      }
+      const inner = net.connect(this.innerPort, "127.0.0.1");
+      socket.pipe(inner).pipe(socket);
+      socket.on("error", () => inner.destroy());
+      inner.on("error", () => socket.destroy());
+    });
+  }
+
+  async start(): Promise<void> {
+    await new Promise<void>((resolve) => this.smtp.listen(0, "127.0.0.1", () => resolve()));
+    this.innerPort = (this.smtp.server.address() as net.AddressInfo).port;
+    await new Promise<void>((resolve) => this.front.listen(0, "127.0.0.1", () => resolve()));
+    this.port = (this.front.address() as net.AddressInfo).port;
+  }
+
+  async stop(): Promise<void> {
+    await new Promise<void>((resolve) => this.front.close(() => resolve()));
+    await new Promise<void>((resolve) => this.smtp.close(() => resolve()));
+  }
+}
+
+/** Polls `check` until it is truthy, or fails after WAIT_MS. */
+async function waitFor<T>(what: string, check: () => T | undefined | Promise<T | undefined>): Promise<T> {
+  const deadline = Date.now() + WAIT_MS;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** The token of the invitation link in a mail's body. */
+function linkToken(server: TestServer, mail: Mail): string {
+  const match = new RegExp(`${server.url.replace(/[.]/g, "\\.")}/join/([A-Za-z0-9]+)/`).exec(mail.body);
+  assert.ok(match, `the body holds an invitation link:\n${mail.body}`);
+  return match[1];
+}
+
+for (const store of STORES) {
+  describe(`invitation emails [${store}]`, () => {
+    let server: TestServer;
+    const smtp = new TestSmtp();
+    before(async () => {
+      await smtp.start();
+      server = await startServer(store, {
+        SMTP_URL: `smtp://${SMTP_USER}:${encodeURIComponent(SMTP_PASSWORD)}@127.0.0.1:${smtp.port}`,
+        EMAIL_RETRY_BASE_MS: "50",
+      });
+    });
+    after(async () => {
+      await server?.stop();
+      await smtp.stop();
+    });
+
+    const invite = (user: Credentials, params: Record<string, unknown>) => server.api.post(user, "/invites", { stream_ids: [], ...params });
+    const register = (token: string, params: Record<string, unknown>) => server.api.post(null, `/invites/accept/${token}/register`, params);
+
+    /** The next mail to `to`, once it arrives. */
+    async function mailTo(to: string, after = 0): Promise<Mail> {
+      return waitFor(`mail to ${to}`, () => smtp.mails.slice(after).find((m) => m.to.includes(to)));
+    }
+
+    test("the invitation is mailed; its link registers the invited user once, with the invitation's role and channels", async () => {
+      const { owner } = server.fixtures;
+      smtp.mode = "accept";
+      const room = await makeStream(server.api, owner, "mailroom");
+      expectSuccess(await invite(owner, { invitee_emails: "Pat <pat@example.org>", invite_as: 300, stream_ids: [room] }));
+      const mail = await mailTo("pat@example.org");
+      assert.deepEqual([mail.from, mail.to, mail.subject], ["noreply@127.0.0.1", ["pat@example.org"], "Olivia Owner invited you to join Test Org"]);
+      assert.match(mail.body, /This invitation expires on \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\./);
+      const token = linkToken(server, mail);
+      const read = expectSuccess(await server.api.get(null, `/invites/accept/${token}`));
+      assert.deepEqual([read.email, read.is_multiuse, read.invited_as, read.streams], ["pat@example.org", false, 300, ["mailroom"]]);
+      // A second invitation to the address is revoked when the first is accepted.
+      expectSuccess(await invite(owner, { invitee_emails: "pat@example.org" }));
+      assert.equal((expectSuccess(await server.api.get(owner, "/invites")).invites as Array<{ email?: string }>).filter((i) => i.email === "pat@example.org").length, 2);
+      const ownerQueue = await registerQueue(server.api, owner, { event_types: ["message"] });
+      expectError(await register(token, { full_name: "Pat Doe", password: "pw-123456789", email: "other@example.org" }), "BAD_REQUEST", "This invitation is for a different email address.");
+      const made = expectSuccess(await register(token, { full_name: "Pat Doe", password: "pw-123456789" }));
+      assert.deepEqual([made.email, typeof made.user_id], ["pat@example.org", "number"]);
+      expectError(await register(token, { full_name: "Pat Again", password: "pw-123456789" }), "INVALID_INVITE", "The invitation link has expired or been deactivated.");
+      expectError(await server.api.get(null, `/invites/accept/${token}`), "INVALID_INVITE", "The invitation link has expired or been deactivated.");
+      assert.ok(!(expectSuccess(await server.api.get(owner, "/invites")).invites as Array<{ email?: string }>).some((i) => i.email === "pat@example.org"));
+      const key = expectSuccess(await server.api.post(null, "/fetch_api_key", { username: "pat@example.org", password: "pw-123456789" }));
+      assert.equal(key.user_id, made.user_id);
+      assert.equal(expectSuccess(await server.api.get(owner, `/users/${made.user_id}`)).user.role, 300);
+      assert.deepEqual(expectSuccess(await server.api.get(owner, `/streams/${room}/members`)).subscribers.includes(made.user_id), true);
+      // notify_referrer_on_join (default true): the Notification Bot tells the inviter.
+      const messages = await pollEvents(server.api, ownerQueue);
+      const notice = messages.find((e) => e.type === "message") as { message: { content: string; sender_full_name: string } } | undefined;
+      assert.ok(notice, "the inviter is told");
+      assert.equal(notice.message.sender_full_name, "Notification Bot");
+      assert.match(notice.message.content, /Pat Doe.*accepted your invitation to join Test Org!/);
+    });
+
+    test("resend mails a fresh link; the old one stops working; a revoked invitation's link is dead", async () => {
+      const { member, admin } = server.fixtures;
+      smtp.mode = "accept";
+      expectSuccess(await invite(member, { invitee_emails: "quinn@example.org" }));
+      const first = linkToken(server, await mailTo("quinn@example.org"));
+      const id = (expectSuccess(await server.api.get(member, "/invites")).invites as Array<{ id: number; email?: string }>).find((i) => i.email === "quinn@example.org")?.id;
+      const seen = smtp.mails.length;
+      expectSuccess(await server.api.post(member, `/invites/${id}/resend`));
+      const resent = await mailTo("quinn@example.org", seen);
+      assert.equal(resent.subject, "Max Member invited you to join Test Org");
+      const second = linkToken(server, resent);
+      assert.notEqual(second, first);
+      expectError(await server.api.get(null, `/invites/accept/${first}`), "INVALID_INVITE", "We couldn't find that invitation link.");
+      expectSuccess(await server.api.get(null, `/invites/accept/${second}`));
+      expectSuccess(await server.api.delete(admin, `/invites/${id}`));
+      expectError(await server.api.get(null, `/invites/accept/${second}`), "INVALID_INVITE", "The invitation link has expired or been deactivated.");
+    });
+
+    for (const mode of ["refuse", "drop", "bad-login"] as const) {
+      test(`an SMTP server that ${mode === "refuse" ? "refuses the message" : mode === "drop" ? "drops the connection" : "refuses the login"}: retried, then logged without the password; the call succeeded`, async () => {
+        const { admin } = server.fixtures;
+        smtp.mode = mode;
+        const address = `${mode}@example.org`;
+        const connections = smtp.connections;
+        const logged = server.output().length;
+        expectSuccess(await invite(admin, { invitee_emails: address }));
+        const gaveUp = await waitFor("the give-up log line", () => server.output().slice(logged).split("\n").find((l) => l.includes("maximum retries exceeded")));
+        assert.equal(smtp.connections - connections, 4, "one try and three retries");
+        const line = JSON.parse(gaveUp) as { level: number; tries: number; reason: string };
+        assert.deepEqual([line.level, line.tries], [40, 4]);
+        assert.ok(line.reason.length > 0);
+        assert.ok(!smtp.mails.some((m) => m.to.includes(address)));
+        for (const secret of [SMTP_PASSWORD, encodeURIComponent(SMTP_PASSWORD), Buffer.from(`\0${SMTP_USER}\0${SMTP_PASSWORD}`).toString("base64")]) {
+          assert.ok(!server.output().includes(secret), "the SMTP password is never logged");
+        }
+        assert.ok((expectSuccess(await server.api.get(admin, "/invites")).invites as Array<{ email?: string }>).some((i) => i.email === address), "the invitation stands");
+        smtp.mode = "accept";
+      });
+    }
+  });
+}

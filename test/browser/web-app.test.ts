@@ -1,0 +1,162 @@
+/**
+ * The web app's core loop in a real browser against a real server (SQLite): signing in, sending
+ * and replying, live delivery to a second signed-in user, unread counts, logging out, and
+ * recovering after the server restarts. Everything is found by its accessible role and name;
+ * every wait is on a locator or a response, never a fixed sleep.
+ */
+import assert from "node:assert/strict";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+import { fileURLToPath } from "node:url";
+import type { Browser, Page } from "playwright-core";
+import { launchBrowser, openPage, type PageErrors } from "../helpers/browser.ts";
+import { expectSuccess } from "../helpers/client.ts";
+import type { TestUser } from "../helpers/fixtures.ts";
+import { startServer, startServerOnStore, type TestServer } from "../helpers/server.ts";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+
+describe("web app in a browser (sqlite)", () => {
+  let server: TestServer;
+  let restarted: TestServer | null = null;
+  let browser: Browser;
+  const errors: PageErrors = [];
+  /** The owner's and the member's signed-in pages (the member in a second browser profile). */
+  let owner: Page;
+  let member: Page;
+
+  before(async () => {
+    [server, browser] = await Promise.all([startServer("sqlite"), launchBrowser()]);
+    const { fixtures, api } = server;
+    const principals = [fixtures.owner.email, fixtures.member.email];
+    expectSuccess(await api.post(fixtures.owner, "/users/me/subscriptions", { subscriptions: [{ name: "lobby" }, { name: "quiet" }], principals }));
+  });
+
+  after(async () => {
+    await browser?.close();
+    await restarted?.stopProcess();
+    await server?.stop();
+    assert.deepEqual(errors, [], "the pages reported errors");
+  });
+
+  const feed = (page: Page) => page.getByRole("log", { name: "Messages" });
+
+  async function signIn(page: Page, user: TestUser): Promise<void> {
+    await page.goto(server.url);
+    await page.getByLabel("Email").fill(user.email);
+    await page.getByLabel("Password").fill(user.password);
+    await page.getByRole("button", { name: "Log in" }).click();
+    await page.getByRole("textbox", { name: "Message" }).waitFor();
+  }
+
+  /** Sends from the compose box with Ctrl+Enter (the default: Enter makes a new line). */
+  async function compose(page: Page, channel: string, topic: string, text: string): Promise<void> {
+    await page.getByRole("combobox", { name: "Channel" }).selectOption({ label: `# ${channel}` });
+    await page.getByRole("textbox", { name: "Topic" }).fill(topic);
+    const box = page.getByRole("textbox", { name: "Message" });
+    await box.fill(text);
+    await box.press("Control+Enter");
+    await box.and(page.locator(":placeholder-shown")).waitFor();
+  }
+
+  test("a wrong password shows the server's error; the right one opens the app", async () => {
+    const { context, page } = await openPage(browser, server.url, errors);
+    await page.goto(server.url);
+    await page.getByLabel("Email").fill(server.fixtures.owner.email);
+    await page.getByLabel("Password").fill("not the password");
+    await page.getByRole("button", { name: "Log in" }).click();
+    const alert = page.getByRole("alert");
+    await alert.waitFor();
+    assert.match(await alert.innerText(), /incorrect|invalid|wrong/i);
+    await context.close();
+
+    ({ page: owner } = await openPage(browser, server.url, errors));
+    await signIn(owner, server.fixtures.owner);
+    await owner.getByRole("navigation").getByRole("link", { name: "lobby", exact: true }).waitFor();
+    await owner.getByRole("button", { name: "Log out" }).waitFor();
+  });
+
+  test("a message sent to a channel is rendered, and a second signed-in user sees it live", async () => {
+    ({ page: member } = await openPage(browser, server.url, errors));
+    await signIn(member, server.fixtures.member);
+    await compose(owner, "lobby", "plans", "Lunch at **noon** today?");
+    const mine = feed(owner).getByRole("article").filter({ hasText: "Lunch at noon today?" });
+    await mine.waitFor();
+    assert.equal(await mine.locator("strong").innerText(), "noon", "the Markdown is rendered");
+    assert.match((await mine.getAttribute("aria-label")) ?? "", /^Olivia Owner, /);
+    await feed(member).getByText("Lunch at noon today?").waitFor();
+  });
+
+  test("replying in a topic: Enter sends once enter_sends is on, Shift+Enter makes a new line", async () => {
+    await member.getByRole("link", { name: "plans" }).first().click();
+    await member.getByRole("heading", { name: "#lobby › plans" }).waitFor();
+    assert.equal(await member.getByRole("textbox", { name: "Topic" }).inputValue(), "plans", "the compose box follows the topic");
+    const settingSaved = member.waitForResponse((res) => res.url().endsWith("/json/settings") && res.request().method() === "PATCH");
+    await member.getByRole("checkbox", { name: "Press Enter to send" }).check();
+    assert.equal((await settingSaved).status(), 200);
+    const box = member.getByRole("textbox", { name: "Message" });
+    await box.fill("Yes!");
+    await box.press("Shift+Enter");
+    await box.pressSequentially("Where?");
+    assert.equal(await box.inputValue(), "Yes!\nWhere?");
+    await box.press("Enter");
+    await feed(member).getByText("Where?").waitFor();
+    await feed(owner).getByRole("article").filter({ hasText: "Where?" }).waitFor();
+    const res = expectSuccess(await server.api.get(server.fixtures.owner, "/messages", { anchor: "newest", num_before: 1, num_after: 0 }));
+    assert.equal(res.messages[0].subject, "plans");
+    assert.equal(res.messages[0].content, "<p>Yes!<br>\nWhere?</p>");
+  });
+
+  test("the unread count of a channel drops when its messages are read", async () => {
+    await member.getByRole("link", { name: "quiet", exact: true }).click();
+    await member.getByRole("heading", { name: "#quiet" }).waitFor();
+    expectSuccess(await server.api.post(server.fixtures.owner, "/messages", { type: "stream", to: "lobby", topic: "plans", content: "Ramen place on 5th." }));
+    const unread = member.getByRole("link", { name: "lobby, 1 unread" });
+    await unread.waitFor();
+    const markedRead = member.waitForResponse((res) => res.url().endsWith("/json/messages/flags"));
+    await unread.click();
+    await feed(member).getByText("Ramen place on 5th.").waitFor();
+    assert.equal((await markedRead).status(), 200);
+    await member.getByRole("link", { name: "lobby", exact: true }).waitFor();
+    const res = expectSuccess(await server.api.get(server.fixtures.member, "/messages", { anchor: "newest", num_before: 1, num_after: 0 }));
+    assert.ok(res.messages[0].flags.includes("read"), "the server has the message as read");
+  });
+
+  test("the main view, as docs/screenshot.png shows it", async () => {
+    const { api, fixtures } = server;
+    const say = async (user: TestUser, topic: string, content: string) =>
+      expectSuccess(await api.post(user, "/messages", { type: "stream", to: "lobby", topic, content }));
+    await say(fixtures.member, "release 2.0", "The release branch is cut. Please run the suite against it:\n```\nnpm test\n```");
+    const sent = await say(fixtures.owner, "release 2.0", "All green here. @**Max Member** can you write the release notes?");
+    expectSuccess(await api.post(fixtures.member, `/messages/${sent.id}/reactions`, { emoji_name: "tada" }));
+    await owner.getByRole("link", { name: "lobby", exact: true }).click();
+    await feed(owner).getByRole("button", { name: /^tada: 1/ }).waitFor();
+    // Unread elsewhere, for the sidebar's counts: a direct message and another channel.
+    expectSuccess(await api.post(fixtures.member, "/messages", { type: "direct", to: JSON.stringify([fixtures.owner.id]), content: "Got a minute for my pull request?" }));
+    expectSuccess(await api.post(fixtures.member, "/messages", { type: "stream", to: "quiet", topic: "standup", content: "Standup moved to 10:30." }));
+    await owner.getByRole("link", { name: "Max Member, 1 unread" }).waitFor();
+    await owner.getByRole("link", { name: "quiet, 1 unread" }).waitFor();
+    await owner.screenshot({ path: path.join(ROOT, "docs/screenshot.png") });
+  });
+
+  test("after the server restarts, the app registers a new queue and shows new messages", async () => {
+    const port = new URL(server.url).port;
+    await server.stopProcess();
+    await member.getByRole("status").filter({ hasText: "Reconnecting" }).waitFor();
+    const registered = member.waitForResponse((res) => res.url().endsWith("/json/register") && res.status() === 200, { timeout: 30_000 });
+    restarted = await startServerOnStore(server.store, server.fixtures, { PORT: port, EXTERNAL_URL: server.url });
+    await registered;
+    await member.getByRole("status").filter({ hasText: "Reconnecting" }).waitFor({ state: "hidden" });
+    // The new process listens on the old port (server.url); restarted.url names the port it was not given.
+    expectSuccess(await server.api.post(server.fixtures.owner, "/messages", { type: "stream", to: "lobby", topic: "plans", content: "Back after the restart." }));
+    await feed(member).getByText("Back after the restart.").waitFor();
+  });
+
+  test("logging out shows the login page, also after a reload", async () => {
+    await member.getByRole("button", { name: "Log out" }).click();
+    await member.getByRole("button", { name: "Log in" }).waitFor();
+    await member.reload();
+    await member.getByLabel("Password").waitFor();
+    assert.equal(await feed(member).count(), 0);
+  });
+});

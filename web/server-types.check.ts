@@ -1,0 +1,23 @@
+/**
+ * Compile-time check, run by the root type check (`npm run typecheck`): the server's own API
+ * shapes (presenters, event builders) fit the client's wire types in web/src/api/types.ts, so a
+ * field the app reads cannot be renamed or retyped on one side only. Nothing here runs.
+ */
+import type { ApiMessage } from "../src/present/messages.ts";
+import type { ApiSubscription } from "../src/present/streams.ts";
+import type { ReactionEvent } from "../src/events/kinds/reactions.ts";
+import type { UpdateMessageFlagsEvent } from "../src/events/kinds/message-flags.ts";
+import type { Message, Reaction, ServerEvent, Subscription } from "./src/api/types.ts";
+
+/** Compiles only when A is assignable to B. */
+type Fits<A extends B, B> = A;
+
+type EventOf<T extends ServerEvent["type"]> = Omit<Extract<ServerEvent, { type: T }>, "id">;
+
+export type ServerTypesFit = [
+  Fits<ApiMessage & { flags: string[] }, Message>,
+  Fits<ApiMessage["reactions"][number], Reaction>,
+  Fits<ApiSubscription, Subscription>,
+  Fits<Omit<ReactionEvent, never>, EventOf<"reaction">>,
+  Fits<UpdateMessageFlagsEvent, EventOf<"update_message_flags">>,
+];

@@ -1,0 +1,97 @@
+/**
+ * The typed API client: every call goes to `/json/...` with the session cookie, sends the
+ * `X-CSRFToken` header (the `csrftoken` cookie's value) on writes, and turns Zulip's error
+ * envelope into an ApiError. The API key is never seen by script: the session cookie is HttpOnly.
+ */
+import type { EventsResponse, MessagesResponse, RegisterResponse, SessionResponse, TopicsResponse } from "./types.ts";
+
+/** A failed call: Zulip's error envelope (code, msg), or a network failure (code "NETWORK_ERROR", status 0). */
+export class ApiError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly status: number,
+    readonly data: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}
+
+/** Parameter values as the API takes them: objects and arrays travel as JSON text. */
+export type Params = Record<string, string | number | boolean | object | null | undefined>;
+
+/** The value of a cookie of this page ("" when unset). */
+function cookie(name: string): string {
+  for (const part of document.cookie.split(";")) {
+    const [key, ...rest] = part.trim().split("=");
+    if (key === name) return decodeURIComponent(rest.join("="));
+  }
+  return "";
+}
+
+function encode(params: Params): URLSearchParams {
+  const out = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value === undefined) continue;
+    out.set(key, typeof value === "object" ? JSON.stringify(value) : String(value));
+  }
+  return out;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/**
+ * A success envelope. Its fields are taken as the call's declared type: the server's shapes are
+ * checked against the client's at compile time (web/server-types.check.ts), not at run time.
+ */
+function isSuccess<T>(value: unknown): value is T {
+  return isRecord(value) && value.result === "success";
+}
+
+/** One call; resolves to the success body, rejects with ApiError. `signal` aborts it. */
+export async function call<T>(method: "GET" | "POST" | "PATCH" | "DELETE", path: string, params: Params = {}, signal?: AbortSignal): Promise<T> {
+  const body = encode(params);
+  const url = method === "GET" && body.size > 0 ? `/json${path}?${body}` : `/json${path}`;
+  const headers: Record<string, string> = { accept: "application/json" };
+  if (method !== "GET") {
+    headers["x-csrftoken"] = cookie("csrftoken");
+    headers["content-type"] = "application/x-www-form-urlencoded";
+  }
+  let res: Response;
+  try {
+    res = await fetch(url, { method, headers, body: method === "GET" ? undefined : body, credentials: "same-origin", signal });
+  } catch (err) {
+    if (signal?.aborted) throw err;
+    throw new ApiError("NETWORK_ERROR", "Cannot reach the server.", 0);
+  }
+  let json: unknown = null;
+  try {
+    json = await res.json();
+  } catch {
+    throw new ApiError(res.status >= 500 ? "NETWORK_ERROR" : "BAD_RESPONSE", `Unexpected answer from the server (HTTP ${res.status}).`, res.status);
+  }
+  if (isSuccess<T>(json)) return json;
+  const msg = isRecord(json) && typeof json.msg === "string" ? json.msg : `HTTP ${res.status}`;
+  const code = isRecord(json) && typeof json.code === "string" ? json.code : "BAD_REQUEST";
+  throw new ApiError(code, msg, res.status, isRecord(json) ? json : {});
+}
+
+/** The calls the app makes, typed. */
+export const api = {
+  session: () => call<SessionResponse>("GET", "/session"),
+  login: (username: string, password: string) => call<SessionResponse>("POST", "/login", { username, password }),
+  logout: () => call<object>("POST", "/logout"),
+  register: (params: Params) => call<RegisterResponse>("POST", "/register", params),
+  events: (queueId: string, lastEventId: number, signal: AbortSignal) =>
+    call<EventsResponse>("GET", "/events", { queue_id: queueId, last_event_id: lastEventId }, signal),
+  deleteQueue: (queueId: string) => call<object>("DELETE", "/events", { queue_id: queueId }),
+  messages: (params: Params) => call<MessagesResponse>("GET", "/messages", params),
+  send: (params: Params) => call<{ id: number }>("POST", "/messages", params),
+  flags: (messages: number[], op: "add" | "remove", flag: string) => call<object>("POST", "/messages/flags", { messages, op, flag }),
+  topics: (streamId: number) => call<TopicsResponse>("GET", `/users/me/${streamId}/topics`),
+  reaction: (messageId: number, op: "add" | "remove", emoji: { emoji_name: string; emoji_code: string; reaction_type: string }) =>
+    call<object>(op === "add" ? "POST" : "DELETE", `/messages/${messageId}/reactions`, emoji),
+  updateSettings: (params: Params) => call<object>("PATCH", "/settings", params),
+};

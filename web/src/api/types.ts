@@ -1,0 +1,120 @@
+/**
+ * The wire shapes the web app reads: the parts of the server's answers and events it uses.
+ * `web/server-types.check.ts` checks (in the root type check) that the server's own presenter
+ * and event types fit these, so the client cannot drift from what the server sends.
+ */
+
+/** Zulip's Message object (the fields the app reads), with the reader's flags. */
+export type Message = {
+  id: number;
+  sender_id: number;
+  sender_full_name: string;
+  sender_email: string;
+  content: string;
+  timestamp: number;
+  subject: string;
+  type: "stream" | "private";
+  stream_id?: number;
+  display_recipient: string | Array<{ id: number; email: string; full_name: string }>;
+  avatar_url: string | null;
+  is_me_message: boolean;
+  reactions: Reaction[];
+  last_edit_timestamp?: number;
+  last_moved_timestamp?: number;
+  flags: readonly string[];
+};
+
+/** One user's reaction to a message. */
+export type Reaction = { emoji_name: string; emoji_code: string; reaction_type: string; user_id: number };
+
+/** A subscription (the channel plus the user's settings), as far as the app reads it. */
+export type Subscription = {
+  stream_id: number;
+  name: string;
+  description: string;
+  color: string;
+  invite_only: boolean;
+  is_muted: boolean;
+  pin_to_top: boolean;
+  is_archived: boolean;
+};
+
+/** A user as realm_users lists them. */
+export type User = {
+  user_id: number;
+  email: string;
+  full_name: string;
+  is_bot: boolean;
+  avatar_url?: string | null;
+  is_active?: boolean;
+};
+
+/** The signed-in user as GET /json/session names them. */
+export type SessionUser = { user_id: number; email: string; full_name: string };
+
+/** GET /json/session. */
+export type SessionResponse = { csrf_token: string; user: SessionUser | null };
+
+/** unread_msgs of the register snapshot. */
+export type UnreadMsgs = {
+  pms: Array<{ other_user_id: number; unread_message_ids: number[] }>;
+  streams: Array<{ stream_id: number; topic: string; unread_message_ids: number[] }>;
+  huddles: Array<{ user_ids_string: string; unread_message_ids: number[] }>;
+  mentions: number[];
+  count: number;
+  old_unreads_missing: boolean;
+};
+
+/** The user settings the app reads. */
+export type UserSettings = { enter_sends: boolean; color_scheme: number; twenty_four_hour_time: boolean };
+
+/** POST /register: the queue and the snapshot of the keys the app asks for. */
+export type RegisterResponse = {
+  queue_id: string;
+  last_event_id: number;
+  zulip_feature_level: number;
+  max_message_id: number;
+  realm_name: string;
+  realm_users: User[];
+  subscriptions: Subscription[];
+  unread_msgs: UnreadMsgs;
+  recent_private_conversations: Array<{ max_message_id: number; user_ids: number[] }>;
+  starred_messages: number[];
+  user_settings: UserSettings;
+  user_id: number;
+};
+
+/** GET /messages. */
+export type MessagesResponse = {
+  messages: Message[];
+  found_oldest: boolean;
+  found_newest: boolean;
+  found_anchor: boolean;
+};
+
+/** GET /users/me/{stream_id}/topics. */
+export type TopicsResponse = { topics: Array<{ name: string; max_id: number }> };
+
+/** The events the app handles; others are ignored. */
+export type ServerEvent =
+  | { id: number; type: "heartbeat" }
+  | { id: number; type: "restart" }
+  | { id: number; type: "message"; message: Omit<Message, "flags">; flags: readonly string[]; local_message_id?: string }
+  | { id: number; type: "update_message_flags"; op: "add" | "remove"; flag: string; messages: number[]; all: boolean; message_details?: Record<string, UnreadDetail> }
+  | { id: number; type: "update_message"; message_id: number; message_ids: number[]; rendered_content?: string; content?: string; edit_timestamp: number; rendering_only: boolean; subject?: string; new_stream_id?: number; stream_id?: number }
+  | { id: number; type: "delete_message"; message_ids?: number[]; message_id?: number }
+  | { id: number; type: "reaction"; op: "add" | "remove"; message_id: number; user_id: number; emoji_name: string; emoji_code: string; reaction_type: string }
+  | { id: number; type: "subscription"; op: "add"; subscriptions: Subscription[] }
+  | { id: number; type: "subscription"; op: "remove"; subscriptions: Array<{ stream_id: number }> }
+  | { id: number; type: "subscription"; op: "update"; stream_id: number; property: string; value: unknown }
+  | { id: number; type: "realm_user"; op: "add"; person: User }
+  | { id: number; type: "realm_user"; op: "update"; person: Partial<User> & { user_id: number } }
+  | { id: number; type: "user_settings"; op: "update"; property: string; value: unknown };
+
+/** What a client needs to put a message marked unread back (FL 121). */
+export type UnreadDetail =
+  | { type: "private"; user_ids: number[]; mentioned?: true }
+  | { type: "stream"; stream_id: number; topic: string; mentioned?: true };
+
+/** GET /events. */
+export type EventsResponse = { events: ServerEvent[]; queue_id?: string };

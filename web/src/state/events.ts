@@ -1,0 +1,95 @@
+/** Applies server events to the state: one case per event kind the app shows. */
+import { batch } from "@preact/signals";
+import type { Message, ServerEvent } from "../api/types.ts";
+import * as feed from "./feed.ts";
+import { dmKey, dmUserIds } from "./narrow.ts";
+import { me, recentDms, setEntry, settings, subscriptions, topics, users } from "./store.ts";
+import * as unread from "./unread.ts";
+
+function onMessage(message: Message, myId: number): void {
+  unread.addMessage(message, myId);
+  feed.addLive(message, myId);
+  if (message.type === "private") {
+    const userIds = dmUserIds(message, myId);
+    setEntry(recentDms, dmKey(userIds), { userIds, maxId: message.id });
+  } else if (message.stream_id !== undefined) {
+    const list = topics.value.get(message.stream_id);
+    if (list) {
+      const rest = list.filter((t) => t.name.toLowerCase() !== message.subject.toLowerCase());
+      setEntry(topics, message.stream_id, [{ name: message.subject, max_id: message.id }, ...rest]);
+    }
+  }
+}
+
+function onFlags(event: Extract<ServerEvent, { type: "update_message_flags" }>, myId: number): void {
+  const on = event.op === "add";
+  feed.setFlag(event.messages, event.flag, on, event.all);
+  if (event.flag !== "read") return;
+  if (on && event.all) unread.clearAll();
+  else if (on) unread.removeIds(event.messages);
+  else if (event.message_details) unread.restore(event.message_details, myId);
+}
+
+function onUpdateMessage(event: Extract<ServerEvent, { type: "update_message" }>): void {
+  const { rendered_content: html, subject, new_stream_id: streamId } = event;
+  if (html !== undefined) {
+    feed.updateMessages([event.message_id], (m) => ({ ...m, content: html, last_edit_timestamp: event.rendering_only ? m.last_edit_timestamp : event.edit_timestamp }));
+  }
+  if (subject !== undefined || streamId !== undefined) {
+    feed.updateMessages(event.message_ids, (m) => ({ ...m, subject: subject ?? m.subject, stream_id: streamId ?? m.stream_id, last_moved_timestamp: event.edit_timestamp }));
+    unread.moveIds(event.message_ids, { streamId, topic: subject });
+  }
+}
+
+function onSubscription(event: Extract<ServerEvent, { type: "subscription" }>): void {
+  if (event.op === "add") for (const s of event.subscriptions) setEntry(subscriptions, s.stream_id, s);
+  else if (event.op === "remove") for (const s of event.subscriptions) setEntry(subscriptions, s.stream_id, undefined);
+  else {
+    const sub = subscriptions.value.get(event.stream_id);
+    if (sub && event.property in sub) setEntry(subscriptions, event.stream_id, { ...sub, [event.property]: event.value });
+  }
+}
+
+/** Applies a batch of events in one render. */
+export function applyEvents(events: readonly ServerEvent[]): void {
+  const myId = me.value?.user_id;
+  if (myId === undefined) return;
+  batch(() => {
+    for (const event of events) {
+      switch (event.type) {
+        case "message":
+          onMessage({ ...event.message, flags: event.flags }, myId);
+          break;
+        case "update_message_flags":
+          onFlags(event, myId);
+          break;
+        case "update_message":
+          onUpdateMessage(event);
+          break;
+        case "delete_message": {
+          const ids = event.message_ids ?? (event.message_id === undefined ? [] : [event.message_id]);
+          feed.removeMessages(ids);
+          unread.removeIds(ids);
+          break;
+        }
+        case "reaction":
+          feed.react(event.message_id, event.op, { user_id: event.user_id, emoji_name: event.emoji_name, emoji_code: event.emoji_code, reaction_type: event.reaction_type });
+          break;
+        case "subscription":
+          onSubscription(event);
+          break;
+        case "realm_user": {
+          const known = users.value.get(event.person.user_id);
+          if (event.op === "add") setEntry(users, event.person.user_id, event.person);
+          else if (known) setEntry(users, known.user_id, { ...known, ...event.person });
+          break;
+        }
+        case "user_settings":
+          settings.value = { ...settings.value, [event.property]: event.value };
+          break;
+        default:
+          break;
+      }
+    }
+  });
+}

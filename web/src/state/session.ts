@@ -1,0 +1,87 @@
+/**
+ * The app's life: ask the server whether a session exists, sign in and out, and run the tab's
+ * event queue, resynchronising everything from each new snapshot.
+ */
+import { batch } from "@preact/signals";
+import { api } from "../api/client.ts";
+import { EventQueue } from "../api/event-queue.ts";
+import type { RegisterResponse } from "../api/types.ts";
+import { applyEvents } from "./events.ts";
+import * as feed from "./feed.ts";
+import { parseHash } from "./narrow.ts";
+import { connected, loadSnapshot, me, phase } from "./store.ts";
+import { loadUnreads } from "./unread.ts";
+
+/** The event types the app handles; the snapshot carries the matching keys. */
+const EVENT_TYPES = [
+  "message", "update_message", "delete_message", "update_message_flags", "reaction", "subscription",
+  "realm_user", "user_settings", "recent_private_conversations", "realm", "heartbeat", "restart",
+];
+
+let queue: EventQueue | null = null;
+
+function onSnapshot(state: RegisterResponse): void {
+  const user = me.value;
+  if (user === null) return;
+  batch(() => {
+    loadSnapshot(state);
+    loadUnreads(state.unread_msgs, user.user_id);
+    phase.value = "ready";
+  });
+  // After a reconnect the loaded messages may be stale: load the narrow afresh.
+  void feed.showNarrow(parseHash(location.hash), true);
+}
+
+function startQueue(): void {
+  queue?.stop();
+  queue = new EventQueue(
+    { event_types: EVENT_TYPES, apply_markdown: true, client_gravatar: false, slim_presence: true, client_capabilities: { notification_settings_null: true, bulk_message_deletion: true, user_avatar_url_field_optional: false, empty_topic_name: true, user_settings_object: true } },
+    { snapshot: onSnapshot, events: applyEvents, connected: (ok) => (connected.value = ok), signedOut: showLogin },
+  );
+  queue.start();
+}
+
+function showLogin(): void {
+  queue?.stop();
+  queue = null;
+  batch(() => {
+    me.value = null;
+    phase.value = "login";
+  });
+}
+
+/** Starts the app: the event queue when signed in, else the login page. */
+export async function boot(): Promise<void> {
+  try {
+    const session = await api.session();
+    if (session.user === null) return showLogin();
+    me.value = session.user;
+    startQueue();
+  } catch {
+    showLogin();
+  }
+}
+
+/** Signs in; rejects with the server's ApiError (wrong password, rate limit). */
+export async function login(email: string, password: string): Promise<void> {
+  const session = await api.login(email, password);
+  // Older answers may omit the user: ask for the session.
+  const user = session.user ?? (await api.session()).user;
+  if (user === null) throw new Error("The server did not start a session.");
+  batch(() => {
+    me.value = user;
+    phase.value = "loading";
+  });
+  startQueue();
+}
+
+/** Signs out and shows the login page. */
+export async function logout(): Promise<void> {
+  queue?.stop();
+  queue = null;
+  try {
+    await api.logout();
+  } finally {
+    showLogin();
+  }
+}

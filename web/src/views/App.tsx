@@ -1,0 +1,55 @@
+/** The whole page: the login form, or the sidebar, feed and compose box. */
+import { useEffect } from "preact/hooks";
+import * as compose from "../state/compose.ts";
+import { narrow, showNarrow } from "../state/feed.ts";
+import { parseHash } from "../state/narrow.ts";
+import { phase, realmName } from "../state/store.ts";
+import { Compose } from "./Compose.tsx";
+import { Feed } from "./Feed.tsx";
+import { installShortcuts } from "./keyboard.ts";
+import { Login } from "./Login.tsx";
+import { Sidebar } from "./Sidebar.tsx";
+import { narrowTitle, TopBar } from "./TopBar.tsx";
+
+function Main() {
+  useEffect(() => {
+    const onHash = () => {
+      const next = parseHash(location.hash);
+      void showNarrow(next);
+      compose.followNarrow(next);
+    };
+    onHash();
+    window.addEventListener("hashchange", onHash);
+    const stopShortcuts = installShortcuts();
+    return () => {
+      window.removeEventListener("hashchange", onHash);
+      stopShortcuts();
+    };
+  }, []);
+  useEffect(() => {
+    document.title = `${narrowTitle(narrow.value)} - ${realmName.value || "Parley"}`;
+  }, [narrow.value, realmName.value]);
+  return (
+    <div class="app">
+      <TopBar />
+      <Sidebar />
+      <main class="center" aria-label={narrowTitle(narrow.value)}>
+        <Feed />
+        <Compose />
+      </main>
+    </div>
+  );
+}
+
+/** The app root. */
+export function App() {
+  if (phase.value === "login") return <Login />;
+  if (phase.value === "loading") {
+    return (
+      <p class="splash" role="status">
+        Loading Parley…
+      </p>
+    );
+  }
+  return <Main />;
+}
