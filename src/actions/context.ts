@@ -4,6 +4,7 @@ import type { Logger } from "pino";
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import type { EventBus } from "../events/bus.ts";
+import { messageOrder } from "../events/message-order.ts";
 import type { QueueManager } from "../events/queue-manager.ts";
 import type { RateLimiter } from "../rate-limit.ts";
 import type { ApiEvent, Delivery } from "../events/types.ts";
@@ -132,8 +133,15 @@ export function actionCtx(deps: ServerDeps, acting: Acting): ActionCtx {
 /** How an emitted event is delivered beyond its users (see Delivery). */
 type EmitOptions = Pick<Delivery, "allPublicStreamsQueues">;
 
-/** Queues an event for the given users; delivered only if the transaction commits. */
-export type Emit = (event: ApiEvent, userIds: Iterable<number>, options?: EmitOptions) => void;
+/**
+ * Queues an event for the given users; delivered only if the transaction commits.
+ * `reserveMessageId` is called just before a message insert and its answer with the new id, so
+ * the transaction's events are published in message-id order (events/message-order.ts).
+ */
+export type Emit = {
+  (event: ApiEvent, userIds: Iterable<number>, options?: EmitOptions): void;
+  readonly reserveMessageId: () => (id: number) => void;
+};
 
 /**
  * What a trusted `do*` primitive may read besides its transaction: an action's context and the
@@ -202,27 +210,36 @@ export function withBackgroundTransaction<T>(store: Store, fn: (tx: Transaction<
 }
 
 /**
- * Runs `fn` in one transaction. Events passed to `emit` are published after commit, in order;
- * a thrown error rolls back and publishes nothing. A transaction that lost a race on PostgreSQL
+ * Runs `fn` in one transaction. Events passed to `emit` are published after commit, in order
+ * (and after every lower message id of this process: events/message-order.ts); a thrown error
+ * rolls back and publishes nothing. A transaction that lost a race on PostgreSQL
  * (see CONFLICT_CODES) runs again, with its events of the failed attempt dropped.
  */
 export async function withTransaction<T>(ctx: ActionCtx, fn: (tx: Transaction<Database>, emit: Emit) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     const pending: Delivery[] = [];
-    const emit: Emit = (event, userIds, options) => {
+    const ticket = messageOrder.ticket();
+    const push = (event: ApiEvent, userIds: Iterable<number>, options?: EmitOptions) => {
       const ids = userIds instanceof Set ? [...userIds] : [...new Set(userIds)];
       const allPublicStreamsQueues = options?.allPublicStreamsQueues === true;
       if (allPublicStreamsQueues) pending.push({ realmId: ctx.realm.id, event, userIds: ids, allPublicStreamsQueues });
       else if (ids.length > 0) pending.push({ realmId: ctx.realm.id, event, userIds: ids });
     };
+    const emit: Emit = Object.assign(push, { reserveMessageId: () => ticket.reserve() });
     let result: T;
     try {
       result = await ctx.transactionGuard.run(() => ctx.transact((tx) => fn(tx, emit)));
     } catch (err) {
+      ticket.close();
       if (attempt < MAX_ATTEMPTS && isConflict(err)) continue;
       throw err;
     }
-    if (pending.length > 0) ctx.bus.publish(pending);
+    try {
+      await ticket.turn();
+      if (pending.length > 0) ctx.bus.publish(pending);
+    } finally {
+      ticket.close();
+    }
     return result;
   }
 }

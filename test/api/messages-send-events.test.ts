@@ -236,5 +236,19 @@ for (const store of STORES) {
       assert.deepEqual(withoutIds(await pollEvents(server.api, queue)).map((e) => [e.topic_name, e.visibility_policy]), [["ping", 3]]);
       await setUserSettings(server, member.id, { automatically_follow_topics_where_mentioned: false });
     });
+
+    test("concurrent sends reach every queue in message-id order", async () => {
+      const { owner, member, moderator } = server.fixtures;
+      const queue = await registerQueue(server.api, moderator, { event_types: ["message"] });
+      const senders = [owner, member, moderator];
+      const sent: number[] = [];
+      for (let round = 0; round < 6; round++) {
+        const ids = await Promise.all(Array.from({ length: 15 }, (_, i) => send(senders[i % senders.length], { type: "stream", to: "general", topic: "race", content: `round ${round} #${i}` })));
+        sent.push(...ids);
+      }
+      // Each send's events are published before its response, so one poll holds them all.
+      const received = (await messageEvents(queue)).map((event) => (event.message as { id: number }).id);
+      assert.deepEqual(received, [...sent].sort((a, b) => a - b));
+    });
   });
 }

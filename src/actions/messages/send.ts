@@ -248,7 +248,9 @@ function insertSentMessage(ctx: Pick<DoEnv, "realm" | "clock">, tx: Db, request:
  */
 export async function doSendMessage(tx: Db, env: Pick<DoEnv, "realm" | "clock" | "engine" | "config" | "emit">, request: SendRequest): Promise<SendMessageResult> {
   const { sender, stream } = request;
+  const filled = env.emit.reserveMessageId();
   const message = await insertSentMessage(env, tx, request);
+  filled(message.id);
   await claimAttachments(tx, env.realm.id, sender.id, message.id, request.rendered.linkedUploadPaths, env.emit);
   await insertFlagRows(tx, message.id, request.storedFlags);
   await doQueueOutgoingWebhooks(tx, env, message.id, request);
