@@ -4,10 +4,13 @@
  * field the app reads cannot be renamed or retyped on one side only. Nothing here runs.
  */
 import type { ApiMessage } from "../src/present/messages.ts";
-import type { ApiSubscription } from "../src/present/streams.ts";
+import type { ApiStream, ApiSubscription } from "../src/present/streams.ts";
 import type { ReactionEvent } from "../src/events/kinds/reactions.ts";
 import type { UpdateMessageFlagsEvent } from "../src/events/kinds/message-flags.ts";
-import type { Message, Reaction, ServerEvent, Subscription } from "./src/api/types.ts";
+import type { TypingEvent } from "../src/events/kinds/typing.ts";
+import type { ModernPresence } from "../src/present/presence.ts";
+import type { Message, PresenceTimes, Reaction, ServerEvent, Subscription } from "./src/api/types.ts";
+import type { Stream } from "./src/api/manage.ts";
 
 /** Compiles only when A is assignable to B. */
 type Fits<A extends B, B> = A;
@@ -18,6 +21,9 @@ export type ServerTypesFit = [
   Fits<ApiMessage & { flags: string[] }, Message>,
   Fits<ApiMessage["reactions"][number], Reaction>,
   Fits<ApiSubscription, Subscription>,
+  Fits<ApiStream, Stream>,
   Fits<Omit<ReactionEvent, never>, EventOf<"reaction">>,
   Fits<UpdateMessageFlagsEvent, EventOf<"update_message_flags">>,
+  Fits<TypingEvent, EventOf<"typing">>,
+  Fits<ModernPresence, PresenceTimes>,
 ];

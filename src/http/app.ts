@@ -242,7 +242,7 @@ export async function buildApp(deps: AppDeps) {
     const browserUrl = jsonPath(endpoint);
     if (browserUrl !== null) app.route({ method: endpoint.method, url: browserUrl, handler: endpointHandler(deps, authEnv, endpoint, "session") });
   }
-  registerSessionRoutes(app, { authEnv, secure: secureSite(config.externalUrl), anonymousCtx: (req) => anonymousCtx(deps, req), readParams });
+  registerSessionRoutes(app, { authEnv, secure: secureSite(config.externalUrl), sendsEmail: config.smtp !== null, anonymousCtx: (req) => anonymousCtx(deps, req), readParams });
   for (const register of deps.rawRoutes) register(app, deps, host);
   return app;
 }

@@ -1,7 +1,8 @@
 /**
  * The browser session's own routes (Zulip's web login and logout, as JSON): GET /json/session
- * (who is logged in, and the CSRF token), POST /json/login and POST /json/logout. Every other
- * /json route is an /api/v1 endpoint served with the session (http/app.ts).
+ * (who is logged in, the CSRF token, and whether the server sends email), POST /json/login and
+ * POST /json/logout. Every other /json route is an /api/v1 endpoint served with the session
+ * (http/app.ts).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from "fastify";
 import type { Logger } from "pino";
@@ -33,6 +34,8 @@ export type SessionRouteHost = {
   authEnv: AuthEnv;
   /** Whether the site is https (the session cookie is then Secure). */
   secure: boolean;
+  /** Whether the server sends email (SMTP_URL): the app then offers email invitations, else links to share. */
+  sendsEmail: boolean;
   /** The action context of an unauthenticated request (the organization, no caller). */
   anonymousCtx(req: AppRequest): Promise<ActionCtx>;
   /** The request's query and body parsed by a schema, as endpoints' parameters are. */
@@ -69,7 +72,7 @@ export function registerSessionRoutes(app: App, host: SessionRouteHost): void {
   app.get(`${JSON_PREFIX}/session`, async (req, reply) => {
     const { ignored } = host.readParams(req, { auth: "none", params: noParams });
     const user = await currentUser(req, reply, host);
-    return reply.send({ result: "success", msg: "", csrf_token: csrfToken(req), user: user && sessionUser(user), ...ignoredExtra(ignored) });
+    return reply.send({ result: "success", msg: "", csrf_token: csrfToken(req), user: user && sessionUser(user), email_sending: host.sendsEmail, ...ignoredExtra(ignored) });
   });
 
   app.post(`${JSON_PREFIX}/login`, async (req, reply) => {

@@ -135,6 +135,11 @@ for (const store of STORES) {
       return waitFor(`mail to ${to}`, () => smtp.mails.slice(after).find((m) => m.to.includes(to)));
     }
 
+    test("GET /json/session tells the web app that this server sends email", async () => {
+      const res = await fetch(`${server.url}/json/session`, { headers: { accept: "application/json" } });
+      assert.equal((await res.json()).email_sending, true);
+    });
+
     test("the invitation is mailed; its link registers the invited user once, with the invitation's role and channels", async () => {
       const { owner } = server.fixtures;
       smtp.mode = "accept";

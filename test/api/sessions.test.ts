@@ -115,7 +115,7 @@ for (const kind of STORES) {
     test("GET /json/session without a session: no user, and the CSRF cookie (readable by script, SameSite=Lax, site-wide)", async () => {
       const browser = new Browser(server);
       const res = await browser.get("/json/session");
-      assert.deepEqual(expectSuccess(res), { result: "success", msg: "", csrf_token: browser.jar.get("csrftoken"), user: null });
+      assert.deepEqual(expectSuccess(res), { result: "success", msg: "", csrf_token: browser.jar.get("csrftoken"), user: null, email_sending: false });
       const attrs = cookieAttributes(res, "csrftoken");
       assert.match(attrs.get("csrftoken") ?? "", /^[A-Za-z0-9]{32}$/);
       assert.equal(attrs.get("path"), "/");

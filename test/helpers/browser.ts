@@ -4,6 +4,7 @@
  */
 import fs from "node:fs";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import type { TestUser } from "./fixtures.ts";
 
 /** The browser binary (CHROMIUM_PATH overrides Debian's path). */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -32,4 +33,13 @@ export async function openPage(browser: Browser, baseUrl: string, errors: PageEr
   page.setDefaultTimeout(15_000);
   page.on("pageerror", (err) => errors.push(`pageerror: ${err.message}`));
   return { context, page };
+}
+
+/** Signs a user in through the login form at `baseUrl` and waits for the app's compose box. */
+export async function signIn(page: Page, baseUrl: string, user: Pick<TestUser, "email" | "password">): Promise<void> {
+  await page.goto(baseUrl);
+  await page.getByLabel("Email").fill(user.email);
+  await page.getByLabel("Password").fill(user.password);
+  await page.getByRole("button", { name: "Log in" }).click();
+  await page.getByRole("textbox", { name: "Message" }).waitFor();
 }

@@ -3,7 +3,19 @@
  * `X-CSRFToken` header (the `csrftoken` cookie's value) on writes, and turns Zulip's error
  * envelope into an ApiError. The API key is never seen by script: the session cookie is HttpOnly.
  */
-import type { EventsResponse, MessagesResponse, RegisterResponse, SessionResponse, TopicsResponse } from "./types.ts";
+import type {
+  EmojiDataResponse,
+  EventsResponse,
+  MessagesResponse,
+  PresenceResponse,
+  RealmEmojiResponse,
+  RegisterResponse,
+  SessionResponse,
+  SingleMessageResponse,
+  TopicsResponse,
+  UploadResponse,
+  UserGroupsResponse,
+} from "./types.ts";
 
 /** A failed call: Zulip's error envelope (code, msg), or a network failure (code "NETWORK_ERROR", status 0). */
 export class ApiError extends Error {
@@ -78,14 +90,52 @@ export async function call<T>(method: "GET" | "POST" | "PATCH" | "DELETE", path:
   throw new ApiError(code, msg, res.status, isRecord(json) ? json : {});
 }
 
+/**
+ * POST /json/user_uploads with one file (multipart, as Zulip's web app sends it), reporting the
+ * fraction sent; XMLHttpRequest because fetch reports no upload progress.
+ */
+export function upload(file: File, onProgress: (fraction: number) => void): Promise<UploadResponse> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open("POST", "/json/user_uploads");
+    xhr.setRequestHeader("x-csrftoken", cookie("csrftoken"));
+    xhr.setRequestHeader("accept", "application/json");
+    xhr.upload.onprogress = (e) => e.lengthComputable && onProgress(e.loaded / e.total);
+    xhr.onerror = () => reject(new ApiError("NETWORK_ERROR", "Cannot reach the server.", 0));
+    xhr.onload = () => {
+      let json: unknown = null;
+      try {
+        json = JSON.parse(xhr.responseText);
+      } catch {
+        return reject(new ApiError("BAD_RESPONSE", `Unexpected answer from the server (HTTP ${xhr.status}).`, xhr.status));
+      }
+      if (isSuccess<UploadResponse>(json)) return resolve(json);
+      const msg = isRecord(json) && typeof json.msg === "string" ? json.msg : `HTTP ${xhr.status}`;
+      reject(new ApiError(isRecord(json) && typeof json.code === "string" ? json.code : "BAD_REQUEST", msg, xhr.status));
+    };
+    const form = new FormData();
+    form.append("file", file, file.name);
+    xhr.send(form);
+  });
+}
+
+/** The server's emoji names document (a static file outside /json, as Zulip serves it). */
+async function emojiData(): Promise<EmojiDataResponse> {
+  const res = await fetch("/static/generated/emoji/emoji_api.json", { credentials: "same-origin" });
+  if (!res.ok) throw new ApiError("BAD_RESPONSE", `Could not load the emoji (HTTP ${res.status}).`, res.status);
+  const json: unknown = await res.json();
+  if (!isRecord(json) || !isRecord(json.code_to_names)) throw new ApiError("BAD_RESPONSE", "Unexpected emoji data.", res.status);
+  return { code_to_names: Object.fromEntries(Object.entries(json.code_to_names).filter((e): e is [string, string[]] => Array.isArray(e[1]))) };
+}
+
 /** The calls the app makes, typed. */
 export const api = {
   session: () => call<SessionResponse>("GET", "/session"),
   login: (username: string, password: string) => call<SessionResponse>("POST", "/login", { username, password }),
   logout: () => call<object>("POST", "/logout"),
   register: (params: Params) => call<RegisterResponse>("POST", "/register", params),
-  events: (queueId: string, lastEventId: number, signal: AbortSignal) =>
-    call<EventsResponse>("GET", "/events", { queue_id: queueId, last_event_id: lastEventId }, signal),
+  events: (queueId: string, lastEventId: number, signal: AbortSignal, dontBlock = false) =>
+    call<EventsResponse>("GET", "/events", { queue_id: queueId, last_event_id: lastEventId, dont_block: dontBlock || undefined }, signal),
   deleteQueue: (queueId: string) => call<object>("DELETE", "/events", { queue_id: queueId }),
   messages: (params: Params) => call<MessagesResponse>("GET", "/messages", params),
   send: (params: Params) => call<{ id: number }>("POST", "/messages", params),
@@ -94,4 +144,13 @@ export const api = {
   reaction: (messageId: number, op: "add" | "remove", emoji: { emoji_name: string; emoji_code: string; reaction_type: string }) =>
     call<object>(op === "add" ? "POST" : "DELETE", `/messages/${messageId}/reactions`, emoji),
   updateSettings: (params: Params) => call<object>("PATCH", "/settings", params),
+  message: (messageId: number) => call<SingleMessageResponse>("GET", `/messages/${messageId}`, { apply_markdown: false }),
+  editMessage: (messageId: number, params: Params) => call<object>("PATCH", `/messages/${messageId}`, params),
+  deleteMessage: (messageId: number) => call<object>("DELETE", `/messages/${messageId}`),
+  userGroups: () => call<UserGroupsResponse>("GET", "/user_groups"),
+  realmEmoji: () => call<RealmEmojiResponse>("GET", "/realm/emoji"),
+  presence: (status: "active" | "idle", newUserInput: boolean) =>
+    call<PresenceResponse>("POST", "/users/me/presence", { status, new_user_input: newUserInput, slim_presence: true }),
+  typing: (params: Params) => call<object>("POST", "/typing", params),
+  emojiData,
 };

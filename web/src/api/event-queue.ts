@@ -22,6 +22,11 @@ export type QueueHandlers = {
 /** First and largest wait between retries after a network error, in ms. */
 const RETRY_FIRST_MS = 250;
 const RETRY_MAX_MS = 5_000;
+/**
+ * A long poll unanswered for this long is abandoned and made again: the server answers within a
+ * minute (a heartbeat at the latest), so silence means a connection lost without an error.
+ */
+const POLL_TIMEOUT_MS = 90_000;
 
 /** Runs the register/poll loop until stop(). */
 export class EventQueue {
@@ -30,6 +35,8 @@ export class EventQueue {
   private stopped = false;
   private abort: AbortController | null = null;
   private retryMs = RETRY_FIRST_MS;
+  /** After a failure the next poll returns at once (dont_block), so "connected" shows without waiting for an event. */
+  private recovering = false;
   private wake: (() => void) | null = null;
 
   constructor(
@@ -40,6 +47,7 @@ export class EventQueue {
   /** Starts the loop (returns at once). */
   start(): void {
     window.addEventListener("online", this.retryNow);
+    window.addEventListener("offline", this.wentOffline);
     window.addEventListener("pagehide", this.dropQueue);
     void this.loop();
   }
@@ -48,6 +56,7 @@ export class EventQueue {
   stop(): void {
     this.stopped = true;
     window.removeEventListener("online", this.retryNow);
+    window.removeEventListener("offline", this.wentOffline);
     window.removeEventListener("pagehide", this.dropQueue);
     this.abort?.abort();
     this.wake?.();
@@ -57,6 +66,12 @@ export class EventQueue {
   private readonly retryNow = (): void => {
     this.retryMs = RETRY_FIRST_MS;
     this.wake?.();
+  };
+
+  /** The browser lost the network: say so now rather than when the poll times out. */
+  private readonly wentOffline = (): void => {
+    this.on.connected(false);
+    this.abort?.abort();
   };
 
   private readonly dropQueue = (): void => {
@@ -83,6 +98,7 @@ export class EventQueue {
           return;
         }
         this.on.connected(false);
+        this.recovering = true;
         await this.pause(this.retryMs);
         this.retryMs = Math.min(this.retryMs * 2, RETRY_MAX_MS);
       }
@@ -100,8 +116,11 @@ export class EventQueue {
   private async poll(): Promise<void> {
     const queueId = this.queueId;
     if (queueId === null) return;
-    this.abort = new AbortController();
-    const res = await api.events(queueId, this.lastEventId, this.abort.signal);
+    const abort = new AbortController();
+    this.abort = abort;
+    const timer = setTimeout(() => abort.abort(), POLL_TIMEOUT_MS);
+    const res = await api.events(queueId, this.lastEventId, abort.signal, this.recovering).finally(() => clearTimeout(timer));
+    this.recovering = false;
     if (this.stopped || queueId !== this.queueId) return;
     for (const event of res.events) this.lastEventId = Math.max(this.lastEventId, event.id);
     if (res.events.some((e) => e.type === "restart")) {

@@ -47,13 +47,15 @@ export type User = {
   is_bot: boolean;
   avatar_url?: string | null;
   is_active?: boolean;
+  /** 100 owner, 200 administrator, 300 moderator, 400 member, 600 guest. */
+  role?: number;
 };
 
 /** The signed-in user as GET /json/session names them. */
 export type SessionUser = { user_id: number; email: string; full_name: string };
 
 /** GET /json/session. */
-export type SessionResponse = { csrf_token: string; user: SessionUser | null };
+export type SessionResponse = { csrf_token: string; user: SessionUser | null; /** Whether the server sends email (SMTP_URL). */ email_sending?: boolean };
 
 /** unread_msgs of the register snapshot. */
 export type UnreadMsgs = {
@@ -66,7 +68,18 @@ export type UnreadMsgs = {
 };
 
 /** The user settings the app reads. */
-export type UserSettings = { enter_sends: boolean; color_scheme: number; twenty_four_hour_time: boolean };
+export type UserSettings = {
+  enter_sends: boolean;
+  color_scheme: number;
+  twenty_four_hour_time: boolean;
+  // Notification settings (the settings screen's; absent until the snapshot arrives).
+  enable_desktop_notifications?: boolean;
+  enable_sounds?: boolean;
+  enable_offline_email_notifications?: boolean;
+  enable_offline_push_notifications?: boolean;
+  enable_stream_desktop_notifications?: boolean;
+  wildcard_mentions_notify?: boolean;
+};
 
 /** POST /register: the queue and the snapshot of the keys the app asks for. */
 export type RegisterResponse = {
@@ -82,7 +95,27 @@ export type RegisterResponse = {
   starred_messages: number[];
   user_settings: UserSettings;
   user_id: number;
+  can_invite_others_to_realm: boolean;
+  /** The organization's other settings (realm_description, the realm_can_*_group permissions, ...). */
+  [key: `realm_${string}`]: unknown;
+  /** Presence (slim: keyed by user id) and the server's clock and timing rules for it and typing. */
+  presences?: Record<string, PresenceTimes>;
+  server_timestamp?: number;
+  server_presence_ping_interval_seconds?: number;
+  server_presence_offline_threshold_seconds?: number;
+  server_typing_started_expiry_period_milliseconds?: number;
+  server_typing_stopped_wait_period_milliseconds?: number;
+  server_typing_started_wait_period_milliseconds?: number;
 };
+
+/** A user's presence in the modern form: when they were last active and last connected (UNIX seconds). */
+export type PresenceTimes = { active_timestamp: number; idle_timestamp: number };
+
+/** POST /users/me/presence (slim). */
+export type PresenceResponse = { presences?: Record<string, PresenceTimes>; server_timestamp?: number; presence_last_update_id?: number };
+
+/** A user named in a typing event. */
+export type TypingUser = { user_id: number; email: string };
 
 /** GET /messages. */
 export type MessagesResponse = {
@@ -94,6 +127,27 @@ export type MessagesResponse = {
 
 /** GET /users/me/{stream_id}/topics. */
 export type TopicsResponse = { topics: Array<{ name: string; max_id: number }> };
+
+/** A group-setting value: a named group's id, or an anonymous group (FL 283). */
+export type GroupSettingValue = number | { direct_members: number[]; direct_subgroups: number[] };
+
+/** A user group as GET /user_groups lists it (the fields the app reads). */
+export type UserGroup = { id: number; name: string; description: string; members: number[]; direct_subgroup_ids: number[]; is_system_group: boolean; deactivated: boolean };
+
+/** GET /user_groups. */
+export type UserGroupsResponse = { user_groups: UserGroup[] };
+
+/** GET /realm/emoji: the organization's custom emoji by id. */
+export type RealmEmojiResponse = { emoji: Record<string, { id: string; name: string; source_url: string; deactivated: boolean }> };
+
+/** The server's unicode emoji names (`server_emoji_data_url`, FL 140): canonical name first. */
+export type EmojiDataResponse = { code_to_names: Record<string, string[]> };
+
+/** GET /messages/{id}: one message and its Markdown source. */
+export type SingleMessageResponse = { message: Message; raw_content: string };
+
+/** POST /user_uploads. */
+export type UploadResponse = { url: string; filename?: string };
 
 /** The events the app handles; others are ignored. */
 export type ServerEvent =
@@ -109,7 +163,16 @@ export type ServerEvent =
   | { id: number; type: "subscription"; op: "update"; stream_id: number; property: string; value: unknown }
   | { id: number; type: "realm_user"; op: "add"; person: User }
   | { id: number; type: "realm_user"; op: "update"; person: Partial<User> & { user_id: number } }
-  | { id: number; type: "user_settings"; op: "update"; property: string; value: unknown };
+  | { id: number; type: "user_settings"; op: "update"; property: string; value: unknown }
+  | { id: number; type: "realm"; op: "update"; property: string; value: unknown }
+  | { id: number; type: "realm"; op: "update_dict"; property: string; data: Record<string, unknown> }
+  | { id: number; type: "stream"; op: "delete"; streams: Array<{ stream_id: number }> }
+  | { id: number; type: "stream"; op: "create"; streams: Array<{ stream_id: number; name: string }> }
+  | { id: number; type: "stream"; op: "update"; stream_id: number; property: string; value: unknown }
+  | { id: number; type: "realm_user"; op: "remove"; person: { user_id: number } }
+  | { id: number; type: "typing"; op: "start" | "stop"; message_type: "direct"; sender: TypingUser; recipients: TypingUser[] }
+  | { id: number; type: "typing"; op: "start" | "stop"; message_type: "stream"; sender: TypingUser; stream_id: number; topic: string }
+  | { id: number; type: "presence"; presences: Record<string, PresenceTimes> };
 
 /** What a client needs to put a message marked unread back (FL 121). */
 export type UnreadDetail =

@@ -1,12 +1,13 @@
 /**
  * The compose box's state: where the message goes (channel and topic, or direct recipients),
- * its text, and sending. The recipient follows the narrow until the user changes it.
+ * its text, and sending. The recipient follows the narrow until the user changes it. Text is
+ * inserted at the caret the view last reported (quote-and-reply, uploads, autocomplete).
  */
 import { batch, signal } from "@preact/signals";
 import { api, ApiError } from "../api/client.ts";
 import type { Message } from "../api/types.ts";
-import { dmUserIds, type Narrow } from "./narrow.ts";
-import { sortedSubscriptions, users } from "./store.ts";
+import { dmUserIds, narrowHash, type Narrow } from "./narrow.ts";
+import { sortedSubscriptions, streamName, users } from "./store.ts";
 
 export const mode = signal<"stream" | "dm">("stream");
 export const streamId = signal<number | null>(null);
@@ -18,6 +19,41 @@ export const sending = signal(false);
 export const sendError = signal<string | null>(null);
 /** Bumped to ask the view to focus a field. */
 export const focusRequest = signal<{ field: "topic" | "content" | "recipients"; n: number }>({ field: "content", n: 0 });
+
+/** Where the view should put the caret in the text (bumped with each request); `focus`: focus the box too. */
+export const caretRequest = signal<{ start: number; end: number; focus: boolean; n: number }>({ start: 0, end: 0, focus: false, n: 0 });
+/** The caret (selection) in the text as the view last reported it. */
+let caret = { start: 0, end: 0 };
+
+/** The view reports the caret (on input, selection change and blur). */
+export function setCaret(start: number, end: number): void {
+  caret = { start, end };
+}
+
+/**
+ * Replaces content[start, end) with text. The caret goes after it (and the box gets the focus),
+ * unless `keepCaret`: then the user's caret stays where it was in their text (an upload that
+ * finishes while they type).
+ */
+export function replaceRange(start: number, end: number, text: string, keepCaret = false): void {
+  const current = content.value;
+  const from = Math.max(0, Math.min(start, current.length));
+  const to = Math.max(from, Math.min(end, current.length));
+  content.value = current.slice(0, from) + text + current.slice(to);
+  const shift = (at: number) => (at >= to ? at + text.length - (to - from) : Math.min(at, from));
+  caret = keepCaret ? { start: shift(caret.start), end: shift(caret.end) } : { start: from + text.length, end: from + text.length };
+  caretRequest.value = { ...caret, focus: !keepCaret, n: caretRequest.value.n + 1 };
+}
+
+/** Inserts text at the caret (replacing the selection); `block` puts it on lines of its own. */
+export function insertText(text: string, block = false): void {
+  const { start, end } = caret.start <= content.value.length ? caret : { start: content.value.length, end: content.value.length };
+  const before = content.value.slice(0, start);
+  const after = content.value.slice(end);
+  const lead = block && before !== "" && !before.endsWith("\n") ? "\n" : "";
+  const trail = block && after !== "" && !after.startsWith("\n") ? "\n" : "";
+  replaceRange(start, end, lead + text + trail);
+}
 
 function focus(field: "topic" | "content" | "recipients"): void {
   focusRequest.value = { field, n: focusRequest.value.n + 1 };
@@ -78,6 +114,41 @@ export function replyTo(message: Message, me: number): void {
     }
   });
   focus("content");
+}
+
+/** A fence of backticks longer than any run of backticks in the text (at least three). */
+function fenceFor(text: string): string {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  return "`".repeat(Math.max(3, longest + 1));
+}
+
+/** The permanent link to a message, as upstream writes it (`.../#narrow/channel/1-general/topic/x/near/42`). */
+export function messageLink(message: Message, me: number): string {
+  const to: Narrow = message.type === "stream" && message.stream_id !== undefined ? { kind: "topic", streamId: message.stream_id, topic: message.subject } : { kind: "dm", userIds: dmUserIds(message, me) };
+  return `${location.origin}/${narrowHash(to, streamName)}/near/${message.id}`;
+}
+
+/**
+ * Zulip's quote-and-reply text: a silent mention of the sender, a link to the message and its
+ * Markdown source in a quote block (zulip-flutter's quoteAndReply, Zulip web's the same), the
+ * quoted mentions made silent so nobody is notified twice (as Zulip's help says).
+ */
+export function quoteText(message: Message, rawContent: string, me: number): string {
+  const quoted = rawContent.replace(/(^|[^\w])@(\*)/g, "$1@_$2");
+  const fence = fenceFor(quoted);
+  return `@_**${message.sender_full_name}|${message.sender_id}** [said](${messageLink(message, me)}):\n${fence}quote\n${quoted}\n${fence}\n`;
+}
+
+/** Quote-and-reply: addresses the message's conversation and inserts the quote at the caret. */
+export async function quoteAndReply(message: Message, me: number): Promise<void> {
+  replyTo(message, me);
+  try {
+    const res = await api.message(message.id);
+    insertText(quoteText(message, res.raw_content, me), true);
+    focus("content");
+  } catch (err) {
+    sendError.value = err instanceof ApiError ? err.message : "Could not load the message to quote.";
+  }
 }
 
 /** The user ids of the typed recipients, or the name that matches nobody. */

@@ -1,7 +1,10 @@
 /** Applies server events to the state: one case per event kind the app shows. */
 import { batch } from "@preact/signals";
 import type { Message, ServerEvent } from "../api/types.ts";
+import { applyRealmEvent } from "./admin.ts";
 import * as feed from "./feed.ts";
+import { applyPresence } from "./presence.ts";
+import { applyTyping } from "./typing.ts";
 import { dmKey, dmUserIds } from "./narrow.ts";
 import { me, recentDms, setEntry, settings, subscriptions, topics, users } from "./store.ts";
 import * as unread from "./unread.ts";
@@ -50,6 +53,17 @@ function onSubscription(event: Extract<ServerEvent, { type: "subscription" }>): 
   }
 }
 
+/** Channel changes: archived (a delete, or is_archived) leave the sidebar; renames and the like update it. */
+function onStream(event: Extract<ServerEvent, { type: "stream" }>): void {
+  if (event.op === "delete") for (const s of event.streams) setEntry(subscriptions, s.stream_id, undefined);
+  else if (event.op === "update") {
+    const sub = subscriptions.value.get(event.stream_id);
+    if (sub === undefined) return;
+    if (event.property in sub) setEntry(subscriptions, event.stream_id, { ...sub, [event.property]: event.value });
+  }
+  // A channel created without the user: only "subscription add" puts it in the sidebar.
+}
+
 /** Applies a batch of events in one render. */
 export function applyEvents(events: readonly ServerEvent[]): void {
   const myId = me.value?.user_id;
@@ -81,9 +95,29 @@ export function applyEvents(events: readonly ServerEvent[]): void {
         case "realm_user": {
           const known = users.value.get(event.person.user_id);
           if (event.op === "add") setEntry(users, event.person.user_id, event.person);
+          else if (event.op === "remove") {
+            if (known) setEntry(users, known.user_id, { ...known, is_active: false });
+            break;
+          }
           else if (known) setEntry(users, known.user_id, { ...known, ...event.person });
+          // The top bar shows the signed-in user's own name.
+          const self = me.value;
+          const name = event.op === "update" ? event.person.full_name : undefined;
+          if (self !== null && event.person.user_id === self.user_id && name !== undefined) me.value = { ...self, full_name: name };
           break;
         }
+        case "realm":
+          applyRealmEvent(event);
+          break;
+        case "stream":
+          onStream(event);
+          break;
+        case "typing":
+          applyTyping(event, myId);
+          break;
+        case "presence":
+          applyPresence(event.presences);
+          break;
         case "user_settings":
           settings.value = { ...settings.value, [event.property]: event.value };
           break;

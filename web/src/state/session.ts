@@ -6,26 +6,37 @@ import { batch } from "@preact/signals";
 import { api } from "../api/client.ts";
 import { EventQueue } from "../api/event-queue.ts";
 import type { RegisterResponse } from "../api/types.ts";
+import { emailSending, loadRealm } from "./admin.ts";
 import { applyEvents } from "./events.ts";
 import * as feed from "./feed.ts";
 import { parseHash } from "./narrow.ts";
+import { closeSettings } from "./settings.ts";
 import { connected, loadSnapshot, me, phase } from "./store.ts";
 import { loadUnreads } from "./unread.ts";
+import { loadPresences, startPresence } from "./presence.ts";
+import { clearTypists, loadTypingTimes } from "./typing.ts";
 
 /** The event types the app handles; the snapshot carries the matching keys. */
 const EVENT_TYPES = [
   "message", "update_message", "delete_message", "update_message_flags", "reaction", "subscription",
-  "realm_user", "user_settings", "recent_private_conversations", "realm", "heartbeat", "restart",
+  "realm_user", "user_settings", "recent_private_conversations", "realm", "stream", "heartbeat", "restart",
+  "typing", "presence",
 ];
 
 let queue: EventQueue | null = null;
+/** Stops the tab's presence reports (while signed in). */
+let stopPresence: (() => void) | null = null;
 
 function onSnapshot(state: RegisterResponse): void {
   const user = me.value;
   if (user === null) return;
   batch(() => {
     loadSnapshot(state);
+    loadRealm(state);
     loadUnreads(state.unread_msgs, user.user_id);
+    loadPresences(state);
+    loadTypingTimes(state);
+    clearTypists();
     phase.value = "ready";
   });
   // After a reconnect the loaded messages may be stale: load the narrow afresh.
@@ -35,16 +46,21 @@ function onSnapshot(state: RegisterResponse): void {
 function startQueue(): void {
   queue?.stop();
   queue = new EventQueue(
-    { event_types: EVENT_TYPES, apply_markdown: true, client_gravatar: false, slim_presence: true, client_capabilities: { notification_settings_null: true, bulk_message_deletion: true, user_avatar_url_field_optional: false, empty_topic_name: true, user_settings_object: true } },
+    { event_types: EVENT_TYPES, apply_markdown: true, client_gravatar: false, slim_presence: true, client_capabilities: { notification_settings_null: true, bulk_message_deletion: true, user_avatar_url_field_optional: false, empty_topic_name: true, user_settings_object: true, stream_typing_notifications: true, simplified_presence_events: true } },
     { snapshot: onSnapshot, events: applyEvents, connected: (ok) => (connected.value = ok), signedOut: showLogin },
   );
   queue.start();
+  stopPresence?.();
+  stopPresence = startPresence();
 }
 
 function showLogin(): void {
   queue?.stop();
   queue = null;
+  stopPresence?.();
+  stopPresence = null;
   batch(() => {
+    closeSettings();
     me.value = null;
     phase.value = "login";
   });
@@ -54,6 +70,7 @@ function showLogin(): void {
 export async function boot(): Promise<void> {
   try {
     const session = await api.session();
+    emailSending.value = session.email_sending === true;
     if (session.user === null) return showLogin();
     me.value = session.user;
     startQueue();

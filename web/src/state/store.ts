@@ -20,6 +20,8 @@ export const subscriptions = signal<ReadonlyMap<number, Subscription>>(new Map()
 /** Direct conversations by key ("3,7"), with their latest message id. */
 export const recentDms = signal<ReadonlyMap<string, { userIds: number[]; maxId: number }>>(new Map());
 export const settings = signal<UserSettings>({ enter_sends: false, color_scheme: 1, twenty_four_hour_time: false });
+/** The snapshot's organization settings (its `realm_*` keys, and the server limits such as max_file_upload_size_mib). */
+export const realmSettings = signal<Readonly<Record<string, unknown>>>({});
 /** Topics of each channel whose topic list was fetched (newest first). */
 export const topics = signal<ReadonlyMap<number, ReadonlyArray<{ name: string; max_id: number }>>>(new Map());
 
@@ -61,6 +63,7 @@ export function loadSnapshot(state: RegisterResponse): void {
   recentDms.value = dms;
   settings.value = { ...settings.value, ...state.user_settings };
   topics.value = new Map();
+  realmSettings.value = Object.fromEntries(Object.entries(state).filter(([key]) => key.startsWith("realm_") || key.startsWith("max_")));
 }
 
 /** Sets a map signal's entry (a new map, so readers update). */

@@ -58,12 +58,27 @@ export function unreadTopics(streamId: number): Map<string, string> {
   return out;
 }
 
-/** The first unread topic after (streamId, topic) in message order, for the `n` key. */
-export function nextUnreadTopic(after: { streamId: number; topic: string } | null): { streamId: number; topic: string } | null {
-  const ids = [...entries.keys()].sort((a, b) => a - b);
-  for (const id of ids) {
-    const e = entries.get(id);
-    if (e && "streamId" in e && !(after && e.streamId === after.streamId && e.topic.toLowerCase() === after.topic.toLowerCase())) return { streamId: e.streamId, topic: e.topic };
+/**
+ * The next unread topic after (streamId, topic), for the `n` key, as Zulip goes: channels in the
+ * order given (the sidebar's, muted ones left out), within a channel its topics oldest unread
+ * first, wrapping around; null when no other topic has unread messages.
+ */
+export function nextUnreadTopic(after: { streamId: number; topic: string } | null, channelOrder: readonly number[]): { streamId: number; topic: string } | null {
+  const firstIds = new Map<string, { streamId: number; topic: string; id: number }>();
+  for (const [id, e] of entries) {
+    if (!("streamId" in e)) continue;
+    const key = topicKey(e.streamId, e.topic);
+    const known = firstIds.get(key);
+    if (known === undefined || id < known.id) firstIds.set(key, { streamId: e.streamId, topic: e.topic, id });
+  }
+  const rank = new Map(channelOrder.map((id, i) => [id, i]));
+  const list = [...firstIds.values()].filter((t) => rank.has(t.streamId)).sort((a, b) => (rank.get(a.streamId) ?? 0) - (rank.get(b.streamId) ?? 0) || a.id - b.id);
+  const at = after === null ? -1 : list.findIndex((t) => topicKey(t.streamId, t.topic) === topicKey(after.streamId, after.topic));
+  // From a channel narrow or elsewhere (not in the list): start at the first topic of the current channel or later.
+  const start = at >= 0 ? at + 1 : after === null ? 0 : Math.max(0, list.findIndex((t) => (rank.get(t.streamId) ?? 0) >= (rank.get(after.streamId) ?? 0)));
+  for (let i = 0; i < list.length; i += 1) {
+    const t = list[(start + i) % list.length];
+    if (after === null || topicKey(t.streamId, t.topic) !== topicKey(after.streamId, after.topic)) return { streamId: t.streamId, topic: t.topic };
   }
   return null;
 }

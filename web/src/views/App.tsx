@@ -6,10 +6,14 @@ import { parseHash } from "../state/narrow.ts";
 import { phase, realmName } from "../state/store.ts";
 import { Compose } from "./Compose.tsx";
 import { Feed } from "./Feed.tsx";
+import { joinToken } from "../state/join.ts";
+import { Join } from "./Join.tsx";
 import { installShortcuts } from "./keyboard.ts";
 import { Login } from "./Login.tsx";
+import { SettingsDialog } from "./settings/SettingsDialog.tsx";
 import { Sidebar } from "./Sidebar.tsx";
 import { narrowTitle, TopBar } from "./TopBar.tsx";
+import { UserList } from "./UserList.tsx";
 
 function Main() {
   useEffect(() => {
@@ -37,12 +41,16 @@ function Main() {
         <Feed />
         <Compose />
       </main>
+      <UserList />
+      <SettingsDialog />
     </div>
   );
 }
 
 /** The app root. */
 export function App() {
+  const token = joinToken.value;
+  if (token !== null) return <Join token={token} />;
   if (phase.value === "login") return <Login />;
   if (phase.value === "loading") {
     return (

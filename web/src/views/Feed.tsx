@@ -5,12 +5,13 @@
  */
 import { useEffect, useLayoutEffect, useRef } from "preact/hooks";
 import type { Message } from "../api/types.ts";
-import { foundOldest, loadError, loading, loadOlder, messages, narrow } from "../state/feed.ts";
+import { foundOldest, loadError, loading, loadOlder, messages, narrow, selectedId } from "../state/feed.ts";
 import { dmKey, dmUserIds, narrowHash, type Narrow } from "../state/narrow.ts";
 import { dmTitle, me, streamName, subscriptions } from "../state/store.ts";
 import { markSeen } from "../state/unread.ts";
 import { dayLabel } from "./format.ts";
 import { MessageItem } from "./MessageItem.tsx";
+import { TypingNotice } from "./TypingNotice.tsx";
 
 /** Within this many seconds, a sender's next message in a conversation hides their name. */
 const CONTINUATION_SECONDS = 10 * 60;
@@ -89,8 +90,21 @@ function useReadMarking(scroller: { current: HTMLElement | null }, list: readonl
       },
       { root, threshold: [0, 0.5, 1] },
     );
-    for (const el of root.querySelectorAll<HTMLElement>("article.message.unread")) observer.observe(el);
-    return () => observer.disconnect();
+    // Observing afresh reports what is on screen now: at first, and when the tab is shown again
+    // (messages that came into view while it was hidden were not seen).
+    const observeAll = () => {
+      for (const el of root.querySelectorAll<HTMLElement>("article.message.unread")) {
+        observer.unobserve(el);
+        observer.observe(el);
+      }
+    };
+    const onVisibility = () => document.visibilityState === "visible" && observeAll();
+    observeAll();
+    document.addEventListener("visibilitychange", onVisibility);
+    return () => {
+      observer.disconnect();
+      document.removeEventListener("visibilitychange", onVisibility);
+    };
   }, [list, enabled]);
 }
 
@@ -128,6 +142,24 @@ function useScrollKeeping(scroller: { current: HTMLElement | null }, list: reado
   }, []);
 }
 
+/**
+ * Marks the selected message for assistive technology (aria-current) and gives it keyboard focus
+ * when the arrows moved it there, so the selection is visible and announced.
+ */
+function useSelectionMark(scroller: { current: HTMLElement | null }, list: readonly Message[]): void {
+  const id = selectedId.value;
+  useEffect(() => {
+    const root = scroller.current;
+    if (root === null) return;
+    for (const el of root.querySelectorAll("article[aria-current]")) if (el.getAttribute("data-message-id") !== String(id)) el.removeAttribute("aria-current");
+    if (id === null) return;
+    const el = root.querySelector<HTMLElement>(`article[data-message-id="${id}"]`);
+    if (el === null) return;
+    el.setAttribute("aria-current", "true");
+    el.tabIndex = -1;
+  }, [id, list]);
+}
+
 function emptyText(n: Narrow): string {
   switch (n.kind) {
     case "search":
@@ -149,36 +181,40 @@ export function Feed() {
   const n = narrow.value;
   useScrollKeeping(scroller, list);
   useReadMarking(scroller, list, n.kind !== "search");
+  useSelectionMark(scroller, list);
   useEffect(() => {
     // A short first page leaves nothing to scroll: fetch older ones until it fills the view.
     const el = scroller.current;
     if (el && loading.value === null && !foundOldest.value && list.length > 0 && el.scrollHeight <= el.clientHeight) void loadOlder();
   }, [list]);
   return (
-    <div class="feed-scroll" ref={scroller}>
-      <div class="feed-start">
-        {loading.value === "older" && <p class="feed-note">Loading older messages…</p>}
-        {foundOldest.value && list.length > 0 && <p class="feed-note">This is the beginning of the conversation.</p>}
+    <>
+      <div class="feed-scroll" ref={scroller}>
+        <div class="feed-start">
+          {loading.value === "older" && <p class="feed-note">Loading older messages…</p>}
+          {foundOldest.value && list.length > 0 && <p class="feed-note">This is the beginning of the conversation.</p>}
+        </div>
+        <div role="log" aria-label="Messages" aria-busy={loading.value !== null} class="message-list">
+          {groupMessages(list, myId).map((g) => (
+            <section key={`${g.key}@${g.first.id}`} class="message-group">
+              <RecipientBar group={g} />
+              {g.messages.map((m, i) => {
+                const before = g.messages[i - 1];
+                const continued = before !== undefined && before.sender_id === m.sender_id && m.timestamp - before.timestamp < CONTINUATION_SECONDS;
+                return <MessageItem key={m.id} message={m} continued={continued} />;
+              })}
+            </section>
+          ))}
+        </div>
+        {loading.value === "initial" && <p class="feed-note">Loading…</p>}
+        {loading.value === null && list.length === 0 && loadError.value === null && <p class="feed-empty">{emptyText(n)}</p>}
+        {loadError.value !== null && (
+          <p class="form-error" role="alert">
+            {loadError.value}
+          </p>
+        )}
       </div>
-      <div role="log" aria-label="Messages" aria-busy={loading.value !== null} class="message-list">
-        {groupMessages(list, myId).map((g) => (
-          <section key={`${g.key}@${g.first.id}`} class="message-group">
-            <RecipientBar group={g} />
-            {g.messages.map((m, i) => {
-              const before = g.messages[i - 1];
-              const continued = before !== undefined && before.sender_id === m.sender_id && m.timestamp - before.timestamp < CONTINUATION_SECONDS;
-              return <MessageItem key={m.id} message={m} continued={continued} />;
-            })}
-          </section>
-        ))}
-      </div>
-      {loading.value === "initial" && <p class="feed-note">Loading…</p>}
-      {loading.value === null && list.length === 0 && loadError.value === null && <p class="feed-empty">{emptyText(n)}</p>}
-      {loadError.value !== null && (
-        <p class="form-error" role="alert">
-          {loadError.value}
-        </p>
-      )}
-    </div>
+      <TypingNotice />
+    </>
   );
 }

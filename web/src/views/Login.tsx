@@ -1,45 +1,27 @@
 /** The login page: email and password, the server's error on failure. */
 import { useState } from "preact/hooks";
-import { ApiError } from "../api/client.ts";
 import { login } from "../state/session.ts";
+import { ActionStatus, Field, useAction } from "./settings/action.tsx";
 
 /** The sign-in form. */
 export function Login() {
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const action = useAction();
 
-  async function submit(e: Event): Promise<void> {
+  function submit(e: Event): void {
     e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      await login(email.trim(), password);
-    } catch (err) {
-      setError(err instanceof ApiError ? err.message : "Could not sign in. Try again.");
-      setBusy(false);
-    }
+    void action.run(() => login(email.trim(), password));
   }
 
   return (
     <main class="login-page">
       <form class="login-card" onSubmit={submit} aria-labelledby="login-title">
         <h1 id="login-title">Log in to Parley</h1>
-        <label>
-          Email
-          <input type="email" name="username" autocomplete="username" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
-        </label>
-        <label>
-          Password
-          <input type="password" name="password" autocomplete="current-password" required value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
-        </label>
-        {error !== null && (
-          <p class="form-error" role="alert">
-            {error}
-          </p>
-        )}
-        <button type="submit" class="button-primary" disabled={busy}>
+        <Field label="Email" type="email" name="username" autocomplete="username" required value={email} onValue={setEmail} />
+        <Field label="Password" type="password" name="password" autocomplete="current-password" required value={password} onValue={setPassword} />
+        <ActionStatus action={action} />
+        <button type="submit" class="button-primary" disabled={action.busy}>
           Log in
         </button>
       </form>

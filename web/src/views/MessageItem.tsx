@@ -1,13 +1,21 @@
-/** One message of the feed: avatar, sender, time, rendered content, edited mark and reactions. */
-import { useMemo } from "preact/hooks";
+/**
+ * One message of the feed: avatar, sender, time, rendered content, edited mark, reactions and
+ * its actions (toolbar and menu, the emoji picker, the in-place editor, the delete confirmation).
+ */
+import { useEffect, useMemo, useState } from "preact/hooks";
 import { api } from "../api/client.ts";
 import type { Message, Reaction } from "../api/types.ts";
+import { ensureEmoji, realmEmojiById, spokenEmojiName, type EmojiChoice } from "../state/emoji.ts";
 import { selectedId } from "../state/feed.ts";
 import { me, settings, users } from "../state/store.ts";
 import { Avatar } from "./Avatar.tsx";
-import { emojiFromCode, fullTime, timeOfDay, withEmojiGlyphs } from "./format.ts";
+import { EmojiGlyph, EmojiPicker } from "./EmojiPicker.tsx";
+import { fullTime, timeOfDay, withEmojiGlyphs } from "./format.ts";
+import { DeleteDialog, MessageToolbar } from "./MessageActions.tsx";
+import { MessageEditor } from "./MessageEditor.tsx";
 
-type ReactionGroup = { key: string; emoji: Omit<Reaction, "user_id">; userIds: number[] };
+type ReactionEmoji = Omit<Reaction, "user_id">;
+type ReactionGroup = { key: string; emoji: ReactionEmoji; userIds: number[] };
 
 function groupReactions(reactions: readonly Reaction[]): ReactionGroup[] {
   const groups = new Map<string, ReactionGroup>();
@@ -20,26 +28,46 @@ function groupReactions(reactions: readonly Reaction[]): ReactionGroup[] {
   return [...groups.values()];
 }
 
+/** Adds my reaction, or takes it back when I already reacted with that emoji (as upstream's picker). */
+function toggleReaction(message: Message, emoji: ReactionEmoji, myId: number): void {
+  const mine = message.reactions.some((r) => r.user_id === myId && r.reaction_type === emoji.reaction_type && r.emoji_code === emoji.emoji_code);
+  void api.reaction(message.id, mine ? "remove" : "add", emoji).catch(() => undefined);
+}
+
+function ReactionGlyph({ emoji }: { emoji: ReactionEmoji }) {
+  const custom = emoji.reaction_type === "realm_emoji" ? realmEmojiById.value.get(emoji.emoji_code) : undefined;
+  useEffect(() => {
+    if (emoji.reaction_type === "realm_emoji" && custom === undefined) void ensureEmoji();
+  }, [emoji.reaction_type, custom]);
+  if (emoji.reaction_type === "unicode_emoji") return <EmojiGlyph emoji={{ name: emoji.emoji_name, emoji_code: emoji.emoji_code, reaction_type: "unicode_emoji" }} />;
+  if (custom) return <img class="emoji-img" src={custom.url} alt="" />;
+  return <span class="emoji-glyph">{`:${emoji.emoji_name}:`}</span>;
+}
+
 function Reactions({ message }: { message: Message }) {
   const myId = me.value?.user_id;
-  if (message.reactions.length === 0) return null;
+  if (message.reactions.length === 0 || myId === undefined) return null;
   return (
-    <div class="reactions">
+    <div class="reactions" role="group" aria-label="Reactions">
       {groupReactions(message.reactions).map((g) => {
-        const mine = myId !== undefined && g.userIds.includes(myId);
-        const glyph = g.emoji.reaction_type === "unicode_emoji" ? emojiFromCode(g.emoji.emoji_code) : null;
-        const names = g.userIds.map((id) => users.value.get(id)?.full_name ?? "Unknown user").join(", ");
+        const mine = g.userIds.includes(myId);
+        const names = g.userIds.map((id) => (id === myId ? "You" : (users.value.get(id)?.full_name ?? "Unknown user"))).join(", ");
         return (
           <button
             key={g.key}
             type="button"
             class={`reaction${mine ? " mine" : ""}`}
             aria-pressed={mine}
-            aria-label={`${g.emoji.emoji_name}: ${g.userIds.length} (${names})`}
+            aria-label={`${spokenEmojiName(g.emoji.emoji_name)}: ${g.userIds.length}${mine ? ", you reacted" : ""}`}
             title={`${names} reacted with :${g.emoji.emoji_name}:`}
-            onClick={() => void api.reaction(message.id, mine ? "remove" : "add", g.emoji).catch(() => undefined)}
+            onClick={(e) => {
+              e.stopPropagation();
+              toggleReaction(message, g.emoji, myId);
+            }}
           >
-            <span aria-hidden="true">{glyph ?? `:${g.emoji.emoji_name}:`}</span>
+            <span aria-hidden="true">
+              <ReactionGlyph emoji={g.emoji} />
+            </span>
             <span class="reaction-count" aria-hidden="true">
               {g.userIds.length}
             </span>
@@ -52,13 +80,23 @@ function Reactions({ message }: { message: Message }) {
 
 /** A message; `continued` hides the sender line under the same sender's previous message. */
 export function MessageItem({ message, continued }: { message: Message; continued: boolean }) {
+  const [editing, setEditing] = useState(false);
+  const [picking, setPicking] = useState(false);
+  const [deleting, setDeleting] = useState(false);
   const selected = selectedId.value === message.id;
   const time = timeOfDay(message.timestamp, settings.value.twenty_four_hour_time);
   const edited = message.last_edit_timestamp !== undefined;
+  // Zulip marks a message moved to another topic or channel, when not also edited.
+  const moved = !edited && message.last_moved_timestamp !== undefined;
   const sender = users.value.get(message.sender_id);
   const unread = !message.flags.includes("read");
   const starred = message.flags.includes("starred");
   const html = useMemo(() => withEmojiGlyphs(message.content), [message.content]);
+  const myId = me.value?.user_id;
+  const pick = (emoji: EmojiChoice) => {
+    setPicking(false);
+    if (myId !== undefined) toggleReaction(message, { emoji_name: emoji.name, emoji_code: emoji.emoji_code, reaction_type: emoji.reaction_type }, myId);
+  };
   return (
     <article
       class={`message${continued ? " continued" : ""}${selected ? " selected" : ""}${unread ? " unread" : ""}`}
@@ -70,7 +108,16 @@ export function MessageItem({ message, continued }: { message: Message; continue
       <div class="message-body">
         <div class="message-header">
           {!continued && <span class="sender">{message.sender_full_name}</span>}
-          {edited && <span class="edited">(edited)</span>}
+          {edited && (
+            <span class="edited" title={message.last_edit_timestamp === undefined ? undefined : `Edited ${fullTime(message.last_edit_timestamp)}`}>
+              (edited)
+            </span>
+          )}
+          {moved && (
+            <span class="edited" title={message.last_moved_timestamp === undefined ? undefined : `Moved ${fullTime(message.last_moved_timestamp)}`}>
+              (moved)
+            </span>
+          )}
           {starred && (
             <span class="star" title="Starred">
               ★
@@ -80,9 +127,16 @@ export function MessageItem({ message, continued }: { message: Message; continue
             {time}
           </time>
         </div>
-        <div class={`message-content rendered${message.is_me_message ? " me-message" : ""}`} dangerouslySetInnerHTML={{ __html: html }} />
+        {editing ? (
+          <MessageEditor message={message} onDone={() => setEditing(false)} />
+        ) : (
+          <div class={`message-content rendered${message.is_me_message ? " me-message" : ""}`} dangerouslySetInnerHTML={{ __html: html }} />
+        )}
         <Reactions message={message} />
+        {picking && <EmojiPicker label="Add emoji reaction" onPick={pick} onClose={() => setPicking(false)} />}
       </div>
+      <MessageToolbar message={message} onReact={() => setPicking(!picking)} onEdit={() => setEditing(true)} onDelete={() => setDeleting(true)} />
+      {deleting && <DeleteDialog message={message} onClose={() => setDeleting(false)} />}
     </article>
   );
 }

@@ -2,18 +2,23 @@
  * The left sidebar: the views (combined feed, mentions, starred), the subscribed channels with
  * the current channel's topics, and the direct conversations, each with its unread count.
  */
-import { useEffect } from "preact/hooks";
+import { useEffect, useRef } from "preact/hooks";
 import { api } from "../api/client.ts";
 import { narrow } from "../state/feed.ts";
+import { sidebarOpen } from "../state/layout.ts";
 import { dmKey, narrowHash, sameNarrow, type Narrow } from "../state/narrow.ts";
+import { presenceOf, type PresenceStatus } from "../state/presence.ts";
 import { dmTitle, setEntry, sortedDms, sortedSubscriptions, streamName, topics } from "../state/store.ts";
 import { topicKey, unreadCounts, unreadTopics } from "../state/unread.ts";
+
+/** What a presence dot means, for its tooltip. */
+export const PRESENCE_TITLES: Record<PresenceStatus, string> = { active: "Active", idle: "Idle", offline: "Offline" };
 
 /** Topics listed under the current channel besides the unread ones. */
 const TOPICS_SHOWN = 8;
 
 /** One sidebar link: its accessible name carries the unread count ("general, 3 unread"). */
-function Item({ to, label, count, icon, color, level = 0 }: { to: Narrow; label: string; count: number; icon?: string; color?: string; level?: number }) {
+function Item({ to, label, count, icon, color, level = 0, presence }: { to: Narrow; label: string; count: number; icon?: string; color?: string; level?: number; presence?: PresenceStatus }) {
   const active = sameNarrow(to, narrow.value);
   return (
     <a
@@ -22,6 +27,7 @@ function Item({ to, label, count, icon, color, level = 0 }: { to: Narrow; label:
       aria-current={active ? "page" : undefined}
       aria-label={count > 0 ? `${label}, ${count} unread` : label}
     >
+      {presence !== undefined && <span class={`sidebar-icon presence-dot presence-${presence}`} title={PRESENCE_TITLES[presence]} aria-hidden="true" />}
       {icon !== undefined && (
         <span class="sidebar-icon" style={color ? { color } : undefined} aria-hidden="true">
           {icon}
@@ -78,8 +84,28 @@ export function Sidebar() {
   const n = narrow.value;
   const openStream = n.kind === "channel" || n.kind === "topic" ? n.streamId : null;
   useTopics(openStream);
+  const navRef = useRef<HTMLElement>(null);
+  const wasOpen = useRef(false);
+  const open = sidebarOpen.value;
+  useEffect(() => {
+    // Opened as a menu, it takes the focus; closed, the focus it held (lost with it) goes back to the menu button.
+    if (open) navRef.current?.querySelector<HTMLElement>("a[aria-current], a")?.focus();
+    else if (wasOpen.current && (document.activeElement === document.body || navRef.current?.contains(document.activeElement))) {
+      document.querySelector<HTMLElement>(".menu-button")?.focus();
+    }
+    wasOpen.current = open;
+  }, [open]);
   return (
-    <nav class="left-sidebar" aria-label="Channels and conversations">
+    <nav
+      ref={navRef}
+      id="left-sidebar"
+      class={`left-sidebar${sidebarOpen.value ? " open" : ""}`}
+      aria-label="Channels and conversations"
+      // On narrow screens the sidebar is a menu: following one of its links closes it.
+      onClick={(e) => {
+        if (e.target instanceof Element && e.target.closest("a") !== null) sidebarOpen.value = false;
+      }}
+    >
       <ul class="views">
         <li>
           <Item to={{ kind: "feed" }} label="Combined feed" count={counts.total} icon="≡" />
@@ -108,7 +134,12 @@ export function Sidebar() {
       <ul aria-labelledby="dms-heading">
         {sortedDms.value.map((c) => (
           <li key={dmKey(c.userIds)}>
-            <Item to={{ kind: "dm", userIds: c.userIds }} label={dmTitle(c.userIds)} count={counts.dms.get(dmKey(c.userIds)) ?? 0} icon="●" />
+            <Item
+              to={{ kind: "dm", userIds: c.userIds }}
+              label={dmTitle(c.userIds)}
+              count={counts.dms.get(dmKey(c.userIds)) ?? 0}
+              {...(c.userIds.length === 1 ? { presence: presenceOf(c.userIds[0]) } : { icon: "●" })}
+            />
           </li>
         ))}
         {sortedDms.value.length === 0 && <li class="sidebar-empty">No conversations yet</li>}

@@ -1,9 +1,12 @@
 /** The top bar: the organization, the current narrow's title, search, and the user's menu. */
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { narrow } from "../state/feed.ts";
+import { sidebarOpen } from "../state/layout.ts";
 import { narrowHash, type Narrow } from "../state/narrow.ts";
+import { narrowFromSearch, searchText } from "../state/search.ts";
 import { connected, dmTitle, me, realmName, streamName } from "../state/store.ts";
 import { logout } from "../state/session.ts";
+import { SettingsButton } from "./settings/SettingsDialog.tsx";
 
 /** The title of a narrow, as the top bar and the document title show it. */
 export function narrowTitle(n: Narrow): string {
@@ -21,23 +24,38 @@ export function narrowTitle(n: Narrow): string {
     case "starred":
       return "Starred messages";
     case "search":
-      return `Search: ${n.query}`;
+      return `Search: ${searchText(n)}`;
   }
 }
 
 function SearchBox() {
   const n = narrow.value;
-  const [query, setQuery] = useState(n.kind === "search" ? n.query : "");
+  const [query, setQuery] = useState(searchText(n));
+  // The box shows the open narrow as search text (as Zulip's does), and follows it.
+  useEffect(() => setQuery(searchText(n)), [n]);
   return (
     <form
       role="search"
       class="search"
       onSubmit={(e) => {
         e.preventDefault();
-        if (query.trim() !== "") location.hash = narrowHash({ kind: "search", query: query.trim() });
+        location.hash = narrowHash(narrowFromSearch(query.trim()), streamName);
       }}
     >
-      <input type="search" id="search-input" aria-label="Search" placeholder="Search" value={query} onInput={(e) => setQuery(e.currentTarget.value)} />
+      <input
+        type="search"
+        id="search-input"
+        aria-label="Search"
+        placeholder="Search"
+        title="Words, or Zulip's operators: channel:, topic:, sender:, dm:, is:starred, is:mentioned, has:link (-topic: excludes)"
+        value={query}
+        onInput={(e) => setQuery(e.currentTarget.value)}
+        onKeyDown={(e) => {
+          if (e.key !== "Escape") return;
+          setQuery(searchText(n));
+          e.currentTarget.blur();
+        }}
+      />
     </form>
   );
 }
@@ -47,6 +65,15 @@ export function TopBar() {
   const user = me.value;
   return (
     <header class="top-bar">
+      <button
+        type="button"
+        class="menu-button button-quiet"
+        aria-expanded={sidebarOpen.value}
+        aria-controls="left-sidebar"
+        onClick={() => (sidebarOpen.value = !sidebarOpen.value)}
+      >
+        Channels
+      </button>
       <a class="brand" href="#feed">
         {realmName.value || "Parley"}
       </a>
@@ -59,6 +86,7 @@ export function TopBar() {
       )}
       <div class="user-menu">
         <span class="user-name">{user?.full_name}</span>
+        <SettingsButton />
         <button type="button" class="button-quiet" onClick={() => void logout()}>
           Log out
         </button>

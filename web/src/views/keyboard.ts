@@ -1,12 +1,15 @@
 /**
- * Keyboard shortcuts outside text fields, as Zulip's: c (new topic), x (new direct message),
- * r or Enter (reply to the selected message), n (next unread topic), arrows or j/k (select
- * messages), / (search), Esc (clear the selection; in the compose box it leaves the box).
+ * Keyboard shortcuts outside text fields, as Zulip's: c (compose in the current conversation),
+ * x (new direct message), r or Enter (reply to the selected message), n (next unread topic),
+ * arrows or j/k (select messages; the selected one takes focus), End (the last message),
+ * / (search), Esc (close the menu, clear the selection, then back to the combined feed; in
+ * the compose box it leaves the box).
  */
 import * as compose from "../state/compose.ts";
 import { messages, narrow, selectedId } from "../state/feed.ts";
-import { narrowHash } from "../state/narrow.ts";
-import { me, streamName } from "../state/store.ts";
+import { sidebarOpen } from "../state/layout.ts";
+import { FEED, narrowHash, sameNarrow } from "../state/narrow.ts";
+import { me, sortedSubscriptions, streamName } from "../state/store.ts";
 import { nextUnreadTopic } from "../state/unread.ts";
 
 function typingTarget(target: EventTarget | null): boolean {
@@ -18,9 +21,32 @@ function moveSelection(step: number): void {
   if (list.length === 0) return;
   const at = list.findIndex((m) => m.id === selectedId.value);
   const next = at < 0 ? list.length - 1 : Math.max(0, Math.min(list.length - 1, at + step));
-  const id = list[next].id;
+  select(list[next].id);
+}
+
+function select(id: number): void {
   selectedId.value = id;
-  document.querySelector(`article[data-message-id="${id}"]`)?.scrollIntoView({ block: "nearest" });
+  const el = document.querySelector<HTMLElement>(`article[data-message-id="${id}"]`);
+  if (el === null) return;
+  el.scrollIntoView({ block: "nearest" });
+  el.tabIndex = -1;
+  el.focus({ preventScroll: true });
+}
+
+/** `c`: a message to the current conversation (a topic's or conversation's text, else a new topic). */
+function composeHere(): void {
+  const n = narrow.value;
+  if (n.kind !== "topic" && n.kind !== "channel" && n.kind !== "dm") return compose.newTopic();
+  compose.followNarrow(n);
+  compose.focusRequest.value = { field: n.kind === "channel" ? "topic" : "content", n: compose.focusRequest.value.n + 1 };
+}
+
+function escape(): void {
+  if (sidebarOpen.value) sidebarOpen.value = false;
+  else if (selectedId.value !== null) {
+    selectedId.value = null;
+    if (document.activeElement instanceof HTMLElement && document.activeElement.matches("article")) document.activeElement.blur();
+  } else if (!sameNarrow(narrow.value, FEED)) location.hash = narrowHash(FEED);
 }
 
 function reply(): void {
@@ -32,12 +58,14 @@ function reply(): void {
 
 function nextUnread(): void {
   const n = narrow.value;
-  const next = nextUnreadTopic(n.kind === "topic" ? { streamId: n.streamId, topic: n.topic } : null);
+  const from = n.kind === "topic" ? { streamId: n.streamId, topic: n.topic } : n.kind === "channel" ? { streamId: n.streamId, topic: "\u0000" } : null;
+  const order = sortedSubscriptions.value.filter((s) => !s.is_muted).map((s) => s.stream_id);
+  const next = nextUnreadTopic(from, order);
   if (next) location.hash = narrowHash({ kind: "topic", ...next }, streamName);
 }
 
 const ACTIONS: Record<string, () => void> = {
-  c: compose.newTopic,
+  c: composeHere,
   x: compose.newDirect,
   r: reply,
   Enter: reply,
@@ -46,14 +74,17 @@ const ACTIONS: Record<string, () => void> = {
   j: () => moveSelection(1),
   ArrowUp: () => moveSelection(-1),
   k: () => moveSelection(-1),
+  End: () => moveSelection(messages.value.length),
   "/": () => document.getElementById("search-input")?.focus(),
-  Escape: () => (selectedId.value = null),
+  Escape: escape,
 };
 
 /** Listens for the shortcuts on the document; returns the function that stops listening. */
 export function installShortcuts(): () => void {
   const onKey = (e: KeyboardEvent) => {
     if (e.ctrlKey || e.metaKey || e.altKey || typingTarget(e.target)) return;
+    // A dialog or popover handles its own keys (Esc closes it); shortcuts wait until it is gone.
+    if (e.defaultPrevented || document.querySelector("[aria-modal='true']") !== null) return;
     // Enter on a link or button activates it.
     if (e.key === "Enter" && e.target instanceof HTMLElement && e.target.closest("a, button") !== null) return;
     const action = ACTIONS[e.key];

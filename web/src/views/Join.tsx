@@ -1,0 +1,67 @@
+/**
+ * The sign-up page of an invitation link (`/join/{token}/`): what the invitation is for, then a
+ * name and a password (and an email address, for a reusable link). An unknown, used or expired
+ * link shows the server's error.
+ */
+import { useEffect, useState } from "preact/hooks";
+import type { InviteSummary } from "../api/manage.ts";
+import { readInvite, signUp } from "../state/join.ts";
+import { ActionStatus, errorText, Field, useAction } from "./settings/action.tsx";
+
+function JoinForm({ token, invite }: { token: string; invite: InviteSummary }) {
+  const [fullName, setFullName] = useState("");
+  const [email, setEmail] = useState("");
+  const [password, setPassword] = useState("");
+  const action = useAction();
+
+  function submit(e: Event): void {
+    e.preventDefault();
+    void action.run(() => signUp(token, { full_name: fullName.trim(), password, email: invite.email === null ? email.trim() : undefined }));
+  }
+
+  return (
+    <form class="login-card" onSubmit={submit} aria-labelledby="join-title">
+      <h1 id="join-title">Join {invite.realm_name}</h1>
+      {invite.streams.length > 0 && <p class="settings-note">You will join {invite.streams.map((s) => `#${s}`).join(", ")}.</p>}
+      {invite.email === null ? (
+        <Field label="Email" type="email" name="email" autocomplete="email" required value={email} onValue={setEmail} />
+      ) : (
+        <p class="settings-note">Your account: {invite.email}</p>
+      )}
+      <Field label="Full name" name="full_name" autocomplete="name" required value={fullName} onValue={setFullName} />
+      <Field label="Password" type="password" name="password" autocomplete="new-password" required value={password} onValue={setPassword} />
+      <ActionStatus action={action} />
+      <button type="submit" class="button-primary" disabled={action.busy}>
+        Sign up
+      </button>
+    </form>
+  );
+}
+
+/** The sign-up page. */
+export function Join({ token }: { token: string }) {
+  const [invite, setInvite] = useState<InviteSummary | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    readInvite(token).then(setInvite, (err: unknown) => setError(errorText(err)));
+  }, [token]);
+  return (
+    <main class="login-page">
+      {invite !== null ? (
+        <JoinForm token={token} invite={invite} />
+      ) : error !== null ? (
+        <div class="login-card">
+          <h1>This invitation cannot be used</h1>
+          <p class="form-error" role="alert">
+            {error}
+          </p>
+          <a href="/">Go to the login page</a>
+        </div>
+      ) : (
+        <p class="splash" role="status">
+          Loading the invitation…
+        </p>
+      )}
+    </main>
+  );
+}

@@ -1,0 +1,37 @@
+/** A choice among the system groups for a permission setting ("Who can post", "Who can invite"). */
+import type { GroupSettingValue } from "../../api/types.ts";
+import { systemGroupId } from "../../state/admin.ts";
+import { Options } from "../settings/action.tsx";
+
+/** The system groups, widest first (each role group holds the roles above it). */
+const SYSTEM_CHOICES: ReadonlyArray<{ group: string; label: string }> = [
+  { group: "role:everyone", label: "Everyone, guests included" },
+  { group: "role:members", label: "Members" },
+  { group: "role:fullmembers", label: "Full members" },
+  { group: "role:moderators", label: "Moderators" },
+  { group: "role:administrators", label: "Administrators" },
+  { group: "role:owners", label: "Owners" },
+  { group: "role:nobody", label: "Nobody" },
+];
+
+/** The select: `value` is the setting's current value; a custom group shows as such and is kept until changed. */
+export function GroupSelect(props: { label: string; value: GroupSettingValue | undefined; everyone: boolean; disabled?: boolean; onChange: (groupId: number) => void }) {
+  const choices = SYSTEM_CHOICES.flatMap((c) => {
+    const id = systemGroupId(c.group);
+    return id === undefined || (!props.everyone && c.group === "role:everyone") ? [] : [{ value: id, label: c.label }];
+  });
+  const current = typeof props.value === "number" && choices.some((c) => c.value === props.value) ? String(props.value) : "custom";
+  return (
+    <label class="setting-row">
+      {props.label}
+      <select value={current} disabled={props.disabled} onChange={(e) => props.onChange(Number(e.currentTarget.value))}>
+        {current === "custom" && (
+          <option value="custom" disabled>
+            A custom group
+          </option>
+        )}
+        <Options choices={choices} />
+      </select>
+    </label>
+  );
+}

@@ -1,0 +1,147 @@
+/** The user's own settings screens: profile (name, password), notifications and display. */
+import { useState } from "preact/hooks";
+import type { UserSettings } from "../../api/types.ts";
+import { changeFullName, changePassword, saveSetting, type BooleanSetting } from "../../state/settings.ts";
+import { me, settings } from "../../state/store.ts";
+import { ActionStatus, Field, Options, useAction } from "./action.tsx";
+
+function NameForm() {
+  const [name, setName] = useState(me.value?.full_name ?? "");
+  const action = useAction();
+  return (
+    <form
+      class="settings-form"
+      aria-labelledby="name-title"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void action.run(() => changeFullName(name), "Your name was changed.");
+      }}
+    >
+      <h3 id="name-title">Your account</h3>
+      <p class="settings-note">Email: {me.value?.email}</p>
+      <Field label="Full name" autocomplete="name" required value={name} onValue={setName} />
+      <ActionStatus action={action} />
+      <button type="submit" class="button-primary" disabled={action.busy || name.trim() === ""}>
+        Save name
+      </button>
+    </form>
+  );
+}
+
+function PasswordForm() {
+  const [oldPassword, setOld] = useState("");
+  const [newPassword, setNew] = useState("");
+  const action = useAction();
+  async function submit(e: Event): Promise<void> {
+    e.preventDefault();
+    if (await action.run(() => changePassword(oldPassword, newPassword), "Your password was changed.")) {
+      setOld("");
+      setNew("");
+    }
+  }
+  return (
+    <form class="settings-form" aria-labelledby="password-title" onSubmit={submit}>
+      <h3 id="password-title">Password</h3>
+      <Field label="Current password" type="password" autocomplete="current-password" required value={oldPassword} onValue={setOld} />
+      <Field label="New password" type="password" autocomplete="new-password" required value={newPassword} onValue={setNew} />
+      <ActionStatus action={action} />
+      <button type="submit" class="button-primary" disabled={action.busy}>
+        Change password
+      </button>
+    </form>
+  );
+}
+
+/** Name and password. */
+export function ProfileScreen() {
+  return (
+    <>
+      <NameForm />
+      <PasswordForm />
+    </>
+  );
+}
+
+/** A checkbox saving one boolean setting as it changes. */
+function SettingCheckbox({ name, label }: { name: BooleanSetting; label: string }) {
+  const action = useAction();
+  return (
+    <div class="setting-row">
+      <label class="checkbox-label">
+        <input
+          type="checkbox"
+          checked={settings.value[name] === true}
+          disabled={action.busy}
+          onChange={(e) => {
+            const on = e.currentTarget.checked;
+            void action.run(() => saveSetting(name, on));
+          }}
+        />
+        {label}
+      </label>
+      <ActionStatus action={action} />
+    </div>
+  );
+}
+
+const NOTIFICATION_SETTINGS: ReadonlyArray<{ name: BooleanSetting; label: string }> = [
+  { name: "enable_desktop_notifications", label: "Desktop notifications for direct messages and mentions" },
+  { name: "enable_stream_desktop_notifications", label: "Desktop notifications for channel messages" },
+  { name: "enable_sounds", label: "Audible notifications" },
+  { name: "wildcard_mentions_notify", label: "Notify me of @all and @everyone mentions" },
+  { name: "enable_offline_email_notifications", label: "Email me when I am offline" },
+  { name: "enable_offline_push_notifications", label: "Mobile notifications when I am offline" },
+];
+
+/** Notification settings. */
+export function NotificationsScreen() {
+  return (
+    <fieldset class="settings-form">
+      <legend>Notifications</legend>
+      {NOTIFICATION_SETTINGS.map((s) => (
+        <SettingCheckbox key={s.name} name={s.name} label={s.label} />
+      ))}
+    </fieldset>
+  );
+}
+
+/** Zulip's color_scheme values. */
+const THEMES: ReadonlyArray<{ value: UserSettings["color_scheme"]; label: string }> = [
+  { value: 1, label: "Automatic (as the system)" },
+  { value: 2, label: "Dark" },
+  { value: 3, label: "Light" },
+];
+
+function ThemeSelect() {
+  const action = useAction();
+  return (
+    <div class="setting-row">
+      <label>
+        Theme
+        <select
+          value={String(settings.value.color_scheme)}
+          disabled={action.busy}
+          onChange={(e) => {
+            const value = Number(e.currentTarget.value);
+            void action.run(() => saveSetting("color_scheme", value));
+          }}
+        >
+          <Options choices={THEMES} />
+        </select>
+      </label>
+      <ActionStatus action={action} />
+    </div>
+  );
+}
+
+/** Display settings: theme, time format, how Enter behaves. */
+export function DisplayScreen() {
+  return (
+    <fieldset class="settings-form">
+      <legend>Display</legend>
+      <ThemeSelect />
+      <SettingCheckbox name="twenty_four_hour_time" label="Use 24-hour time" />
+      <SettingCheckbox name="enter_sends" label="Send messages with Enter (Shift+Enter for a new line)" />
+    </fieldset>
+  );
+}
