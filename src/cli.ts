@@ -11,9 +11,17 @@ async function serve(config: Config): Promise<void> {
   // Loaded only here: admin commands start faster without the HTTP stack.
   const { startServer } = await import("./server.ts");
   const server = await startServer(config);
-  const stop = async () => {
-    await server.close();
-    process.exit(0);
+  // SIGTERM or SIGINT: answer the waiting polls, save the event queues and exit (server.ts close).
+  // The same signal again kills the process at once (its queues are then lost, as in a crash).
+  let stopping: Promise<void> | null = null;
+  const stop = () => {
+    stopping ??= server.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        process.stderr.write(`parley serve: could not stop cleanly: ${err instanceof Error ? err.stack : String(err)}\n`);
+        process.exit(1);
+      },
+    );
   };
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);

@@ -15,6 +15,8 @@ export type Config = {
   maxBodyBytes: number;
   queueIdleSeconds: number;
   heartbeatSeconds: number;
+  /** Where a graceful shutdown saves the event queues for the next start (EVENT_QUEUES_DIR; DATA_DIR by default). */
+  eventQueuesDir: string;
   /** The rate limits (README.md "Rate limits"); `enabled` is false with RATE_LIMITS=off. */
   rateLimits: RateLimitsConfig;
   testControl: boolean;
@@ -161,6 +163,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // SPEC.md: a queue idle for 10 minutes is collected; heartbeats every minute.
     queueIdleSeconds: intEnv(env, "EVENT_QUEUE_IDLE_SECONDS", 600),
     heartbeatSeconds: intEnv(env, "EVENT_HEARTBEAT_SECONDS", 60),
+    eventQueuesDir: path.resolve(env.EVENT_QUEUES_DIR || env.DATA_DIR || "./data"),
     rateLimits: loadRateLimits(env),
     testControl: env.PARLEY_TEST_CONTROL === "1",
     // 25 MiB, the default body limit: a larger upload could not arrive anyway.

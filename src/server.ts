@@ -7,6 +7,7 @@ import { buildApp, loadRoutes } from "./http/app.ts";
 import { testControlEndpoints } from "./http/test-control.ts";
 import { migrate, openStore, type Store } from "./store/db.ts";
 import { QueueManager } from "./events/queue-manager.ts";
+import { loadQueues, queuesFile, saveQueues } from "./events/persist.ts";
 import { busChannel, RedisBus } from "./events/redis-bus.ts";
 import { openRateLimits } from "./rate-limit.ts";
 import { startAttachmentSweep } from "./actions/attachments/sweep.ts";
@@ -19,6 +20,13 @@ import { startPushWorker } from "./push-thread.ts";
 
 type RunningServer = { app: Awaited<ReturnType<typeof buildApp>>; store: Store; bus: EventBus; clock: Clock; url: string; close(): Promise<void> };
 
+/**
+ * How often a stopping server closes the connections that went idle since it began to stop: a
+ * request under way then (a poll just answered) leaves its connection open after the answer, and
+ * Node would wait out the keep-alive timeout (72 s) before the process can exit.
+ */
+const STOP_REAP_INTERVAL_MS = 50;
+
 /** Opens the store, runs migrations, creates the first organization if needed and listens. */
 export async function startServer(config: Config): Promise<RunningServer> {
   const log = makeLogger(config);
@@ -28,6 +36,10 @@ export async function startServer(config: Config): Promise<RunningServer> {
   // REDIS_URL: processes sharing the database and Redis deliver each other's events.
   const bus: EventBus = config.redisUrl ? await RedisBus.connect(config.redisUrl, busChannel(config), log) : new LocalBus();
   const queues = new QueueManager(clock, config);
+  // The queues a graceful shutdown saved, before any worker can publish (events/persist.ts);
+  // nothing may await between the bus position and subscribing.
+  const savedQueues = queuesFile(config.eventQueuesDir, queues.processId);
+  loadQueues(queues, savedQueues, (await bus.position?.()) ?? null, log);
   bus.subscribe((delivery) => queues.deliver(delivery));
   // REDIS_URL: rate-limit counters in Redis, shared by the processes (fail open if it goes away).
   const rateLimits = await openRateLimits(config, clock, log);
@@ -52,16 +64,23 @@ export async function startServer(config: Config): Promise<RunningServer> {
     clock,
     url: address,
     async close() {
+      // Waiting polls are answered and the HTTP server stops accepting before anything else.
       queues.close();
+      const reaper = setInterval(() => app.server.closeIdleConnections(), STOP_REAP_INTERVAL_MS);
+      await app.close();
+      clearInterval(reaper);
       attachmentSweep.stop();
       await scheduledWorker.stop();
       await webhookWorker.stop();
       await emailWorker?.stop();
       await pushRelayWorker.stop();
-      await app.close();
       await presenceWrites.close();
       await rateLimits.close();
+      // Read before the bus closes: the next start compares it (events/persist.ts).
+      const busPosition = (await bus.position?.()) ?? null;
       await bus.close();
+      // Nothing reaches the queues any more: save them for the next start.
+      saveQueues(queues, savedQueues, { nowMs: clock.nowMs(), busPosition }, log);
       await store.close();
     },
   };

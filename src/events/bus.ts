@@ -13,6 +13,13 @@ export interface EventBus {
   publish(deliveries: Delivery[]): void;
   /** Registers the handler that delivers to this process's queues. */
   subscribe(handler: DeliveryHandler): void;
+  /**
+   * A mark that moves whenever any process publishes, so that a restarted process knows whether
+   * its saved queues missed events (events/persist.ts); null (or no method, as on the push
+   * thread's bus) when this process is the only publisher. Read it at the start before
+   * subscribing, and at the stop before closing.
+   */
+  position?(): Promise<string | null>;
   close(): Promise<void>;
 }
 
@@ -28,6 +35,10 @@ export class LocalBus implements EventBus {
 
   subscribe(handler: DeliveryHandler): void {
     this.handlers.push(handler);
+  }
+
+  async position(): Promise<string | null> {
+    return null;
   }
 
   async close(): Promise<void> {

@@ -11,7 +11,7 @@ import { adaptForQueue } from "./adapters.ts";
 import { expiredQueues, scheduleSweeps, sweepIntervalMs } from "./gc.ts";
 import { heartbeatDelayMs, heartbeatEvent, scheduleHeartbeat } from "./heartbeat.ts";
 import { LongPolls } from "./long-poll.ts";
-import { EventQueue } from "./queue.ts";
+import { EventQueue, type QueueSnapshot } from "./queue.ts";
 import type { ApiEvent, Delivery, QueuedEvent } from "./types.ts";
 
 /** Zulip's ceiling on a client-requested queue lifespan (queue_lifespan_secs): one week. */
@@ -30,6 +30,8 @@ export class QueueManager {
   private byUser = new Map<number, Set<EventQueue>>();
   private polls = new LongPolls();
   private sweeps: { stop(): void };
+  /** Set by close(): polls are answered at once rather than waited on, so the server can stop. */
+  private closing = false;
 
   constructor(
     readonly clock: Clock,
@@ -52,11 +54,26 @@ export class QueueManager {
       lifespanMs: lifespan * 1000,
       nowMs: this.clock.nowMs(),
     });
-    this.queues.set(queue.id, queue);
-    const mine = this.byUser.get(queue.userId) ?? new Set();
-    mine.add(queue);
-    this.byUser.set(queue.userId, mine);
+    this.add(queue);
     return queue;
+  }
+
+  /** Every queue as plain data, for saving at shutdown (events/persist.ts). */
+  snapshots(): QueueSnapshot[] {
+    return [...this.queues.values()].map((queue) => queue.snapshot());
+  }
+
+  /** Takes back saved queues, except those idle past their lifespan by now; returns how many. */
+  restore(saved: QueueSnapshot[]): number {
+    const now = this.clock.nowMs();
+    let restored = 0;
+    for (const snapshot of saved) {
+      const queue = EventQueue.restore(snapshot);
+      if (queue.isExpired(now) || this.queues.has(queue.id)) continue;
+      this.add(queue);
+      restored++;
+    }
+    return restored;
   }
 
   /** The queue with this id if it exists and belongs to the user (another's is as good as none). */
@@ -119,7 +136,7 @@ export class QueueManager {
   async nextEvents(queue: EventQueue, dontBlock: boolean): Promise<QueuedEvent[] | null> {
     const now = this.clock.nowMs();
     queue.touch(now);
-    if (queue.isEmpty() && !dontBlock) {
+    if (queue.isEmpty() && !dontBlock && !this.closing) {
       const delay = heartbeatDelayMs(queue.lastServedMs, now, this.config.heartbeatSeconds * 1000);
       if (delay === 0) {
         this.push(queue, heartbeatEvent());
@@ -144,10 +161,21 @@ export class QueueManager {
     return this.queues.size;
   }
 
-  /** Stops timers and wakes waiting polls, for shutdown. */
+  /**
+   * For shutdown: stops timers and answers every waiting poll with what its queue holds (an
+   * empty list if nothing), as later polls will be; the client polls again, after the restart.
+   */
   close(): void {
+    this.closing = true;
     this.sweeps.stop();
     this.polls.wakeAll();
+  }
+
+  private add(queue: EventQueue): void {
+    this.queues.set(queue.id, queue);
+    const mine = this.byUser.get(queue.userId) ?? new Set();
+    mine.add(queue);
+    this.byUser.set(queue.userId, mine);
   }
 
   private push(queue: EventQueue, event: ApiEvent): void {

@@ -9,6 +9,23 @@ import type { ApiEvent, QueuedEvent } from "./types.ts";
 /** What creating a queue needs. */
 type QueueSpec = { id: string; realmId: number; userId: number; options: QueueOptions; lifespanMs: number; nowMs: number };
 
+/**
+ * Everything a queue holds, as plain data: what a graceful shutdown saves (events/persist.ts)
+ * and the next start restores. Times are the clock's milliseconds.
+ */
+export type QueueSnapshot = {
+  id: string;
+  realmId: number;
+  userId: number;
+  options: QueueOptions;
+  lifespanMs: number;
+  lastTouchedMs: number;
+  lastServedMs: number;
+  nextId: number;
+  newestPrunedId: number;
+  events: QueuedEvent[];
+};
+
 /** The outcome of acknowledging `last_event_id`. */
 type AckResult = "ok" | "already_pruned" | "not_in_queue";
 
@@ -37,6 +54,22 @@ export class EventQueue {
     this.lifespanMs = spec.lifespanMs;
     this.lastTouchedMs = spec.nowMs;
     this.lastServedMs = spec.nowMs;
+  }
+
+  /** The queue as it is now, to be saved. */
+  snapshot(): QueueSnapshot {
+    const { id, realmId, userId, options, lifespanMs, lastTouchedMs, lastServedMs, nextId, newestPrunedId } = this;
+    return { id, realmId, userId, options, lifespanMs, lastTouchedMs, lastServedMs, nextId, newestPrunedId, events: this.contents() };
+  }
+
+  /** A queue as it was when `snapshot` was taken (ids, pending events and times included). */
+  static restore(saved: QueueSnapshot): EventQueue {
+    const queue = new EventQueue({ ...saved, nowMs: saved.lastServedMs });
+    queue.lastTouchedMs = saved.lastTouchedMs;
+    queue.events = [...saved.events];
+    queue.nextId = saved.nextId;
+    queue.newestPrunedId = saved.newestPrunedId;
+    return queue;
   }
 
   /** Whether the client asked for this event: its type is wanted and messages match the narrow. */

@@ -69,7 +69,10 @@ export class RedisBus implements EventBus {
 
   publish(deliveries: Delivery[]): void {
     this.dispatch(deliveries);
-    this.publisher.publish(this.channel, JSON.stringify({ origin: this.origin, deliveries })).catch((err: unknown) => {
+    // One transaction, so that position() sees a message counted only once every subscriber
+    // has it queued (a process reading it before unsubscribing still receives the message).
+    const message = JSON.stringify({ origin: this.origin, deliveries });
+    this.publisher.multi().publish(this.channel, message).incr(this.counterKey).exec().catch((err: unknown) => {
       this.log.error({ err }, "could not publish events to Redis");
     });
   }
@@ -78,9 +81,20 @@ export class RedisBus implements EventBus {
     this.handlers.push(handler);
   }
 
+  /** How many messages every process has published on the channel (a counter kept next to it). */
+  async position(): Promise<string | null> {
+    return (await this.publisher.get(this.counterKey)) ?? "0";
+  }
+
   async close(): Promise<void> {
+    // Handlers stay until the subscriber is gone: messages already sent to it are still delivered.
+    await this.subscriber.quit();
     this.handlers = [];
-    await Promise.all([this.subscriber.quit(), this.publisher.quit()]);
+    await this.publisher.quit();
+  }
+
+  private get counterKey(): string {
+    return `${this.channel}:published`;
   }
 
   private receive(message: string): void {

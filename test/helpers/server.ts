@@ -22,6 +22,8 @@ export type TestServer = {
   advanceClock(seconds: number): Promise<void>;
   /** Stops the server process and keeps its store (a restart test starts another on it). */
   stopProcess(): Promise<void>;
+  /** Kills the server process with SIGKILL, as a crash would, and keeps its store. */
+  killProcess(): Promise<void>;
   /** Stops the server process and drops its store. */
   stop(): Promise<void>;
 };
@@ -69,10 +71,13 @@ export async function startServer(kind: StoreKind, env: Record<string, string> =
   return startServerOnStore(store, fixtures, env);
 }
 
-/** Starts a server on an existing store (e.g. one an admin CLI test prepared); stop() drops it. */
+/**
+ * Starts a server on an existing store (e.g. one an admin CLI test prepared); stop() drops it.
+ * `env.PORT` chooses the port (a restart on the same port, as event queues need); else a free one.
+ */
 export async function startServerOnStore(store: FreshStore, fixtures: Fixtures, env: Record<string, string> = {}): Promise<TestServer> {
   const kind = store.kind;
-  const port = await freePort();
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const url = `http://127.0.0.1:${port}`;
   const childEnv: NodeJS.ProcessEnv = {
     ...process.env,
@@ -103,13 +108,14 @@ export async function startServerOnStore(store: FreshStore, fixtures: Fixtures, 
     throw err;
   }
   const api = new ApiClient(url);
-  const stopProcess = async () => {
-    if (child.exitCode === null) {
+  const signal = async (name: NodeJS.Signals) => {
+    if (child.exitCode === null && child.signalCode === null) {
       const exited = new Promise((r) => child.once("exit", r));
-      child.kill("SIGTERM");
+      child.kill(name);
       await exited;
     }
   };
+  const stopProcess = () => signal("SIGTERM");
   return {
     kind,
     url,
@@ -121,6 +127,7 @@ export async function startServerOnStore(store: FreshStore, fixtures: Fixtures, 
       await api.post(null, "/__test/advance_clock", { seconds });
     },
     stopProcess,
+    killProcess: () => signal("SIGKILL"),
     async stop() {
       await stopProcess();
       await store.drop();
