@@ -13,6 +13,7 @@ import { withStatementCache } from "./sqlite-statements.ts";
 import { SqliteLiteralLimits } from "./dialect/sqlite-literal-limits.ts";
 import { attachReadCache, shareReadCache } from "./read-cache.ts";
 import { TableVersions } from "./table-versions.ts";
+import { listenForCommits, PgTableVersions, watchPool } from "./pg-table-versions.ts";
 import { startCheckpointer } from "./sqlite-checkpointer.ts";
 
 /** An open database: the Kysely handles, its engine and what closes it. */
@@ -41,9 +42,27 @@ export function openStore(opts: { databaseUrl: string | null; dataDir: string; g
     // (25,000 rows per seed group), so a few dozen seed groups crossed jit_above_cost and every
     // such query spent ~150 ms compiling itself; this server's queries are all short.
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10, options: "-c jit=off" });
+    const versions = new PgTableVersions();
+    watchPool(pool, versions);
+    const listener = listenForCommits(opts.databaseUrl, versions);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    attachReadCache(db, versions);
     // PostgreSQL runs transactions side by side on its pool; each commits on its own.
-    return { db, reader: db, engine: "postgres", transact: (fn) => db.transaction().execute(fn), close: () => db.destroy() };
+    const transact: GroupCommitter = (fn) =>
+      db.transaction().execute((tx) => {
+        shareReadCache(tx, db);
+        return fn(tx);
+      });
+    return {
+      db,
+      reader: db,
+      engine: "postgres",
+      transact,
+      close: async () => {
+        await listener.close();
+        await db.destroy();
+      },
+    };
   }
   fs.mkdirSync(opts.dataDir, { recursive: true });
   const file = path.join(opts.dataDir, "parley.db");

@@ -4,7 +4,8 @@
  */
 import { createHash } from "node:crypto";
 import { sql, type Updateable } from "kysely";
-import type { Db } from "./types.ts";
+import type { Db, Engine } from "./types.ts";
+import { indexNewMessage, searchVectorOf } from "./dialect/search-index.ts";
 import { prepared, type Placeholders } from "./prepared.ts";
 import { receivedBySql } from "./message-flags.ts";
 import { RECIPIENT_TYPE, type MessageRow, type MessageTable, type NewMessage } from "./schema.ts";
@@ -148,9 +149,14 @@ export async function sharedDirectRecipientIds(db: Db, realmId: number, userId: 
   return rows.map((r) => r.id);
 }
 
-/** Inserts a message and returns its row: every column as given, and the new id. */
-export async function insertMessage(db: Db, row: Omit<MessageRow, "id">): Promise<MessageRow> {
-  const [inserted] = await insertMessageQuery(db, row);
+/**
+ * Inserts a message and its search-index entry, and returns its row: every column as given, and
+ * the new id. On PostgreSQL the entry is a column of the row, written by the same statement.
+ */
+export async function insertMessage(db: Db, engine: Engine, row: Omit<MessageRow, "id">): Promise<MessageRow> {
+  const indexed = { topic: row.topic, renderedContent: row.rendered_content };
+  const [inserted] = engine === "postgres" ? await insertIndexedMessageQuery(db, { ...row, search_tsv: searchVectorOf(indexed) }) : await insertMessageQuery(db, row);
+  await indexNewMessage(db, engine, { id: inserted.id, ...indexed });
   // The id first: properties after a spread take V8's slow path (see actions/context.ts).
   return { id: inserted.id, ...row };
 }
@@ -158,18 +164,27 @@ export async function insertMessage(db: Db, row: Omit<MessageRow, "id">): Promis
 type MessageColumn = Exclude<keyof MessageRow, "id">;
 
 // Every column but the id is set (the Record type makes the list complete), each from its parameter.
+function newMessageValues(param: Placeholders<NewMessage>) {
+  return {
+    realm_id: param("realm_id"), sender_id: param("sender_id"), recipient_id: param("recipient_id"), stream_id: param("stream_id"),
+    topic: param("topic"), content: param("content"), rendered_content: param("rendered_content"), date_sent: param("date_sent"),
+    sending_client: param("sending_client"), last_edit_time: param("last_edit_time"), last_moved_time: param("last_moved_time"),
+    edit_history: param("edit_history"), is_me_message: param("is_me_message"), has_link: param("has_link"), has_image: param("has_image"),
+    has_attachment: param("has_attachment"), stream_wildcard_mention: param("stream_wildcard_mention"),
+  } satisfies Record<MessageColumn, unknown>;
+}
+
 const insertMessageQuery = prepared("insertMessage", (db, param: Placeholders<NewMessage>) =>
-  db
-    .insertInto("messages")
-    .values({
-      realm_id: param("realm_id"), sender_id: param("sender_id"), recipient_id: param("recipient_id"), stream_id: param("stream_id"),
-      topic: param("topic"), content: param("content"), rendered_content: param("rendered_content"), date_sent: param("date_sent"),
-      sending_client: param("sending_client"), last_edit_time: param("last_edit_time"), last_moved_time: param("last_moved_time"),
-      edit_history: param("edit_history"), is_me_message: param("is_me_message"), has_link: param("has_link"), has_image: param("has_image"),
-      has_attachment: param("has_attachment"), stream_wildcard_mention: param("stream_wildcard_mention"),
-    } satisfies Record<MessageColumn, unknown>)
-    .returning("id"),
+  db.insertInto("messages").values(newMessageValues(param)).returning("id"),
 );
+
+// PostgreSQL: `search_tsv` (dialect/search-index.ts) is a column the schema type leaves out, as
+// only this statement writes it.
+const insertIndexedMessageQuery = prepared("insertIndexedMessage", (db, param: Placeholders<NewMessage & { search_tsv: string }>) => {
+  const values = newMessageValues(param);
+  Object.assign(values, { search_tsv: sql<string>`${param("search_tsv")}::tsvector` });
+  return db.insertInto("messages").values(values).returning("id");
+});
 
 const insertFlagRowQuery = prepared("insertFlagRow", (db, param: Placeholders<{ userId: number; messageId: number; flags: number }>) =>
   db.insertInto("user_message_flags").values({ user_id: param("userId"), message_id: param("messageId"), flags: param("flags") }),

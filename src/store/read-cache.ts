@@ -1,25 +1,37 @@
 /**
  * Small reads that every request repeats (the caller's user by API key, the realm, a channel, its
  * subscribers, a group membership), kept in memory while the tables they read are unwritten.
- * Only on SQLite, where every write of this process goes through one connection that reports it
- * (table-versions.ts) and other processes' commits are noticed; PostgreSQL reads go to the
- * database every time. A value is kept only when read with no write to its tables pending, so
- * it is always a committed state; each caller gets its own copy.
+ * On SQLite every write of this process goes through one connection that reports it
+ * (table-versions.ts) and other processes' commits are noticed by PRAGMA data_version. On
+ * PostgreSQL every pooled connection reports its statements, and other processes' commits arrive
+ * as notifications from triggers (pg-table-versions.ts). A value is kept only when read with no
+ * write to its tables pending, so it is always a committed state; each caller gets its own copy.
  */
 import type { Db } from "./types.ts";
-import type { Stamp, TableVersions } from "./table-versions.ts";
+import type { Stamp } from "./table-versions.ts";
+
+/** Where a cache learns of writes: SQLite's TableVersions or PostgreSQL's PgTableVersions. */
+export type VersionSource = {
+  /** A point in the write history of `tables`: equal stamps mean no write in between. */
+  stamp(tables: readonly string[]): Stamp;
+  /** Whether a read of `tables` now sees only committed data (no write to them is pending). */
+  settled(tables: readonly string[]): boolean;
+};
+
+/** Every table some cached read depends on (PostgreSQL's triggers must report writes to each). */
+export const CACHED_TABLES = new Set<string>();
 
 type Entry = { stamp: Stamp; value: unknown };
 
 /** Entries per store; past it the cache starts over (a realm's hot set is far smaller). */
 const MAX_ENTRIES = 20_000;
 
-type Cache = { versions: TableVersions; entries: Map<string, Entry> };
+type Cache = { versions: VersionSource; entries: Map<string, Entry> };
 
 const cacheOf = new WeakMap<object, Cache>();
 
 /** Gives reads through `db` a cache kept by `versions`' write counters. */
-export function attachReadCache(db: Db, versions: TableVersions): void {
+export function attachReadCache(db: Db, versions: VersionSource): void {
   cacheOf.set(db, { versions, entries: new Map() });
 }
 
@@ -40,6 +52,7 @@ export function cachedRead<A extends unknown[], R>(
   copy: (value: R) => R,
   read: (db: Db, ...args: A) => Promise<R>,
 ): (db: Db, ...args: A) => Promise<R> {
+  for (const table of tables) CACHED_TABLES.add(table);
   return async (db, ...args) => {
     const cache = cacheOf.get(db);
     if (!cache) return read(db, ...args);

@@ -19,15 +19,18 @@ export const getStreamById = cachedRead(
   async (db, realmId, streamId) => (await streamByIdQuery(db, { realmId, streamId }))[0],
 );
 
+const streamByNameQuery = prepared("streamByName", (db, param: Placeholders<{ realmId: number; name: string }>) =>
+  db.selectFrom("streams").selectAll().where("realm_id", "=", param("realmId")).where(sql<string>`lower(name)`, "=", sql<string>`lower(${param("name")})`),
+);
+
 /** A stream by name (case-insensitive, surrounding spaces ignored), archived or not. */
-export function getStreamByName(db: Db, realmId: number, name: string): Promise<StreamRow | undefined> {
-  return db
-    .selectFrom("streams")
-    .selectAll()
-    .where("realm_id", "=", realmId)
-    .where(sql<string>`lower(name)`, "=", sql<string>`lower(${name.trim()})`)
-    .executeTakeFirst();
-}
+export const getStreamByName = cachedRead(
+  "streamByName",
+  ["streams"],
+  (realmId: number, name: string) => `${realmId}/${name}`,
+  (row: StreamRow | undefined) => row && { ...row },
+  async (db, realmId, name) => (await streamByNameQuery(db, { realmId, name: name.trim() }))[0],
+);
 
 /** Every stream of a realm, by id; archived ones only when asked. */
 export function listStreams(db: Db, realmId: number, opts: { includeArchived: boolean }): Promise<StreamRow[]> {

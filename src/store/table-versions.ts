@@ -9,7 +9,7 @@
  */
 
 /** What a statement does to the version counters, decided once per SQL text. */
-type StatementEffect =
+export type StatementEffect =
   | { kind: "none" }
   | { kind: "write"; table: string }
   | { kind: "write-any" }
@@ -19,7 +19,8 @@ const WRITE_TARGET = /^\s*(?:(?:insert|replace)(?:\s+or\s+\w+)?\s+into|update(?:
 const READ_OR_CONTROL = /^\s*(?:select|pragma|explain|savepoint|release|begin)\b/i;
 const TRANSACTION_END = /^\s*(?:commit|end|rollback)\b(\s+(?:transaction\s+)?to\b)?/i;
 
-function effectOf(sql: string): StatementEffect {
+/** What `sql` does to the counters (a write to one table, to unknown ones, a transaction's end, or nothing). */
+export function effectOf(sql: string): StatementEffect {
   const target = WRITE_TARGET.exec(sql);
   if (target) return { kind: "write", table: target[1].toLowerCase() };
   const end = TRANSACTION_END.exec(sql);

@@ -85,6 +85,9 @@ const CASES: Record<string, Case> = {
   streamById: {
     params: (s) => [{ realmId: s.fx.realmId, streamId: s.streamA }, { realmId: s.fx.realmId, streamId: s.streamB }, { realmId: 0, streamId: s.streamA }, { realmId: s.fx.realmId, streamId: 0 }],
   },
+  streamByName: {
+    params: (s) => [{ realmId: s.fx.realmId, name: "A" }, { realmId: s.fx.realmId, name: "a" }, { realmId: s.fx.realmId, name: "" }, { realmId: 0, name: "A" }],
+  },
   linkifiers: { params: (s) => [{ realmId: s.fx.realmId }, { realmId: 0 }] },
   subscription: {
     params: (s) => [
@@ -132,6 +135,11 @@ const CASES: Record<string, Case> = {
       newMessage(s, { topic: "", content: "", rendered_content: "", last_edit_time: 0, last_moved_time: 1, edit_history: "[]", has_link: 1 }),
       newMessage(s, { stream_id: null, is_me_message: 1, stream_wildcard_mention: 1 }),
     ],
+    readBack: insertedMessage,
+  },
+  insertIndexedMessage: {
+    engines: ["postgres"],
+    params: (s) => [newMessage(s, { search_tsv: "'lunch':1 'soup':3" }), newMessage(s, { topic: "", content: "", rendered_content: "", search_tsv: "" })],
     readBack: insertedMessage,
   },
   insertFlagRow: {

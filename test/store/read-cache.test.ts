@@ -2,13 +2,18 @@
  * The read cache (store/read-cache.ts) and the write counters behind it (store/table-versions.ts):
  * a cached read never returns what a later write changed, whether the write came through this
  * store (alone, in a group-commit batch, in a job that was rolled back) or from another
- * connection; callers get copies. On PostgreSQL there is no cache, and the same reads hold.
+ * connection; callers get copies. On PostgreSQL every pooled connection reports its writes and
+ * other processes' commits arrive as trigger notifications (store/pg-table-versions.ts).
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import Database from "better-sqlite3";
 import path from "node:path";
 import { migrate, openStore, type Store } from "../../src/store/db.ts";
+import pg from "pg";
+import { NOTIFYING_TABLES } from "../../src/store/migrations/0024-table-notify.ts";
+import { PgTableVersions } from "../../src/store/pg-table-versions.ts";
+import { CACHED_TABLES } from "../../src/store/read-cache.ts";
 import { getRealm } from "../../src/store/realms.ts";
 import { TableVersions } from "../../src/store/table-versions.ts";
 import { freshStore, STORES, type FreshStore } from "../helpers/stores.ts";
@@ -66,6 +71,62 @@ describe("table versions", () => {
   });
 });
 
+describe("PostgreSQL table versions", () => {
+  const conn = () => ({ inTransaction: false, pending: new Set<string>(), pendingAny: false });
+
+  test("nothing is kept or served until the listener hears commits", () => {
+    const versions = new PgTableVersions();
+    assert.notDeepEqual(versions.stamp(["users"]), versions.stamp(["users"]));
+    assert.equal(versions.settled(["users"]), false);
+    versions.setListening(true);
+    assert.deepEqual(versions.stamp(["users"]), versions.stamp(["users"]));
+    assert.equal(versions.settled(["users"]), true);
+  });
+
+  test("a write is pending on every connection until its own transaction ends; a write alone until it returns", () => {
+    const versions = new PgTableVersions();
+    versions.setListening(true);
+    const a = conn();
+    const b = conn();
+    versions.beforeStatement(a, "begin");
+    versions.beforeStatement(a, `update "users" set "full_name" = $1 where "id" = $2`);
+    versions.beforeStatement(b, "begin");
+    versions.beforeStatement(b, `delete from "users" where "id" = $1`);
+    const during = versions.stamp(["users"]);
+    versions.beforeStatement(a, "commit")?.();
+    assert.notDeepEqual(versions.stamp(["users"]), during);
+    assert.equal(versions.settled(["users"]), false, "b still has a write to users open");
+    versions.beforeStatement(b, "rollback")?.();
+    assert.equal(versions.settled(["users"]), true);
+    const returned = versions.beforeStatement(conn(), `insert into "realms" ("name") values ($1)`);
+    assert.equal(versions.settled(["realms"]), false);
+    const stamp = versions.stamp(["realms"]);
+    returned?.();
+    assert.equal(versions.settled(["realms"]), true);
+    assert.notDeepEqual(versions.stamp(["realms"]), stamp);
+  });
+
+  test("another process's commit, named by its notification, moves that table's stamp only", () => {
+    const versions = new PgTableVersions();
+    versions.setListening(true);
+    const users = versions.stamp(["users"]);
+    const realms = versions.stamp(["realms"]);
+    versions.noteCommitted("users");
+    assert.notDeepEqual(versions.stamp(["users"]), users);
+    assert.deepEqual(versions.stamp(["realms"]), realms);
+  });
+});
+
+test("every table a cached read depends on has PostgreSQL's commit trigger (migration 0024)", async () => {
+  // Loading the store modules registers their cached reads.
+  const fs = await import("node:fs");
+  const dir = path.resolve(import.meta.dirname, "../../src/store");
+  for (const file of fs.readdirSync(dir).filter((f) => f.endsWith(".ts"))) await import(path.join(dir, file));
+  assert.ok(CACHED_TABLES.size > 5);
+  const watched = new Set<string>(NOTIFYING_TABLES);
+  assert.deepEqual([...CACHED_TABLES].filter((t) => !watched.has(t)), []);
+});
+
 for (const kind of STORES) {
   describe(`cached reads [${kind}]`, () => {
     let fresh: FreshStore;
@@ -118,6 +179,33 @@ for (const kind of STORES) {
       first.name = "Changed by a caller";
       assert.equal((await getRealm(store.reader, realmId))?.name, "Committed");
     });
+
+    if (kind === "postgres") {
+      test("reads are served from the cache; a commit by another process is noticed when its notification arrives", async () => {
+        const before = (await getRealm(store.reader, realmId))?.name;
+        const other = new pg.Client({ connectionString: fresh.databaseUrl ?? "" });
+        await other.connect();
+        const listening = new pg.Client({ connectionString: fresh.databaseUrl ?? "" });
+        await listening.connect();
+        try {
+          // With triggers off (replica mode) the write is silent: the cache keeps serving the old row.
+          await other.query("set session_replication_role = replica");
+          await other.query("update realms set name = $1 where id = $2", ["Silent", realmId]);
+          await other.query("set session_replication_role = origin");
+          assert.equal((await getRealm(store.reader, realmId))?.name, before);
+          await listening.query("listen parley_tables");
+          const heard = new Promise((resolve) => listening.once("notification", resolve));
+          await other.query("update realms set name = $1 where id = $2", ["From elsewhere", realmId]);
+          await heard;
+          // The store's own listener gets the same notification at about the same time.
+          for (let i = 0; i < 200 && (await getRealm(store.reader, realmId))?.name !== "From elsewhere"; i++) await new Promise((r) => setTimeout(r, 5));
+          assert.equal((await getRealm(store.reader, realmId))?.name, "From elsewhere");
+        } finally {
+          await listening.end();
+          await other.end();
+        }
+      });
+    }
 
     if (kind === "sqlite") {
       test("a commit by another connection (another process) is noticed", async () => {

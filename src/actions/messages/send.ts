@@ -18,7 +18,6 @@ import { EMAIL_VISIBILITY, emailDomain } from "../../store/emails.ts";
 import { messageLookups, newChannelMessageLookups, presentMessage } from "../../present/messages.ts";
 import { messageLookupRows } from "../../store/message-lookups.ts";
 import type { Db } from "../../store/types.ts";
-import { indexNewMessage } from "../../store/dialect/search-index.ts";
 import { defaultFlagBits, effectiveFlagBits, flagNames } from "../../store/message-flags.ts";
 import { directConversation, insertFlagRows, insertMessage, streamRecipientId, topicParticipantIds } from "../../store/messages.ts";
 import { MESSAGE_FLAG, type MessageRow, type StreamRow, type UserRow } from "../../store/schema.ts";
@@ -218,9 +217,9 @@ async function messageEvent(ctx: Pick<DoEnv, "realm" | "config">, db: Db, messag
   });
 }
 
-function insertSentMessage(ctx: Pick<DoEnv, "realm" | "clock">, tx: Db, request: SendRequest): Promise<MessageRow> {
+function insertSentMessage(ctx: Pick<DoEnv, "realm" | "clock" | "engine">, tx: Db, request: SendRequest): Promise<MessageRow> {
   const { rendered } = request;
-  return insertMessage(tx, {
+  return insertMessage(tx, ctx.engine, {
     realm_id: ctx.realm.id,
     sender_id: request.sender.id,
     recipient_id: request.recipientId,
@@ -256,7 +255,6 @@ export async function doSendMessage(tx: Db, env: Pick<DoEnv, "realm" | "clock" |
   await doQueueOutgoingWebhooks(tx, env, message.id, request);
   // Relay work runs on real time, as the worker does, not on a test's manual clock.
   await doQueueMessagePush(tx, env, message, systemClock.nowMs());
-  await indexNewMessage(tx, env.engine, { id: message.id, topic: message.topic, renderedContent: message.rendered_content });
   const event = await messageEvent(env, tx, message, request);
   const result: SendMessageResult = { id: message.id };
   if (stream) {

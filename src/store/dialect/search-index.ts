@@ -84,15 +84,24 @@ export function indexMessage(db: Db, engine: Engine, message: IndexedMessage): P
   return indexMessages(db, engine, [message]);
 }
 
+/** PostgreSQL: the `search_tsv` literal of a message about to be inserted (store/messages.ts insertMessage). */
+export function searchVectorOf(message: Omit<IndexedMessage, "id">): string {
+  const entry = indexEntry({ id: 0, ...message });
+  return tsvectorLiteral(entry.topic, entry.content);
+}
+
 const indexOneQuery = prepared(
   "indexOne",
   (_db, param: Placeholders<{ id: number; topic: string; content: string }>) =>
     sql`insert into message_search (rowid, topic, content) values (${param("id")}, ${param("topic")}, ${param("content")})`,
 );
 
-/** Indexes a message just inserted: nothing of it can be in the index yet. */
+/**
+ * SQLite: indexes a message just inserted (nothing of it can be in the index yet), at the end of
+ * its group-commit batch. PostgreSQL's insert carried its vector already (searchVectorOf).
+ */
 export async function indexNewMessage(db: Db, engine: Engine, message: IndexedMessage): Promise<void> {
-  if (engine !== "sqlite") return indexBatch(db, engine, [message], false);
+  if (engine !== "sqlite") return;
   const entry = indexEntry(message);
   const params = { id: entry.id, topic: entry.topic.join(" "), content: entry.content.join(" ") };
   await atBatchEnd(db, async () => void (await indexOneQuery(db, params)));

@@ -20,6 +20,7 @@ import { pushMigration } from "./0020-push.ts";
 import { pushNotificationsMigration } from "./0021-push-notifications.ts";
 import { invitesMigration } from "./0022-invites.ts";
 import { sessionsMigration } from "./0023-sessions.ts";
+import { tableNotifyMigration } from "./0024-table-notify.ts";
 
 /** All migrations by name; names sort in the order they run. */
 export function migrations(engine: Engine): Record<string, Migration> {
@@ -43,5 +44,6 @@ export function migrations(engine: Engine): Record<string, Migration> {
     "0021-push-notifications": pushNotificationsMigration(),
     "0022-invites": invitesMigration(engine),
     "0023-sessions": sessionsMigration(engine),
+    "0024-table-notify": tableNotifyMigration(engine),
   };
 }
