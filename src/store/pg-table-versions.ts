@@ -14,7 +14,7 @@
  */
 import pg from "pg";
 import type { Logger } from "pino";
-import { effectOf, type StatementEffect, type Stamp } from "./table-versions.ts";
+import { StatementEffects, type Stamp } from "./table-versions.ts";
 import type { VersionSource } from "./read-cache.ts";
 
 /** The notification channel the triggers of migration 0024 send to. */
@@ -33,7 +33,7 @@ export class PgTableVersions implements VersionSource {
   /** Per table, how many connections have an unfinished write to it. */
   readonly #pending = new Map<string, number>();
   #pendingAny = 0;
-  readonly #effects = new Map<string, StatementEffect>();
+  readonly #effects = new StatementEffects();
   #listening = false;
 
   stamp(tables: readonly string[]): Stamp {
@@ -68,11 +68,7 @@ export class PgTableVersions implements VersionSource {
       conn.inTransaction = true;
       return undefined;
     }
-    let effect = this.#effects.get(sql);
-    if (!effect) {
-      effect = effectOf(sql);
-      if (this.#effects.size < 2000 && sql.length <= 64 * 1024) this.#effects.set(sql, effect);
-    }
+    const effect = this.#effects.of(sql);
     switch (effect.kind) {
       case "none":
         return undefined;

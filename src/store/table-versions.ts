@@ -20,7 +20,7 @@ const READ_OR_CONTROL = /^\s*(?:select|pragma|explain|savepoint|release|begin)\b
 const TRANSACTION_END = /^\s*(?:commit|end|rollback)\b(\s+(?:transaction\s+)?to\b)?/i;
 
 /** What `sql` does to the counters (a write to one table, to unknown ones, a transaction's end, or nothing). */
-export function effectOf(sql: string): StatementEffect {
+function effectOf(sql: string): StatementEffect {
   const target = WRITE_TARGET.exec(sql);
   if (target) return { kind: "write", table: target[1].toLowerCase() };
   const end = TRANSACTION_END.exec(sql);
@@ -28,6 +28,21 @@ export function effectOf(sql: string): StatementEffect {
   // A `with` query may end in a write; only a plain read is left alone.
   if (READ_OR_CONTROL.test(sql) || (/^\s*with\b/i.test(sql) && !/\b(?:insert|update|delete|replace)\b/i.test(sql))) return { kind: "none" };
   return { kind: "write-any" };
+}
+
+/** Statements' effects, decided once per SQL text. */
+export class StatementEffects {
+  readonly #known = new Map<string, StatementEffect>();
+
+  of(sql: string): StatementEffect {
+    let effect = this.#known.get(sql);
+    if (!effect) {
+      effect = effectOf(sql);
+      // Statements with `in (?, ?, ...)` lists vary; their effects are cheap to decide again.
+      if (this.#known.size < 2000 && sql.length <= 64 * 1024) this.#known.set(sql, effect);
+    }
+    return effect;
+  }
 }
 
 /** A point in the write history of some tables: equal stamps mean no write in between. */
@@ -41,7 +56,7 @@ export class TableVersions {
   /** Tables written in the open transaction, bumped again when it ends. */
   readonly #pending = new Set<string>();
   #pendingAny = false;
-  readonly #effects = new Map<string, StatementEffect>();
+  readonly #effects = new StatementEffects();
   #externalVersion: number;
   #externalChecked = false;
 
@@ -58,12 +73,7 @@ export class TableVersions {
 
   /** Called by the writer with each statement just before it runs; `inTransaction` as it stands then. */
   beforeStatement(sql: string, inTransaction: boolean): void {
-    let effect = this.#effects.get(sql);
-    if (!effect) {
-      effect = effectOf(sql);
-      // Statements with `in (?, ?, ...)` lists vary; their effects are cheap to decide again.
-      if (this.#effects.size < 2000 && sql.length <= 64 * 1024) this.#effects.set(sql, effect);
-    }
+    const effect = this.#effects.of(sql);
     switch (effect.kind) {
       case "none":
         return;
