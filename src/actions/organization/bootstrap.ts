@@ -110,6 +110,8 @@ export async function ensureInitialRealm(deps: ServerDeps): Promise<void> {
   process.stdout.write(
     `\nParley: created organization "${realm.name}" and its owner.\n` +
       `  site:     ${config.externalUrl}\n  email:    ${email}\n  api key:  ${owner.api_key}\n  password: ${password}\n` +
-      `  zuliprc:  ${file}\n\n`,
+      `  zuliprc:  ${file}\n\n` +
+      `Open ${config.externalUrl} in a browser and log in with this email and password; invite\n` +
+      `colleagues from Settings > Invite people.\n\n`,
   );
 }
