@@ -73,7 +73,7 @@ export class PgTableVersions implements VersionSource {
       case "none":
         return undefined;
       case "write":
-        return this.#write(conn, effect.table);
+        return this.#write(conn, effect.tables);
       case "write-any":
         return this.#writeAny(conn);
       case "end":
@@ -91,19 +91,19 @@ export class PgTableVersions implements VersionSource {
     conn.inTransaction = false;
   }
 
-  #write(conn: ConnState, table: string): (() => void) | undefined {
-    this.#bump(table);
-    if (conn.inTransaction) {
-      if (!conn.pending.has(table)) {
-        conn.pending.add(table);
-        this.#pending.set(table, (this.#pending.get(table) ?? 0) + 1);
-      }
-      return undefined;
-    }
-    this.#pending.set(table, (this.#pending.get(table) ?? 0) + 1);
-    return () => {
+  #write(conn: ConnState, tables: readonly string[]): (() => void) | undefined {
+    for (const table of tables) {
       this.#bump(table);
-      this.#release(table);
+      if (conn.inTransaction && conn.pending.has(table)) continue;
+      if (conn.inTransaction) conn.pending.add(table);
+      this.#pending.set(table, (this.#pending.get(table) ?? 0) + 1);
+    }
+    if (conn.inTransaction) return undefined;
+    return () => {
+      for (const table of tables) {
+        this.#bump(table);
+        this.#release(table);
+      }
     };
   }
 

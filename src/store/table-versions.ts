@@ -11,7 +11,7 @@
 /** What a statement does to the version counters, decided once per SQL text. */
 export type StatementEffect =
   | { kind: "none" }
-  | { kind: "write"; table: string }
+  | { kind: "write"; tables: readonly string[] }
   | { kind: "write-any" }
   | { kind: "end"; whole: boolean };
 
@@ -19,14 +19,23 @@ const WRITE_TARGET = /^\s*(?:(?:insert|replace)(?:\s+or\s+\w+)?\s+into|update(?:
 const READ_OR_CONTROL = /^\s*(?:select|pragma|explain|savepoint|release|begin)\b/i;
 const TRANSACTION_END = /^\s*(?:commit|end|rollback)\b(\s+(?:transaction\s+)?to\b)?/i;
 
-/** What `sql` does to the counters (a write to one table, to unknown ones, a transaction's end, or nothing). */
+/** Every write in a `with` query (its data-modifying parts and its main statement). */
+const WITH_WRITE_TARGETS = /\b(?:insert\s+into|update|delete\s+from)\s+"?(\w+)"?/gi;
+
+/** What `sql` does to the counters (writes to known tables, to unknown ones, a transaction's end, or nothing). */
 function effectOf(sql: string): StatementEffect {
   const target = WRITE_TARGET.exec(sql);
-  if (target) return { kind: "write", table: target[1].toLowerCase() };
+  if (target) return { kind: "write", tables: [target[1].toLowerCase()] };
   const end = TRANSACTION_END.exec(sql);
   if (end) return { kind: "end", whole: end[1] === undefined };
-  // A `with` query may end in a write; only a plain read is left alone.
-  if (READ_OR_CONTROL.test(sql) || (/^\s*with\b/i.test(sql) && !/\b(?:insert|update|delete|replace)\b/i.test(sql))) return { kind: "none" };
+  if (READ_OR_CONTROL.test(sql)) return { kind: "none" };
+  // A `with` query may write (`with m as (insert ... returning id) insert ...`): each named table.
+  if (/^\s*with\b/i.test(sql)) {
+    if (!/\b(?:insert|update|delete|replace)\b/i.test(sql)) return { kind: "none" };
+    // `on conflict ... do update set` names no table.
+    const tables = [...sql.matchAll(WITH_WRITE_TARGETS)].map((m) => m[1].toLowerCase()).filter((t) => t !== "set");
+    if (tables.length > 0 && !/\breplace\b/i.test(sql)) return { kind: "write", tables: [...new Set(tables)] };
+  }
   return { kind: "write-any" };
 }
 
@@ -79,8 +88,10 @@ export class TableVersions {
         return;
       case "write":
         this.onWrite();
-        this.#bump(effect.table);
-        this.#pending.add(effect.table);
+        for (const table of effect.tables) {
+          this.#bump(table);
+          this.#pending.add(table);
+        }
         break;
       case "write-any":
         this.onWrite();

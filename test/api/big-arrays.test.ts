@@ -76,7 +76,7 @@ for (const store of STORES) {
               realm_id: f.realmId, sender_id: f.owner.id, recipient_id: recipientId, stream_id: streamId, topic: "many", content: `m${i}`,
               rendered_content: `<p>m${i}</p>`, date_sent: Math.floor(Date.now() / 1000), sending_client: "test", last_edit_time: null,
               last_moved_time: null, edit_history: null, is_me_message: 0, has_link: 0, has_image: 0, has_attachment: 0, stream_wildcard_mention: 0,
-            });
+            }, new Map());
             ids.push(row.id);
           }
           return ids;

@@ -8,12 +8,13 @@ import type { Endpoint } from "../../src/http/endpoint.ts";
 import { basicAuth, type Credentials } from "../helpers/client.ts";
 
 /**
- * The raw routes: outside /api/v1, bytes on success. Those of src/http/routes/files.ts, and the
- * emoji data document of static-emoji.ts; a test checks this is every one registered.
+ * The raw routes: outside /api/v1, bytes on success. Those of src/http/routes/files.ts, the
+ * emoji data document of static-emoji.ts, and the web app's page, bundle files and page
+ * fallback (web-app.ts); a test checks this is every one registered.
  */
 export const RAW_ROUTES = [
   "/user_uploads/temporary/:token/:filename", "/user_uploads/:realm_id_str/*", "/user_avatars/:realm_id/emoji/images/:file_name",
-  "/static/generated/emoji/emoji_api.json",
+  "/static/generated/emoji/emoji_api.json", "/", "/static/webapp/:file", "/*",
 ];
 
 /**
@@ -285,6 +286,8 @@ export function rawRouteCases(ids: Ids, member: Record<string, string>): Case[] 
     "/user_uploads/temporary/:token/:filename": { token: ids.token, filename: "fuzz.txt" },
     "/user_uploads/:realm_id_str/*": { realm_id_str: String(ids.realm), "*": ids.uploadPath.split("/").slice(1).join("/") },
     "/user_avatars/:realm_id/emoji/images/:file_name": { realm_id: String(ids.realm), file_name: "1.png" },
+    "/static/webapp/:file": { file: "main.js" },
+    "/*": { "*": "join/some-token/" },
   };
   const out: Case[] = [];
   for (const route of RAW_ROUTES) {

@@ -142,6 +142,19 @@ const CASES: Record<string, Case> = {
     params: (s) => [newMessage(s, { search_tsv: "'lunch':1 'soup':3" }), newMessage(s, { topic: "", content: "", rendered_content: "", search_tsv: "" })],
     readBack: insertedMessage,
   },
+  insertMessageWithFlag: {
+    engines: ["postgres"],
+    params: (s) => [
+      newMessage(s, { search_tsv: "'lunch':1 'soup':3", flag_user_id: s.fx.member.id, flags: 1 }),
+      newMessage(s, { topic: "", content: "", rendered_content: "", search_tsv: "", flag_user_id: s.fx.owner.id, flags: 0 }),
+    ],
+    readBack: async (db, rows) => {
+      const message = await insertedMessage(db, rows);
+      const [{ id }] = rows as Array<{ id: number }>;
+      const flags = await db.selectFrom("user_message_flags").select(["user_id", "flags"]).where("message_id", "=", id).execute();
+      return { message, flags };
+    },
+  },
   insertFlagRow: {
     params: (s) => [
       { userId: s.fx.member.id, messageId: s.lunch1, flags: 0 },

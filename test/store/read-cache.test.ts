@@ -71,6 +71,21 @@ describe("table versions", () => {
   });
 });
 
+test("a `with` query that writes moves the stamps of the tables it writes, and no others", async () => {
+  const versions = new TableVersions(() => 0);
+  const realms = versions.stamp(["realms"]);
+  const flags = versions.stamp(["user_message_flags"]);
+  const messages = versions.stamp(["messages"]);
+  versions.beforeStatement(`with "inserted" as (insert into "messages" ("topic") values (?) returning "id") insert into "user_message_flags" ("message_id") select "id" from "inserted"`, false);
+  assert.notDeepEqual(versions.stamp(["messages"]), messages);
+  assert.notDeepEqual(versions.stamp(["user_message_flags"]), flags);
+  assert.deepEqual(versions.stamp(["realms"]), realms);
+  await tick();
+  versions.beforeStatement(`with recursive sub(id) as (select 1) delete from "muted_users" where id in (select id from sub)`, false);
+  assert.deepEqual(versions.stamp(["realms"]), realms);
+  assert.equal(versions.settled(["muted_users"]), false);
+});
+
 describe("PostgreSQL table versions", () => {
   const conn = () => ({ inTransaction: false, pending: new Set<string>(), pendingAny: false });
 

@@ -19,7 +19,7 @@ import { messageLookups, newChannelMessageLookups, presentMessage } from "../../
 import { messageLookupRows } from "../../store/message-lookups.ts";
 import type { Db } from "../../store/types.ts";
 import { defaultFlagBits, effectiveFlagBits, flagNames } from "../../store/message-flags.ts";
-import { directConversation, insertFlagRows, insertMessage, streamRecipientId, topicParticipantIds } from "../../store/messages.ts";
+import { directConversation, insertMessage, streamRecipientId, topicParticipantIds } from "../../store/messages.ts";
 import { MESSAGE_FLAG, type MessageRow, type StreamRow, type UserRow } from "../../store/schema.ts";
 import { updateStream } from "../../store/streams.ts";
 import { mutersOf } from "../../store/muted-users.ts";
@@ -237,7 +237,7 @@ function insertSentMessage(ctx: Pick<DoEnv, "realm" | "clock" | "engine">, tx: D
     has_image: rendered.hasImage ? 1 : 0,
     has_attachment: rendered.hasAttachment ? 1 : 0,
     stream_wildcard_mention: rendered.wildcard.channel ? 1 : 0,
-  });
+  }, request.storedFlags);
 }
 
 /**
@@ -251,7 +251,6 @@ export async function doSendMessage(tx: Db, env: Pick<DoEnv, "realm" | "clock" |
   const message = await insertSentMessage(env, tx, request);
   filled(message.id);
   await claimAttachments(tx, env.realm.id, sender.id, message.id, request.rendered.linkedUploadPaths, env.emit);
-  await insertFlagRows(tx, message.id, request.storedFlags);
   await doQueueOutgoingWebhooks(tx, env, message.id, request);
   // Relay work runs on real time, as the worker does, not on a test's manual clock.
   await doQueueMessagePush(tx, env, message, systemClock.nowMs());
