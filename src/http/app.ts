@@ -19,7 +19,7 @@ import { BOT_TYPES } from "../actions/users/bots.ts";
 import { Redirect, type AppRequest, type Endpoint, type RawRoutes } from "./endpoint.ts";
 import { AdministratorRequiredError, JsonableError } from "../errors.ts";
 import { isRealmAdmin } from "../permissions/check.ts";
-import { parseParams, type ParseResult } from "./params.ts";
+import { MAX_PATH_PARAM_CHARS, parseParams, pathSegmentTooLong, type ParseResult } from "./params.ts";
 import { emailDomain } from "../store/emails.ts";
 import { fileFieldNames, readMultipartFile } from "../files/uploaded-file.ts";
 
@@ -64,16 +64,10 @@ function envelopeError(reply: FastifyReply, err: JsonableError): FastifyReply {
   return reply.status(err.status).send({ result: "error", msg: err.message, code: err.code, ...err.data });
 }
 
-/**
- * Path parameters longer than this are refused (414). Long enough for a temporary upload URL's
- * file name (255 bytes, percent-encoded) and every name a route takes in its path.
- */
-const MAX_PATH_PARAM_CHARS = 1024;
-
 /** Router errors (a path that is not valid percent-encoded UTF-8, an over-long segment), in the envelope. */
 function routerError(error: FastifyError, _req: FastifyRequest, reply: FastifyReply): void {
   if (error.code === "FST_ERR_MAX_PARAM_LENGTH") {
-    envelopeError(reply, new JsonableError(`URL path segment too long (limit: ${MAX_PATH_PARAM_CHARS} characters)`, { status: 414 }));
+    envelopeError(reply, pathSegmentTooLong());
     return;
   }
   envelopeError(reply, new JsonableError("Malformed URL: not valid percent-encoded UTF-8"));

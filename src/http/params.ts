@@ -36,6 +36,17 @@ export const str = () => z.string();
  * The range of the database's integer columns (PostgreSQL `integer`): no id lies outside it,
  * and a query comparing such a column with a larger number fails rather than finding nothing.
  */
+/**
+ * Path parameters longer than this are refused (414). Long enough for a temporary upload URL's
+ * file name (255 bytes, percent-encoded) and every name a route takes in its path.
+ */
+export const MAX_PATH_PARAM_CHARS = 1024;
+
+/** The 414 of a path segment over MAX_PATH_PARAM_CHARS. */
+export function pathSegmentTooLong(): JsonableError {
+  return new JsonableError(`URL path segment too long (limit: ${MAX_PATH_PARAM_CHARS} characters)`, { status: 414 });
+}
+
 export const DB_INT_MIN = -2_147_483_648;
 export const DB_INT_MAX = 2_147_483_647;
 

@@ -11,6 +11,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { JsonableError } from "../../errors.ts";
 import type { RawRoutes } from "../endpoint.ts";
+import { MAX_PATH_PARAM_CHARS, pathSegmentTooLong } from "../params.ts";
 import { loadWebBundle, STATIC_PREFIX, type WebBundle, type WebFile } from "../web-bundle.ts";
 
 /** Hashed file names never change content: cache them for a year. */
@@ -71,6 +72,8 @@ export const registerRoutes: RawRoutes = (app) => {
   app.get("/*", async (req, reply) => {
     const pathname = req.url.split("?", 1)[0];
     const page = String(req.headers.accept ?? "").includes("text/html") && !NON_PAGE_PREFIXES.some((p) => pathname.startsWith(p));
+    // The router sends a route's over-long parameter here rather than failing: the same 414.
+    if (pathname.split("/").some((segment) => segment.length > MAX_PATH_PARAM_CHARS)) throw pathSegmentTooLong();
     if (!page) throw notFound();
     return sendIndex(req, reply, await bundle);
   });
