@@ -12,6 +12,7 @@ import type { Engine } from "../store/types.ts";
 import type { GroupCommitter } from "../store/group-commit.ts";
 import type { Store } from "../store/db.ts";
 import type { PresenceWriteBehind } from "../store/presence-write-behind.ts";
+import { syncReadCache } from "../store/read-cache.ts";
 import type { Database, RealmRow, UserRow } from "../store/schema.ts";
 import { NestedTransactionError } from "../errors.ts";
 
@@ -199,6 +200,14 @@ const MAX_ATTEMPTS = 3;
 
 function isConflict(err: unknown): boolean {
   return typeof err === "object" && err !== null && CONFLICT_CODES.has(String((err as { code?: unknown }).code));
+}
+
+/**
+ * Resolves once the read cache has noticed every commit made before the call, by any process
+ * (the test-control route tests call after writing the database directly).
+ */
+export function syncReads(ctx: ActionCtx): Promise<void> {
+  return syncReadCache(ctx.db);
 }
 
 /**

@@ -35,6 +35,7 @@ export class PgTableVersions implements VersionSource {
   #pendingAny = 0;
   readonly #effects = new StatementEffects();
   #listening = false;
+  #sync: (() => Promise<void>) | null = null;
 
   stamp(tables: readonly string[]): Stamp {
     // Without the listener, other processes' commits go unseen: every stamp is new.
@@ -46,6 +47,20 @@ export class PgTableVersions implements VersionSource {
 
   settled(tables: readonly string[]): boolean {
     return this.#listening && this.#pendingAny === 0 && tables.every((t) => (this.#pending.get(t) ?? 0) === 0);
+  }
+
+  /**
+   * A round trip on the listening connection: PostgreSQL sends a notification pending there
+   * before the answer to a later query, so every commit made before the call has been noticed
+   * when it resolves. Without the connection nothing is cached, so there is nothing to wait for.
+   */
+  async sync(): Promise<void> {
+    await this.#sync?.();
+  }
+
+  /** Sets how sync() reaches the listening connection (null while it is down). */
+  setSync(sync: (() => Promise<void>) | null): void {
+    this.#sync = sync;
   }
 
   /** The listener is (or is no longer) hearing other processes' commits; either way, start over. */
@@ -173,6 +188,7 @@ export function listenForCommits(connectionString: string, versions: PgTableVers
 
   const lost = (err?: unknown) => {
     versions.setListening(false);
+    versions.setSync(null);
     const old = client;
     client = null;
     old?.removeAllListeners();
@@ -199,7 +215,9 @@ export function listenForCommits(connectionString: string, versions: PgTableVers
       .connect()
       .then(() => next.query(`listen ${TABLES_CHANNEL}`))
       .then(() => {
-        if (client === next) versions.setListening(true);
+        if (client !== next) return;
+        versions.setListening(true);
+        versions.setSync(async () => void (await next.query("select 1")));
       })
       .catch((err: unknown) => {
         if (client === next) lost(err);
@@ -214,6 +232,7 @@ export function listenForCommits(connectionString: string, versions: PgTableVers
       const last = client;
       client = null;
       versions.setListening(false);
+      versions.setSync(null);
       if (last) {
         last.removeAllListeners();
         last.on("error", () => undefined);

@@ -16,6 +16,8 @@ export type VersionSource = {
   stamp(tables: readonly string[]): Stamp;
   /** Whether a read of `tables` now sees only committed data (no write to them is pending). */
   settled(tables: readonly string[]): boolean;
+  /** Resolves once every commit made before the call has been noticed (PostgreSQL's notifications). */
+  sync?(): Promise<void>;
 };
 
 /** Every table some cached read depends on (PostgreSQL's triggers must report writes to each). */
@@ -33,6 +35,15 @@ const cacheOf = new WeakMap<object, Cache>();
 /** Gives reads through `db` a cache kept by `versions`' write counters. */
 export function attachReadCache(db: Db, versions: VersionSource): void {
   cacheOf.set(db, { versions, entries: new Map() });
+}
+
+/**
+ * Resolves once `db`'s cache has noticed every commit made before the call, by any process (tests
+ * that write the database directly call it, through a test-control route, before asking the
+ * server again).
+ */
+export async function syncReadCache(db: Db): Promise<void> {
+  await cacheOf.get(db)?.versions.sync?.();
 }
 
 /** Lets reads through `other` (the same database's reader, or a transaction) use `db`'s cache, if any. */

@@ -10,14 +10,21 @@ import type { TestServer } from "./server.ts";
 
 export type StoreDb = ReturnType<typeof openStore>["db"];
 
-/** Runs `fn` on the server's store, opened directly beside the server. */
+/**
+ * Runs `fn` on the server's store, opened directly beside the server. On PostgreSQL the server
+ * then confirms it has noticed the commits (its read cache hears of them by notification), so
+ * the test's next request reads what `fn` wrote; a server that is not running has no cache.
+ */
 export async function withDb<T>(server: TestServer, fn: (db: StoreDb) => Promise<T>): Promise<T> {
   const store = openStore({ databaseUrl: server.store.databaseUrl, dataDir: server.store.dataDir });
+  let result: T;
   try {
-    return await fn(store.db);
+    result = await fn(store.db);
   } finally {
     await store.close();
   }
+  if (server.store.databaseUrl) await server.api.post(null, "/__test/sync_read_cache", {}).catch(() => undefined);
+  return result;
 }
 
 /** Row counts of tables, for "a failed call wrote nothing" checks. */
