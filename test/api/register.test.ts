@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { Kysely } from "kysely";
-import { openStore } from "../../src/store/db.ts";
+import { withDb as withStoreDb } from "../helpers/db.ts";
 import type { Database } from "../../src/store/schema.ts";
 import { STORES } from "../helpers/stores.ts";
 import { startServer, type TestServer } from "../helpers/server.ts";
@@ -19,12 +19,7 @@ const ALWAYS = [
 
 /** Direct database access for set-up the API does not offer yet (realm settings, deactivated groups). */
 async function withDb(server: TestServer, fn: (db: Kysely<Database>) => Promise<void>): Promise<void> {
-  const store = openStore({ databaseUrl: server.store.databaseUrl, dataDir: server.store.dataDir });
-  try {
-    await fn(store.db);
-  } finally {
-    await store.close();
-  }
+  await withStoreDb(server, fn);
 }
 
 async function setRealmSetting(server: TestServer, key: string, value: unknown): Promise<void> {

@@ -5,6 +5,7 @@ import { STORES } from "../helpers/stores.ts";
 import { startServer, type TestServer } from "../helpers/server.ts";
 import { expectError, expectSuccess } from "../helpers/client.ts";
 import { openStore } from "../../src/store/db.ts";
+import { withDb } from "../helpers/db.ts";
 import type { TestUser } from "../helpers/fixtures.ts";
 
 /** System group ids of the fixture realm, read straight from the store. */
@@ -20,14 +21,11 @@ async function systemGroupIds(server: TestServer): Promise<Record<string, number
 
 /** Turns on realm settings directly in the store (realm settings have no API yet in this suite). */
 async function setRealmSettings(server: TestServer, values: Record<string, unknown>): Promise<void> {
-  const store = openStore({ databaseUrl: server.store.databaseUrl, dataDir: server.store.dataDir });
-  try {
-    const realm = await store.db.selectFrom("realms").selectAll().where("id", "=", server.fixtures.realmId).executeTakeFirstOrThrow();
+  await withDb(server, async (db) => {
+    const realm = await db.selectFrom("realms").selectAll().where("id", "=", server.fixtures.realmId).executeTakeFirstOrThrow();
     const settings = { ...(JSON.parse(realm.settings) as Record<string, unknown>), ...values };
-    await store.db.updateTable("realms").set({ settings: JSON.stringify(settings) }).where("id", "=", realm.id).execute();
-  } finally {
-    await store.close();
-  }
+    await db.updateTable("realms").set({ settings: JSON.stringify(settings) }).where("id", "=", realm.id).execute();
+  });
 }
 
 for (const store of STORES) {

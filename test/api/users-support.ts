@@ -6,6 +6,7 @@ import type { CustomProfileFieldRow } from "../../src/store/schema.ts";
 import { getRealm } from "../../src/store/realms.ts";
 import { getUser } from "../../src/store/users.ts";
 import { expectSuccess, type Credentials } from "../helpers/client.ts";
+import { withDb } from "../helpers/db.ts";
 import type { TestServer } from "../helpers/server.ts";
 
 export type Account = Credentials & { id: number };
@@ -25,13 +26,8 @@ export async function createAccount(server: TestServer, opts: { name?: string; r
 }
 
 /** Runs `fn` on the suite's store, opened directly (for set-up no endpoint offers yet). */
-export async function withStore<T>(server: TestServer, fn: (db: ReturnType<typeof openStore>["db"]) => Promise<T>): Promise<T> {
-  const store = openStore({ databaseUrl: server.store.databaseUrl, dataDir: server.store.dataDir });
-  try {
-    return await fn(store.db);
-  } finally {
-    await store.close();
-  }
+export function withStore<T>(server: TestServer, fn: (db: ReturnType<typeof openStore>["db"]) => Promise<T>): Promise<T> {
+  return withDb(server, fn);
 }
 
 /** Adds a custom profile field to the fixture realm. */
