@@ -52,12 +52,17 @@ export async function showNarrow(next: Narrow, force = false): Promise<void> {
       loading.value = null;
     });
   } catch (err) {
-    if (gen !== generation) return;
-    batch(() => {
-      loadError.value = failure(err);
-      loading.value = null;
-    });
+    loadFailed(gen, err);
   }
+}
+
+/** A page load failed: its error is shown, unless the narrow changed meanwhile. */
+function loadFailed(gen: number, err: unknown): void {
+  if (gen !== generation) return;
+  batch(() => {
+    loadError.value = failure(err);
+    loading.value = null;
+  });
 }
 
 /** Loads the page before the oldest loaded message (infinite scroll backwards). */
@@ -76,11 +81,7 @@ export async function loadOlder(): Promise<void> {
       loading.value = null;
     });
   } catch (err) {
-    if (gen !== generation) return;
-    batch(() => {
-      loadError.value = failure(err);
-      loading.value = null;
-    });
+    loadFailed(gen, err);
   }
 }
 
