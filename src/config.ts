@@ -8,6 +8,10 @@ export type Config = {
   dataDir: string;
   databaseUrl: string | null;
   redisUrl: string | null;
+  /** The prefix of this process's event queue ids (PROCESS_ID; the port by default): unique among processes sharing Redis. */
+  processId: string | null;
+  /** Where the other processes reach this one (INTERNAL_URL; http://HOST:PORT by default, 127.0.0.1 for a wildcard HOST). */
+  internalUrl: string;
   externalUrl: string;
   realmName: string;
   ownerEmail: string;
@@ -17,6 +21,8 @@ export type Config = {
   heartbeatSeconds: number;
   /** Where a graceful shutdown saves the event queues for the next start (EVENT_QUEUES_DIR; DATA_DIR by default). */
   eventQueuesDir: string;
+  /** With REDIS_URL: how many published event batches Redis keeps for processes that restart (EVENT_BACKLOG_LENGTH). */
+  eventBacklogLength: number;
   /** The rate limits (README.md "Rate limits"); `enabled` is false with RATE_LIMITS=off. */
   rateLimits: RateLimitsConfig;
   testControl: boolean;
@@ -143,6 +149,19 @@ function pushWorkerThread(env: NodeJS.ProcessEnv): boolean {
   return choice === "thread";
 }
 
+/** PROCESS_ID: it names the process in queue ids (before the ':'), saved-queue file names and nginx's map. */
+function processIdEnv(env: NodeJS.ProcessEnv): string | null {
+  const raw = env.PROCESS_ID;
+  if (raw === undefined || raw === "") return null;
+  if (!/^[A-Za-z0-9_-]{1,32}$/.test(raw)) throw new Error(`PROCESS_ID must be 1 to 32 letters, digits, '-' or '_', got ${JSON.stringify(raw)}`);
+  return raw;
+}
+
+/** Whether HOST listens on every address (then other processes on this machine use the loopback). */
+function wildcardHost(host: string): boolean {
+  return host === "0.0.0.0" || host === "::" || host === "[::]";
+}
+
 /** Builds the configuration from an environment (process.env by default). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const host = env.HOST || "127.0.0.1";
@@ -154,6 +173,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(env.DATA_DIR || "./data"),
     databaseUrl: env.DATABASE_URL || null,
     redisUrl: env.REDIS_URL || null,
+    processId: processIdEnv(env),
+    internalUrl: (env.INTERNAL_URL || `http://${wildcardHost(host) ? "127.0.0.1" : host}:${port}`).replace(/\/+$/, ""),
     externalUrl,
     realmName: env.REALM_NAME || "Parley",
     ownerEmail: env.OWNER_EMAIL || "owner@parley.local",
@@ -164,6 +185,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     queueIdleSeconds: intEnv(env, "EVENT_QUEUE_IDLE_SECONDS", 600),
     heartbeatSeconds: intEnv(env, "EVENT_HEARTBEAT_SECONDS", 60),
     eventQueuesDir: path.resolve(env.EVENT_QUEUES_DIR || env.DATA_DIR || "./data"),
+    eventBacklogLength: intEnv(env, "EVENT_BACKLOG_LENGTH", 10_000, 1),
     rateLimits: loadRateLimits(env),
     testControl: env.PARLEY_TEST_CONTROL === "1",
     // 25 MiB, the default body limit: a larger upload could not arrive anyway.

@@ -22,6 +22,7 @@ import type { Config } from "./config.ts";
 import { makeLogger } from "./log.ts";
 import type { ServerDeps } from "./actions/context.ts";
 import { presenceWriteBehind } from "./actions/users/presence.ts";
+import type { QueueHolders } from "./actions/push/message-notify.ts";
 import { localRelayWakes, startPushRelayWorker, type PushRelayWorker } from "./actions/push/relay-worker.ts";
 import type { EventBus } from "./events/bus.ts";
 import { QueueManager } from "./events/queue-manager.ts";
@@ -41,17 +42,16 @@ const STOP_TIMEOUT_MS = 20_000;
 /** A thread that died is started again after this long. */
 const RESTART_DELAY_MS = 1_000;
 
-/** Starts the push worker where the configuration says. */
-export function startPushWorker(deps: ServerDeps): PushRelayWorker {
+/**
+ * Starts the push worker where the configuration says; `holders` answers which users hold a
+ * message queue (in this process or, with several, in any: server.ts).
+ */
+export function startPushWorker(deps: ServerDeps, holders: QueueHolders): PushRelayWorker {
   // Without a relay the worker only parks what is queued: not worth a thread.
   if (!deps.config.pushWorkerThread || deps.config.pushRelay === null) {
-    return startPushRelayWorker({
-      ...deps,
-      usersWithMessageQueues: async (userIds) => deps.queues.usersWithMessageQueues(userIds),
-      wakes: localRelayWakes(deps.bus, deps.config.pushRelay !== null),
-    });
+    return startPushRelayWorker({ ...deps, usersWithMessageQueues: holders, wakes: localRelayWakes(deps.bus, deps.config.pushRelay !== null) });
   }
-  return new PushThread(deps);
+  return new PushThread(deps, holders);
 }
 
 /** The request thread's side of a worker thread: starts it, answers it, and starts it again if it dies. */
@@ -62,7 +62,10 @@ class PushThread implements PushRelayWorker {
   private restartTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly unsubscribe: () => void;
 
-  constructor(private readonly deps: ServerDeps) {
+  constructor(
+    private readonly deps: ServerDeps,
+    private readonly holders: QueueHolders,
+  ) {
     // Woken by every commit whose events may have queued work: one message per turn of the loop at most.
     this.unsubscribe = localRelayWakes(deps.bus, true)(() => this.postWake());
     this.start();
@@ -94,8 +97,10 @@ class PushThread implements PushRelayWorker {
     if (message.kind === "publish") this.deps.bus.publish(message.deliveries);
     else if (message.kind === "stopped") void worker.terminate();
     else if (message.kind === "ask-queue-holders") {
-      const reply: ToWorker = { kind: "queue-holders", id: message.id, userIds: [...this.deps.queues.usersWithMessageQueues(message.userIds)] };
-      worker.postMessage(reply);
+      void this.holders(message.userIds).then((holders) => {
+        const reply: ToWorker = { kind: "queue-holders", id: message.id, userIds: [...holders] };
+        worker.postMessage(reply);
+      });
     }
   }
 

@@ -2,13 +2,16 @@
 import { ensureInitialRealm } from "./actions/organization/bootstrap.ts";
 import { ManualClock, systemClock, type Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
-import { LocalBus, type EventBus } from "./events/bus.ts";
+import { LocalBus, type ServerBus } from "./events/bus.ts";
 import { buildApp, loadRoutes } from "./http/app.ts";
 import { testControlEndpoints } from "./http/test-control.ts";
 import { migrate, openStore, type Store } from "./store/db.ts";
 import { QueueManager } from "./events/queue-manager.ts";
-import { loadQueues, queuesFile, saveQueues } from "./events/persist.ts";
+import { keepLoadedQueues, loadQueues, queuesFile, saveQueues } from "./events/persist.ts";
 import { busChannel, RedisBus } from "./events/redis-bus.ts";
+import { ProcessRegistry } from "./events/process-registry.ts";
+import type { QueueHolders } from "./actions/push/message-notify.ts";
+import type { Logger } from "pino";
 import { openRateLimits } from "./rate-limit.ts";
 import { startAttachmentSweep } from "./actions/attachments/sweep.ts";
 import { startScheduledMessageWorker } from "./actions/messages/scheduled-worker.ts";
@@ -18,7 +21,7 @@ import { presenceWriteBehind } from "./actions/users/presence.ts";
 import { makeLogger } from "./log.ts";
 import { startPushWorker } from "./push-thread.ts";
 
-type RunningServer = { app: Awaited<ReturnType<typeof buildApp>>; store: Store; bus: EventBus; clock: Clock; url: string; close(): Promise<void> };
+type RunningServer = { app: Awaited<ReturnType<typeof buildApp>>; store: Store; bus: ServerBus; clock: Clock; url: string; close(): Promise<void> };
 
 /**
  * How often a stopping server closes the connections that went idle since it began to stop: a
@@ -27,6 +30,23 @@ type RunningServer = { app: Awaited<ReturnType<typeof buildApp>>; store: Store; 
  */
 const STOP_REAP_INTERVAL_MS = 50;
 
+/**
+ * Which of these users hold a message queue: here, or (with several processes) in any other.
+ * Redis failing answers this process's own: push then errs towards notifying.
+ */
+function queueHolders(queues: QueueManager, processes: ProcessRegistry | null, log: Logger): QueueHolders {
+  return async (userIds) => {
+    const holders = queues.usersWithMessageQueues(userIds);
+    if (processes === null) return holders;
+    try {
+      for (const id of await processes.holdersElsewhere(userIds.filter((id) => !holders.has(id)))) holders.add(id);
+    } catch (err) {
+      log.warn({ err }, "could not ask Redis which users hold event queues in other processes");
+    }
+    return holders;
+  };
+}
+
 /** Opens the store, runs migrations, creates the first organization if needed and listens. */
 export async function startServer(config: Config): Promise<RunningServer> {
   const log = makeLogger(config);
@@ -34,13 +54,22 @@ export async function startServer(config: Config): Promise<RunningServer> {
   await migrate(store);
   const clock: Clock = config.testControl ? new ManualClock() : systemClock;
   // REDIS_URL: processes sharing the database and Redis deliver each other's events.
-  const bus: EventBus = config.redisUrl ? await RedisBus.connect(config.redisUrl, busChannel(config), log) : new LocalBus();
+  const bus: ServerBus = config.redisUrl
+    ? await RedisBus.connect(config.redisUrl, busChannel(config), { backlogLength: config.eventBacklogLength, log })
+    : new LocalBus();
   const queues = new QueueManager(clock, config);
-  // The queues a graceful shutdown saved, before any worker can publish (events/persist.ts);
-  // nothing may await between the bus position and subscribing.
+  // The queues a graceful shutdown saved (events/persist.ts), then the bus from where they were
+  // saved: they get what other processes published meanwhile, or are dropped if they cannot.
   const savedQueues = queuesFile(config.eventQueuesDir, queues.processId);
-  loadQueues(queues, savedQueues, (await bus.position?.()) ?? null, log);
+  const loaded = loadQueues(queues, savedQueues, log);
   bus.subscribe((delivery) => queues.deliver(delivery));
+  const resumed = await bus.start(loaded?.busPosition ?? null);
+  if (loaded) keepLoadedQueues(queues, loaded, resumed, log);
+  // REDIS_URL: the other processes, for events requests about their queues and push's "who is on Zulip".
+  const processes = config.redisUrl
+    ? await ProcessRegistry.join(config.redisUrl, busChannel(config), { processId: queues.processId, internalUrl: config.internalUrl }, queues.messageQueueHolders(), log)
+    : null;
+  if (processes) queues.onHolderChange = (userId, holds) => processes.holderChanged(userId, holds);
   // REDIS_URL: rate-limit counters in Redis, shared by the processes (fail open if it goes away).
   const rateLimits = await openRateLimits(config, clock, log);
   const presenceWrites = presenceWriteBehind({ store, config, log });
@@ -48,11 +77,11 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const routes = await loadRoutes();
   const endpoints = [...routes.endpoints, ...(config.testControl ? testControlEndpoints() : [])];
   const app = await buildApp({
-    store, bus, clock, config, log, queues, loginLimiter: rateLimits.authenticateByUsername, presenceWrites, rateLimits, endpoints, rawRoutes: routes.rawRoutes,
+    store, bus, clock, config, log, queues, loginLimiter: rateLimits.authenticateByUsername, presenceWrites, rateLimits, endpoints, rawRoutes: routes.rawRoutes, processes,
   });
   const attachmentSweep = startAttachmentSweep({ db: store.db, clock, config, log });
   const scheduledWorker = await startScheduledMessageWorker({ store, bus, clock, config, log, queues, loginLimiter: rateLimits.authenticateByUsername, presenceWrites, lateCutoffSeconds: config.scheduledLateCutoffSeconds });
-  const pushRelayWorker = startPushWorker({ store, bus, clock, config, log, queues, loginLimiter: rateLimits.authenticateByUsername, presenceWrites });
+  const pushRelayWorker = startPushWorker({ store, bus, clock, config, log, queues, loginLimiter: rateLimits.authenticateByUsername, presenceWrites }, queueHolders(queues, processes, log));
   const webhookWorker = startOutgoingWebhookWorker({ store, bus, clock, config, log, queues, loginLimiter: rateLimits.authenticateByUsername, presenceWrites });
   const emailWorker = startEmailWorker({ store, bus, clock, config, log, queues, loginLimiter: rateLimits.authenticateByUsername, presenceWrites });
   const address = await app.listen({ host: config.host, port: config.port });
@@ -76,11 +105,11 @@ export async function startServer(config: Config): Promise<RunningServer> {
       await pushRelayWorker.stop();
       await presenceWrites.close();
       await rateLimits.close();
-      // Read before the bus closes: the next start compares it (events/persist.ts).
-      const busPosition = (await bus.position?.()) ?? null;
+      await processes?.leave();
+      // The bus hands over everything published so far before it closes; the next start reads on from there.
       await bus.close();
       // Nothing reaches the queues any more: save them for the next start.
-      saveQueues(queues, savedQueues, { nowMs: clock.nowMs(), busPosition }, log);
+      saveQueues(queues, savedQueues, { nowMs: clock.nowMs(), busPosition: bus.position() }, log);
       await store.close();
     },
   };

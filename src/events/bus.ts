@@ -13,18 +13,25 @@ export interface EventBus {
   publish(deliveries: Delivery[]): void;
   /** Registers the handler that delivers to this process's queues. */
   subscribe(handler: DeliveryHandler): void;
-  /**
-   * A mark that moves whenever any process publishes, so that a restarted process knows whether
-   * its saved queues missed events (events/persist.ts); null (or no method, as on the push
-   * thread's bus) when this process is the only publisher. Read it at the start before
-   * subscribing, and at the stop before closing.
-   */
-  position?(): Promise<string | null>;
   close(): Promise<void>;
 }
 
+/**
+ * The bus a server process reads, which can pick up where a graceful stop left off, so that the
+ * queues it saved (events/persist.ts) miss nothing published while it was down.
+ */
+export interface ServerBus extends EventBus {
+  /**
+   * Starts handing deliveries to the subscribers: from `from` (a position() saved at the last
+   * stop) when the bus still can, answering true; else from now on, answering false.
+   */
+  start(from: string | null): Promise<boolean>;
+  /** Where this process stands, after close(): null when it is the only publisher (nothing to catch up on). */
+  position(): string | null;
+}
+
 /** A bus inside one process: delivery is synchronous, in publish order. */
-export class LocalBus implements EventBus {
+export class LocalBus implements ServerBus {
   private handlers: DeliveryHandler[] = [];
 
   publish(deliveries: Delivery[]): void {
@@ -37,7 +44,12 @@ export class LocalBus implements EventBus {
     this.handlers.push(handler);
   }
 
-  async position(): Promise<string | null> {
+  /** No one else publishes: saved queues missed nothing. */
+  async start(): Promise<boolean> {
+    return true;
+  }
+
+  position(): string | null {
     return null;
   }
 

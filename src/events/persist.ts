@@ -5,15 +5,16 @@
  * port reads it back and deletes it. A crash leaves no file, so its queues are gone and clients
  * re-register (BAD_EVENT_QUEUE_ID); a file is never read twice, so a later crash cannot bring
  * back queues that have since missed events. With the Redis bus, other processes may publish
- * while this one is stopped: the file records the bus position (EventBus.position), and a start
- * that finds it moved drops the saved queues rather than let clients miss those events.
+ * while this one is stopped: the file records where this process stood on the bus
+ * (ServerBus.position), the next start reads on from there (events/redis-bus.ts), and only when
+ * the bus can no longer reach back that far are the saved queues dropped.
  */
 import fs from "node:fs";
 import path from "node:path";
 import type { Logger } from "pino";
 import { z } from "zod";
 import type { QueueManager } from "./queue-manager.ts";
-import type { QueueSnapshot } from "./queue.ts";
+import type { EventQueue, QueueSnapshot } from "./queue.ts";
 import type { QueueOptions } from "./queue-options.ts";
 import { isApiEvent, type QueuedEvent } from "./types.ts";
 
@@ -74,7 +75,7 @@ const fileSchema = z.object({
   queues: z.array(snapshotSchema),
 });
 
-/** When the queues are saved: the clock's time and the bus position (see EventBus.position). */
+/** When the queues are saved: the clock's time and the bus position (see ServerBus.position). */
 type SaveMark = { nowMs: number; busPosition: string | null };
 
 /** The file this process saves its queues to: one per process id (the port), as upstream's event_queues.<port>.json. */
@@ -145,18 +146,26 @@ function takeFile(file: string, log: Logger): z.infer<typeof fileSchema> | null 
   return result.data;
 }
 
+/** Queues a start took back from the saved file, and where the bus stood when they were saved. */
+export type LoadedQueues = { busPosition: string | null; queues: EventQueue[]; file: string };
+
 /**
- * Loads the queues a graceful shutdown saved to `file` into `queues`, then deletes the file.
- * Queues idle past their lifespan by now are dropped; all are when the bus moved since the save
- * (`busPosition`, read just before). Call before anything can publish events.
+ * Loads the queues a graceful shutdown saved to `file` into `queues`, then deletes the file;
+ * queues idle past their lifespan by now are dropped. Call before the bus starts: it then
+ * delivers what was published since `busPosition` to them, or, when it cannot, keepLoadedQueues
+ * drops them.
  */
-export function loadQueues(queues: QueueManager, file: string, busPosition: string | null, log: Logger): void {
+export function loadQueues(queues: QueueManager, file: string, log: Logger): LoadedQueues | null {
   const saved = takeFile(file, log);
-  if (!saved) return;
-  if (saved.busPosition !== busPosition) {
-    log.warn({ queues: saved.queues.length, file }, "events were published while this process was stopped: its saved event queues are dropped, clients will register again");
-    return;
-  }
+  if (!saved) return null;
   const restored = queues.restore(saved.queues);
-  log.info({ queues: restored, expired: saved.queues.length - restored, file }, "restored event queues");
+  log.info({ queues: restored.length, expired: saved.queues.length - restored.length, file }, "restored event queues");
+  return { busPosition: saved.busPosition, queues: restored, file };
+}
+
+/** Drops the loaded queues unless the bus resumed from where they were saved (they would miss events). */
+export function keepLoadedQueues(queues: QueueManager, loaded: LoadedQueues, resumed: boolean, log: Logger): void {
+  if (resumed) return;
+  for (const queue of loaded.queues) queues.delete(queue);
+  log.warn({ queues: loaded.queues.length, file: loaded.file }, "the event bus no longer holds every event published while this process was stopped: its saved event queues are dropped, clients will register again");
 }

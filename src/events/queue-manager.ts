@@ -1,7 +1,7 @@
 /**
  * Holds this process's event queues and hands each published delivery to the right ones.
- * Queue ids start with this process's id (`9991:…`), so a front proxy can route GET /events
- * to the process that holds the queue.
+ * Queue ids start with this process's id (PROCESS_ID, the port by default: `9991:…`), so a
+ * front proxy can route GET /events to the process that holds the queue.
  */
 import crypto from "node:crypto";
 import { nowSeconds, type Clock } from "../clock.ts";
@@ -16,6 +16,12 @@ import type { ApiEvent, Delivery, QueuedEvent } from "./types.ts";
 
 /** Zulip's ceiling on a client-requested queue lifespan (queue_lifespan_secs): one week. */
 const MAX_QUEUE_LIFESPAN_SECONDS = 7 * 24 * 3600;
+
+/** Whether the queue takes message events (all events, or "message" among its event_types). */
+function takesMessages(queue: EventQueue): boolean {
+  const types = queue.options.event_types;
+  return types === null || types.includes("message");
+}
 
 /** What a new queue is for. `lifespanSeconds` 0 or absent means the configured idle timeout. */
 type NewQueue = { realmId: number; userId: number; options: QueueOptions; lifespanSeconds?: number };
@@ -32,6 +38,8 @@ export class QueueManager {
   private sweeps: { stop(): void };
   /** Set by close(): polls are answered at once rather than waited on, so the server can stop. */
   private closing = false;
+  /** Told when a user starts or stops holding a queue that takes message events here (events/process-registry.ts). */
+  onHolderChange: ((userId: number, holds: boolean) => void) | null = null;
 
   constructor(
     readonly clock: Clock,
@@ -39,7 +47,7 @@ export class QueueManager {
     opts: { processId?: string } = {},
   ) {
     this.generation = nowSeconds(clock);
-    this.processId = opts.processId ?? (config.port > 0 ? String(config.port) : crypto.randomBytes(4).toString("hex"));
+    this.processId = opts.processId ?? config.processId ?? (config.port > 0 ? String(config.port) : crypto.randomBytes(4).toString("hex"));
     this.sweeps = scheduleSweeps(clock, sweepIntervalMs(config.queueIdleSeconds * 1000), () => this.collectIdle());
   }
 
@@ -63,15 +71,15 @@ export class QueueManager {
     return [...this.queues.values()].map((queue) => queue.snapshot());
   }
 
-  /** Takes back saved queues, except those idle past their lifespan by now; returns how many. */
-  restore(saved: QueueSnapshot[]): number {
+  /** Takes back saved queues, except those idle past their lifespan by now; returns those taken. */
+  restore(saved: QueueSnapshot[]): EventQueue[] {
     const now = this.clock.nowMs();
-    let restored = 0;
+    const restored: EventQueue[] = [];
     for (const snapshot of saved) {
       const queue = EventQueue.restore(snapshot);
       if (queue.isExpired(now) || this.queues.has(queue.id)) continue;
       this.add(queue);
-      restored++;
+      restored.push(queue);
     }
     return restored;
   }
@@ -85,14 +93,16 @@ export class QueueManager {
   /**
    * Whether the user has a queue here that takes message events (Zulip's receiver_is_off_zulip,
    * negated): a user without one is away, whatever their presence says. Queues of other
-   * processes are not seen (one process today).
+   * processes are not seen here (push-thread.ts asks events/process-registry.ts about them).
    */
   hasMessageQueue(userId: number): boolean {
-    for (const queue of this.byUser.get(userId) ?? []) {
-      const types = queue.options.event_types;
-      if (types === null || types.includes("message")) return true;
-    }
+    for (const queue of this.byUser.get(userId) ?? []) if (takesMessages(queue)) return true;
     return false;
+  }
+
+  /** Every user with a queue here that takes message events. */
+  messageQueueHolders(): number[] {
+    return [...this.byUser.keys()].filter((userId) => this.hasMessageQueue(userId));
   }
 
   /** Of these users, those with a queue here that takes message events (see hasMessageQueue). */
@@ -104,11 +114,12 @@ export class QueueManager {
 
   /** Drops a queue; a poll waiting on it is released. */
   delete(queue: EventQueue): void {
-    this.queues.delete(queue.id);
+    if (!this.queues.delete(queue.id)) return;
     const mine = this.byUser.get(queue.userId);
     mine?.delete(queue);
     if (mine?.size === 0) this.byUser.delete(queue.userId);
     this.polls.wake(queue.id);
+    if (takesMessages(queue) && !this.hasMessageQueue(queue.userId)) this.onHolderChange?.(queue.userId, false);
   }
 
   /** Appends a delivery's event to every queue of its target users that accepts it. */
@@ -172,6 +183,7 @@ export class QueueManager {
   }
 
   private add(queue: EventQueue): void {
+    if (takesMessages(queue) && !this.hasMessageQueue(queue.userId)) this.onHolderChange?.(queue.userId, true);
     this.queues.set(queue.id, queue);
     const mine = this.byUser.get(queue.userId) ?? new Set();
     mine.add(queue);

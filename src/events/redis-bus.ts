@@ -1,8 +1,11 @@
 /**
- * The event bus across processes: deliveries go out on one Redis pub/sub channel per database,
- * and every process hands them to the queues it holds. The publishing process delivers to its
- * own queues at once (so an action's events are queued before it answers) and ignores its own
- * messages when Redis echoes them back.
+ * The event bus across processes: deliveries are appended to one Redis stream per database, and
+ * every process reads the stream and hands them to the queues it holds. The stream is the
+ * per-process backlog too: it keeps the newest EVENT_BACKLOG_LENGTH batches, so a process that
+ * stops gracefully saves where it was (position()) and, started again, reads on from there: its
+ * saved queues get every event published while it was down. The publishing process delivers to
+ * its own queues at once (so an action's events are queued before it answers) and skips its own
+ * entries when it reads them back.
  */
 import crypto from "node:crypto";
 import { Redis } from "ioredis";
@@ -11,10 +14,35 @@ import type { Config } from "../config.ts";
 import type { DeliveryHandler, EventBus } from "./bus.ts";
 import { isApiEvent, type Delivery } from "./types.ts";
 
-/** Processes sharing a database share a channel; the name reveals nothing about the database URL. */
+/** Processes sharing a database share a stream; the name reveals nothing about the database URL. */
 export function busChannel(config: Pick<Config, "databaseUrl" | "dataDir">): string {
   const digest = crypto.createHash("sha256").update(config.databaseUrl ?? config.dataDir).digest("hex");
   return `parley:events:${digest.slice(0, 16)}`;
+}
+
+/** At most this many entries are read at once. */
+const READ_BATCH = 500;
+
+/** How long a stopping process waits for its reader to catch up with the stream before saving where it is. */
+const CATCH_UP_TIMEOUT_MS = 5000;
+
+/** The field of a stream entry that holds the batch. */
+const FIELD = "d";
+
+/** A stream entry id: milliseconds and a sequence number. */
+const STREAM_ID = /^(\d+)-(\d+)$/;
+
+/** The empty stream's position: before every entry. */
+const START = "0-0";
+
+/** Orders two stream ids (negative, zero or positive). */
+export function compareStreamIds(a: string, b: string): number {
+  const [, aMs = "0", aSeq = "0"] = STREAM_ID.exec(a) ?? [];
+  const [, bMs = "0", bSeq = "0"] = STREAM_ID.exec(b) ?? [];
+  const ms = BigInt(aMs) - BigInt(bMs);
+  if (ms !== 0n) return ms < 0n ? -1 : 1;
+  const seq = BigInt(aSeq) - BigInt(bSeq);
+  return seq === 0n ? 0 : seq < 0n ? -1 : 1;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -27,8 +55,8 @@ function toDelivery(value: unknown): Delivery | null {
   return { realmId: value.realmId, event: value.event, userIds, allPublicStreamsQueues: value.allPublicStreamsQueues === true };
 }
 
-/** Reads a bus message; null when it is not ours or is malformed. */
-function parseMessage(message: string): { origin: string; deliveries: Delivery[] } | null {
+/** Reads a stream entry's batch; null when it is not ours or is malformed. */
+function parseBatch(message: string): { origin: string; deliveries: Delivery[] } | null {
   let parsed: unknown;
   try {
     parsed = JSON.parse(message);
@@ -40,39 +68,48 @@ function parseMessage(message: string): { origin: string; deliveries: Delivery[]
   return { origin: parsed.origin, deliveries };
 }
 
+/** The value of `field` in a flat [field, value, ...] reply. */
+function fieldOf(reply: unknown[], field: string): unknown {
+  for (let i = 0; i + 1 < reply.length; i += 2) if (reply[i] === field) return reply[i + 1];
+  return undefined;
+}
+
+/** What XINFO STREAM says about the backlog: the newest id ever added, the oldest id kept, and whether none was ever trimmed. */
+export type StreamInfo = { lastGenerated: string; firstKept: string | null; untrimmed: boolean };
+
 /** A bus shared by every process connected to the same Redis and database. */
 export class RedisBus implements EventBus {
   private handlers: DeliveryHandler[] = [];
-  /** Identifies this process's messages on the channel. */
+  /** Identifies this process's entries on the stream. */
   private readonly origin = crypto.randomBytes(8).toString("hex");
+  /** The newest entry handed to the handlers (or skipped as this process's own). */
+  private lastRead = START;
+  private reading: Promise<void> | null = null;
+  private stopping = false;
+  /** Resolved as the reader passes a stream id (the stop waits until it has read everything). */
+  private waiters: { id: string; resolve(): void }[] = [];
 
   private constructor(
     private readonly publisher: Redis,
-    private readonly subscriber: Redis,
-    private readonly channel: string,
+    private readonly reader: Redis,
+    private readonly key: string,
+    private readonly maxLength: number,
     private readonly log: Logger,
   ) {}
 
-  /** Connects, subscribes and returns the bus; throws if Redis cannot be reached. */
-  static async connect(url: string, channel: string, log: Logger): Promise<RedisBus> {
+  /** Connects (without reading yet: see start) and returns the bus; throws if Redis cannot be reached. */
+  static async connect(url: string, key: string, opts: { backlogLength: number; log: Logger }): Promise<RedisBus> {
     const publisher = new Redis(url, { lazyConnect: true });
-    const subscriber = new Redis(url, { lazyConnect: true });
+    const reader = new Redis(url, { lazyConnect: true });
     await publisher.connect();
-    await subscriber.connect();
-    const bus = new RedisBus(publisher, subscriber, channel, log);
-    subscriber.on("message", (from: string, message: string) => {
-      if (from === channel) bus.receive(message);
-    });
-    await subscriber.subscribe(channel);
-    return bus;
+    await reader.connect();
+    return new RedisBus(publisher, reader, key, opts.backlogLength, opts.log);
   }
 
   publish(deliveries: Delivery[]): void {
     this.dispatch(deliveries);
-    // One transaction, so that position() sees a message counted only once every subscriber
-    // has it queued (a process reading it before unsubscribing still receives the message).
-    const message = JSON.stringify({ origin: this.origin, deliveries });
-    this.publisher.multi().publish(this.channel, message).incr(this.counterKey).exec().catch((err: unknown) => {
+    const batch = JSON.stringify({ origin: this.origin, deliveries });
+    this.publisher.xadd(this.key, "MAXLEN", "~", String(this.maxLength), "*", FIELD, batch).catch((err: unknown) => {
       this.log.error({ err }, "could not publish events to Redis");
     });
   }
@@ -81,29 +118,103 @@ export class RedisBus implements EventBus {
     this.handlers.push(handler);
   }
 
-  /** How many messages every process has published on the channel (a counter kept next to it). */
-  async position(): Promise<string | null> {
-    return (await this.publisher.get(this.counterKey)) ?? "0";
+  /**
+   * Starts reading the stream. With `from` (the position() a graceful stop saved), reading goes
+   * on from there when the stream still holds every entry since, and this answers true; else
+   * (no position, or the backlog was trimmed past it, or Redis lost the stream) it reads from
+   * the newest entry on and answers false: whatever was saved has missed events.
+   */
+  async start(from: string | null): Promise<boolean> {
+    const info = await this.streamInfo();
+    const resumable = from !== null && STREAM_ID.test(from) && backlogReaches(info, from);
+    this.lastRead = resumable ? from : info.lastGenerated;
+    this.reading = this.readLoop();
+    return resumable;
   }
 
+  /** Where this process stands on the stream: every entry up to it has been handed over. */
+  position(): string {
+    return this.lastRead;
+  }
+
+  /**
+   * Stops reading once everything published so far (this process's entries included) has been
+   * read, so that position() misses nothing; then disconnects.
+   */
   async close(): Promise<void> {
-    // Handlers stay until the subscriber is gone: messages already sent to it are still delivered.
-    await this.subscriber.quit();
+    if (this.reading) {
+      try {
+        // Queued after this process's own pending XADDs on the same connection: it sees them.
+        await this.caughtUp((await this.streamInfo()).lastGenerated);
+      } catch (err) {
+        this.log.warn({ err }, "could not read the event stream to its end before stopping");
+      }
+    }
+    this.stopping = true;
+    this.reader.disconnect();
+    await this.reading;
     this.handlers = [];
     await this.publisher.quit();
   }
 
-  private get counterKey(): string {
-    return `${this.channel}:published`;
+  private async streamInfo(): Promise<StreamInfo> {
+    let reply: unknown;
+    try {
+      reply = await this.publisher.call("XINFO", "STREAM", this.key);
+    } catch (err) {
+      // A stream that does not exist yet: nothing was ever published (or Redis lost it).
+      if (err instanceof Error && /no such key/i.test(err.message)) return { lastGenerated: START, firstKept: null, untrimmed: true };
+      throw err;
+    }
+    const fields = Array.isArray(reply) ? reply : [];
+    const lastGenerated = String(fieldOf(fields, "last-generated-id") ?? START);
+    const first = fieldOf(fields, "first-entry");
+    const firstKept = Array.isArray(first) && typeof first[0] === "string" ? first[0] : null;
+    const untrimmed = Number(fieldOf(fields, "entries-added")) === Number(fieldOf(fields, "length"));
+    return { lastGenerated, firstKept, untrimmed };
   }
 
-  private receive(message: string): void {
-    const parsed = parseMessage(message);
-    if (!parsed) {
-      this.log.warn("ignored a malformed message on the event channel");
+  /** Resolves once the reader has passed `id` (at once if it has), or rejects after a bound. */
+  private caughtUp(id: string): Promise<void> {
+    if (compareStreamIds(this.lastRead, id) >= 0) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error("timed out")), CATCH_UP_TIMEOUT_MS);
+      this.waiters.push({ id, resolve: () => (clearTimeout(timer), resolve()) });
+    });
+  }
+
+  private async readLoop(): Promise<void> {
+    while (!this.stopping) {
+      let reply: [string, [string, string[]][]][] | null;
+      try {
+        reply = (await this.reader.xread("COUNT", READ_BATCH, "BLOCK", 0, "STREAMS", this.key, this.lastRead)) as typeof reply;
+      } catch (err) {
+        if (this.stopping) return;
+        this.log.error({ err }, "could not read the event stream from Redis; trying again");
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        continue;
+      }
+      for (const [, entries] of reply ?? []) {
+        for (const [id, fields] of entries) this.receive(id, fields);
+      }
+      this.releaseWaiters();
+    }
+  }
+
+  private receive(id: string, fields: string[]): void {
+    this.lastRead = id;
+    const batch = parseBatch(String(fieldOf(fields, FIELD) ?? ""));
+    if (!batch) {
+      this.log.warn({ id }, "ignored a malformed entry on the event stream");
       return;
     }
-    if (parsed.origin !== this.origin) this.dispatch(parsed.deliveries);
+    if (batch.origin !== this.origin) this.dispatch(batch.deliveries);
+  }
+
+  private releaseWaiters(): void {
+    const due = this.waiters.filter((w) => compareStreamIds(this.lastRead, w.id) >= 0);
+    this.waiters = this.waiters.filter((w) => !due.includes(w));
+    for (const waiter of due) waiter.resolve();
   }
 
   private dispatch(deliveries: Delivery[]): void {
@@ -111,4 +222,18 @@ export class RedisBus implements EventBus {
       for (const handler of this.handlers) handler(delivery);
     }
   }
+}
+
+/**
+ * Whether the stream still holds every entry after `from`: nothing newer was trimmed (the oldest
+ * kept entry is at or before it, nothing was added since, or, from the empty stream's position,
+ * nothing was ever trimmed) and the stream is the one `from` was read on (Redis restarted without
+ * its data: its ids start again below `from`).
+ */
+export function backlogReaches(info: StreamInfo, from: string): boolean {
+  const sinceFrom = compareStreamIds(info.lastGenerated, from);
+  if (sinceFrom < 0) return false;
+  if (sinceFrom === 0) return true;
+  if (from === START) return info.untrimmed;
+  return info.firstKept !== null && compareStreamIds(info.firstKept, from) <= 0;
 }

@@ -22,6 +22,8 @@ import { isRealmAdmin } from "../permissions/check.ts";
 import { MAX_PATH_PARAM_CHARS, parseParams, pathSegmentTooLong, type ParseResult } from "./params.ts";
 import { emailDomain } from "../store/emails.ts";
 import { fileFieldNames, readMultipartFile } from "../files/uploaded-file.ts";
+import type { ProcessRegistry } from "../events/process-registry.ts";
+import { registerEventsForwarding } from "./forward-events.ts";
 
 type AppDeps = ServerDeps & {
   /** The API's rate limits (http/rate-limits.ts). */
@@ -29,6 +31,8 @@ type AppDeps = ServerDeps & {
   endpoints: Endpoint[];
   /** Routes outside the envelope (file bytes), from route files that export `registerRoutes`. */
   rawRoutes: RawRoutes[];
+  /** With several processes: where the others are, to pass on events requests for their queues. */
+  processes: ProcessRegistry | null;
 };
 
 const ROUTES_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), "routes");
@@ -228,6 +232,8 @@ export async function buildApp(deps: AppDeps) {
   app.setNotFoundHandler((_req, reply) =>
     envelopeError(reply, new JsonableError("Endpoint does not exist", { code: "NOT_FOUND", status: 404 })),
   );
+
+  if (deps.processes) registerEventsForwarding(app, deps.processes, deps.queues.processId);
 
   const authEnv: AuthEnv = { db: store.reader, host, clock: deps.clock };
   for (const endpoint of deps.endpoints) {

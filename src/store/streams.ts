@@ -77,3 +77,17 @@ export function insertStream(db: Db, row: NewStream): Promise<StreamRow | undefi
 export function updateStream(db: Db, realmId: number, streamId: number, patch: Updateable<StreamTable>): Promise<StreamRow> {
   return db.updateTable("streams").set(patch).where("realm_id", "=", realmId).where("id", "=", streamId).returningAll().executeTakeFirstOrThrow();
 }
+
+/**
+ * Records a sent message as the channel's first unless an older one is: one conditional write,
+ * so that concurrent first sends (each having read no first message) leave the oldest id.
+ */
+export async function lowerFirstMessageId(db: Db, realmId: number, streamId: number, messageId: number): Promise<void> {
+  await db
+    .updateTable("streams")
+    .set({ first_message_id: messageId })
+    .where("realm_id", "=", realmId)
+    .where("id", "=", streamId)
+    .where((eb) => eb.or([eb("first_message_id", "is", null), eb("first_message_id", ">", messageId)]))
+    .execute();
+}

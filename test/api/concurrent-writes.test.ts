@@ -90,6 +90,19 @@ for (const store of STORES) {
       }
     });
 
+    test("first messages into new channels, at once: first_message_id is each channel's oldest message", async () => {
+      for (let round = 0; round < ROUNDS; round++) {
+        const name = `fresh ${round}`;
+        expectSuccess(await server.api.post(f.owner, "/users/me/subscriptions", { subscriptions: [{ name }] }));
+        const sends = await race((i) => server.api.post(f.owner, "/messages", { type: "stream", to: name, topic: "t", content: `first? ${i}` }));
+        assert.equal(onlySuccessOr(sends), RACERS);
+        const oldest = Math.min(...sends.map((r) => r.body.id as number));
+        const stream = expectSuccess(await server.api.get(f.owner, "/get_stream_id", { stream: name }));
+        const channel = expectSuccess(await server.api.get(f.owner, `/streams/${stream.stream_id}`)).stream;
+        assert.equal(channel.first_message_id, oldest);
+      }
+    });
+
     test("first direct messages between the same users, at once: one conversation", async () => {
       for (let round = 0; round < ROUNDS; round++) {
         const to = [f.owner.id, f.admin.id, f.moderator.id].slice(0, 1 + (round % 3));

@@ -80,9 +80,11 @@ for (const store of STORES) {
       const onPeer = await registerQueue(peer.api, member, { event_types: ["realm_user"] });
       assert.equal(onFirst.queueId.split(":")[0], new URL(first.url).port);
       assert.equal(onPeer.queueId.split(":")[0], new URL(peer.url).port);
-      // A queue lives in the process that made it (a proxy routes by the id's prefix).
+      // A queue lives in the process that made it (a proxy routes by the id's prefix); a poll that
+      // reaches another process is passed on to it.
       expectSuccess(await getEvents(peer.api, member, { queue_id: onPeer.queueId, last_event_id: -1, dont_block: true }));
-      assert.equal((await getEvents(peer.api, member, { queue_id: onFirst.queueId, last_event_id: -1, dont_block: true })).body.code, "BAD_EVENT_QUEUE_ID");
+      const passedOn = expectSuccess(await getEvents(peer.api, member, { queue_id: onFirst.queueId, last_event_id: -1, dont_block: true }));
+      assert.equal(passedOn.queue_id, onFirst.queueId);
 
       const waitOnPeer = getEvents(peer.api, member, { queue_id: onPeer.queueId, last_event_id: -1 });
       expectSuccess(await first.api.post(admin, "/users", { email: "far@example.com", password: "pw-123456789", full_name: "Far Away" }));
@@ -95,6 +97,29 @@ for (const store of STORES) {
       expectSuccess(await peer.api.post(admin, "/users", { email: "near@example.com", password: "pw-123456789", full_name: "Near By" }));
       const back = expectSuccess(await waitOnFirst).events.filter((e: Record<string, unknown>) => e.type === "realm_user");
       assert.deepEqual(back.map((e: { person: { full_name: string } }) => e.person.full_name), ["Near By"]);
+    });
+
+    test("events requests for the other process's queue are passed on: a long poll, a DELETE naming it in the body; another user's queue stays theirs", async () => {
+      const { member, admin } = first.fixtures;
+      const onFirst = await registerQueue(first.api, member, { event_types: ["realm_user"] });
+      // Someone else naming the queue gets what the owner answers them: it is not theirs.
+      const stranger = await getEvents(peer.api, admin, { queue_id: onFirst.queueId, last_event_id: -1, dont_block: true });
+      assert.equal(stranger.status, 400);
+      assert.equal(stranger.body.code, "BAD_EVENT_QUEUE_ID");
+      // A long poll through the peer waits at the owner and returns what it gets.
+      const waiting = getEvents(peer.api, member, { queue_id: onFirst.queueId, last_event_id: -1 });
+      expectSuccess(await peer.api.post(admin, "/users", { email: "via@example.com", password: "pw-123456789", full_name: "Via Peer" }));
+      const got = expectSuccess(await waiting).events.filter((e: Record<string, unknown>) => e.type === "realm_user");
+      assert.deepEqual(got.map((e: { person: { full_name: string } }) => e.person.full_name), ["Via Peer"]);
+      // python-zulip-api's deregister: DELETE with the queue id in a form body.
+      const removed = await fetch(`${peer.url}/api/v1/events`, {
+        method: "DELETE",
+        headers: { authorization: `Basic ${Buffer.from(`${member.email}:${member.apiKey}`).toString("base64")}`, "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ queue_id: onFirst.queueId }).toString(),
+      });
+      assert.equal(removed.status, 200, await removed.clone().text());
+      const gone = await getEvents(first.api, member, { queue_id: onFirst.queueId, last_event_id: -1, dont_block: true });
+      assert.equal(gone.body.code, "BAD_EVENT_QUEUE_ID");
     });
   });
 }

@@ -2,8 +2,9 @@
  * Event queues across restarts (src/events/persist.ts): a graceful stop answers waiting polls and
  * saves the queues, the next start on the same port restores them with their ids, options and
  * unacknowledged events; queues idle past their lifespan are dropped at load; a crash (SIGKILL)
- * loses them and clients get BAD_EVENT_QUEUE_ID; with Redis, a restart while another process
- * published drops them too. The tests run in order on one store and restart its server (on the
+ * loses them and clients get BAD_EVENT_QUEUE_ID; with Redis, a restart reads the event stream on
+ * from where the stop left it, so the saved queues also get what another process published
+ * meanwhile, unless the stream no longer reaches back (then they are dropped). The tests run in order on one store and restart its server (on the
  * same port: queue ids and the saved file name it). Needs Redis at TEST_REDIS_URL.
  */
 import assert from "node:assert/strict";
@@ -14,6 +15,8 @@ import { expectError, expectSuccess, type ApiResponse, type Credentials } from "
 import { getEvents, registerQueue, type Queue } from "../helpers/events.ts";
 import { startServer, startServerOnStore, type TestServer } from "../helpers/server.ts";
 import { STORES } from "../helpers/stores.ts";
+import { Redis } from "ioredis";
+import { busChannel } from "../../src/events/redis-bus.ts";
 
 type Event = Record<string, unknown> & { id: number };
 
@@ -140,7 +143,7 @@ for (const store of STORES) {
       await server?.stop();
     });
 
-    test("a quiet restart keeps the queues; a restart while another process published drops them", async () => {
+    test("a restart keeps the queues and delivers what another process published while it was down; a lost stream drops them", async () => {
       const { owner, member } = server.fixtures;
       const queue = await registerQueue(server.api, member, { event_types: ["message"] });
       const first = await sendPrivate(server, owner, member, "before the restart");
@@ -148,17 +151,36 @@ for (const store of STORES) {
       server = await restartOf(server, { REDIS_URL });
       assert.deepEqual((await pendingOn(server, queue)).map((e) => [e.id, (e.message as Record<string, unknown>).id]), [[0, first]]);
 
-      // While this process is stopped, another one on the same store and Redis sends a message
-      // for the queue: the saved queue would miss it, so it is dropped and the client registers again.
+      // While this process is stopped, another one on the same store and Redis sends messages for
+      // the queue: the restarted process reads them from the stream into the saved queue.
       await server.stopProcess();
       const peer = await startServerOnStore(server.store, server.fixtures, { REDIS_URL });
+      const meanwhile: number[] = [];
       try {
-        await sendPrivate(peer, owner, member, "while it was stopped");
+        meanwhile.push(await sendPrivate(peer, owner, member, "while it was stopped"));
+        meanwhile.push(await sendPrivate(peer, member, owner, "and a reply"));
       } finally {
         await peer.stopProcess();
       }
       server = await restartOf(server, { REDIS_URL });
-      expectBadQueue(await getEvents(server.api, member, { queue_id: queue.queueId, last_event_id: -1, dont_block: true }), queue.queueId);
+      assert.deepEqual(
+        (await pendingOn(server, queue, 0)).map((e) => [e.id, (e.message as Record<string, unknown>).id]),
+        [[1, meanwhile[0]], [2, meanwhile[1]]],
+      );
+      const after = await sendPrivate(server, owner, member, "after");
+      assert.deepEqual((await pendingOn(server, queue, 2)).map((e) => (e.message as Record<string, unknown>).id), [after]);
+
+      // Redis loses the stream (restarted without its data) while the process is down: what the
+      // saved queues missed cannot be known, so they are dropped and the client registers again.
+      await server.stopProcess();
+      const redis = new Redis(REDIS_URL);
+      try {
+        await redis.del(busChannel({ databaseUrl: server.store.databaseUrl ?? null, dataDir: server.store.dataDir }));
+      } finally {
+        redis.disconnect();
+      }
+      server = await restartOf(server, { REDIS_URL });
+      expectBadQueue(await getEvents(server.api, member, { queue_id: queue.queueId, last_event_id: 3, dont_block: true }), queue.queueId);
     });
   });
 }

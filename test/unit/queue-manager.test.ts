@@ -62,6 +62,33 @@ describe("QueueManager", () => {
     assert.equal(manager.find("9991:nope", 7), undefined);
   });
 
+  test("PROCESS_ID names the queues instead of the port", () => {
+    const named = new QueueManager(clock, loadConfig({ PORT: "9991", PROCESS_ID: "east-1" }));
+    try {
+      assert.match(named.create({ realmId: REALM, userId: 7, options: options() }).id, /^east-1:[0-9a-f]{16}$/);
+    } finally {
+      named.close();
+    }
+    assert.throws(() => loadConfig({ PROCESS_ID: "a:b" }), /PROCESS_ID must be/);
+  });
+
+  test("holders of message queues: told once per user as the first such queue comes and the last goes", () => {
+    const told: [number, boolean][] = [];
+    manager.onHolderChange = (userId, holds) => told.push([userId, holds]);
+    const first = make(1);
+    const second = make(1, options({ event_types: ["message", "realm_user"] }));
+    const presenceOnly = make(2, options({ event_types: ["presence"] }));
+    assert.deepEqual(told, [[1, true]]);
+    assert.deepEqual(manager.messageQueueHolders(), [1]);
+    manager.delete(first);
+    manager.delete(presenceOnly);
+    assert.deepEqual(told, [[1, true]], "user 1 still holds one; user 2 never held one");
+    manager.delete(second);
+    manager.delete(second);
+    assert.deepEqual(told, [[1, true], [1, false]], "a queue deleted twice is told once");
+    assert.deepEqual(manager.messageQueueHolders(), []);
+  });
+
   test("deliver appends to every queue of the target users, with increasing ids per queue", async () => {
     const a1 = make(1);
     const a2 = make(1);

@@ -21,7 +21,7 @@ import type { Db } from "../../store/types.ts";
 import { defaultFlagBits, effectiveFlagBits, flagNames } from "../../store/message-flags.ts";
 import { directConversation, insertMessage, streamRecipientId, topicParticipantIds } from "../../store/messages.ts";
 import { MESSAGE_FLAG, type MessageRow, type StreamRow, type UserRow } from "../../store/schema.ts";
-import { updateStream } from "../../store/streams.ts";
+import { lowerFirstMessageId } from "../../store/streams.ts";
 import { mutersOf } from "../../store/muted-users.ts";
 import { subscriberIds } from "../../store/subscriptions.ts";
 import { usersByIds } from "../../store/users.ts";
@@ -257,7 +257,8 @@ export async function doSendMessage(tx: Db, env: Pick<DoEnv, "realm" | "clock" |
   const event = await messageEvent(env, tx, message, request);
   const result: SendMessageResult = { id: message.id };
   if (stream) {
-    if (stream.first_message_id === null) await updateStream(tx, env.realm.id, stream.id, { first_message_id: message.id });
+    // The row may be older than a concurrent send's commit: the write itself keeps the oldest id.
+    if (stream.first_message_id === null || stream.first_message_id > message.id) await lowerFirstMessageId(tx, env.realm.id, stream.id, message.id);
     const policy = await applySenderVisibility(tx, env, sender, stream, message);
     if (policy !== undefined) result.automatic_new_visibility_policy = policy;
     const mentionedUsers = request.mentionedIds.size === 0 ? [] : await usersByIds(tx, env.realm.id, [...request.mentionedIds]);

@@ -1,0 +1,92 @@
+/**
+ * With several processes (REDIS_URL), an events request (GET or DELETE /events) for a queue
+ * another process holds is passed on to that process, which answers it. A front proxy routes by
+ * the `queue_id` of the query string (deploy/nginx.conf), but a client may put it in the body
+ * (python-zulip-api's DELETE does), or a proxy may not route at all. The owner authenticates the
+ * request again from the same headers; a request that was passed on once is never passed again.
+ * When the owner is gone (crashed: no live entry, or it refuses the connection), this process
+ * answers as for any queue it does not hold: BAD_EVENT_QUEUE_ID.
+ */
+import http from "node:http";
+import type { FastifyInstance, FastifyRequest, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from "fastify";
+import type { Logger } from "pino";
+import type { ProcessRegistry } from "../events/process-registry.ts";
+
+/** Marks a request one process passed to another. */
+const FORWARDED_HEADER = "x-parley-forwarded-by";
+
+/** Headers that belong to one connection, not to the request: not passed on. */
+const HOP_HEADERS = new Set(["connection", "keep-alive", "transfer-encoding", "upgrade", "proxy-connection", "te", "trailer", "content-length", "host"]);
+
+const EVENTS_URLS = new Set(["/api/v1/events", "/json/events"]);
+
+/** The process id a queue id names (the part before the first ':'), if any. */
+export function queueProcess(queueId: string): string | null {
+  const colon = queueId.indexOf(":");
+  return colon > 0 ? queueId.slice(0, colon) : null;
+}
+
+function queueIdOf(req: FastifyRequest): string | null {
+  for (const source of [req.query, req.body]) {
+    if (source !== null && typeof source === "object" && "queue_id" in source) {
+      const value = (source as Record<string, unknown>).queue_id;
+      if (typeof value === "string") return value;
+    }
+  }
+  return null;
+}
+
+/** The request's body as a form, for the owner (the parsed parameters, written out again). */
+function formBody(req: FastifyRequest): string | null {
+  if (req.body === null || typeof req.body !== "object" || Array.isArray(req.body)) return null;
+  const form = new URLSearchParams();
+  for (const [name, value] of Object.entries(req.body as Record<string, unknown>)) {
+    form.append(name, typeof value === "string" ? value : JSON.stringify(value));
+  }
+  return form.toString();
+}
+
+type Answer = { status: number; contentType: string; body: Buffer };
+
+/** Sends the request to `base`; null when the owner cannot be reached (the caller answers itself). */
+function passOn(req: FastifyRequest, res: http.ServerResponse, base: string, processId: string): Promise<Answer | null> {
+  const headers: http.OutgoingHttpHeaders = { [FORWARDED_HEADER]: processId };
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined && !HOP_HEADERS.has(name) && name !== FORWARDED_HEADER) headers[name] = value;
+  }
+  const body = formBody(req);
+  if (body !== null) {
+    headers["content-type"] = "application/x-www-form-urlencoded";
+    headers["content-length"] = Buffer.byteLength(body);
+  }
+  return new Promise((resolve) => {
+    const outgoing = http.request(new URL(req.url, base), { method: req.method, headers }, (answer) => {
+      const chunks: Buffer[] = [];
+      answer.on("data", (chunk: Buffer) => chunks.push(chunk));
+      answer.on("end", () => resolve({ status: answer.statusCode ?? 502, contentType: String(answer.headers["content-type"] ?? "application/json"), body: Buffer.concat(chunks) }));
+      answer.on("error", () => resolve(null));
+    });
+    // A client that goes away before its answer ends the long poll it was waiting on at the owner too.
+    res.once("close", () => {
+      if (!res.writableFinished) outgoing.destroy();
+    });
+    outgoing.on("error", () => resolve(null));
+    outgoing.end(body ?? undefined);
+  });
+}
+
+/** Passes events requests for other processes' queues to their owners (see the file's comment). */
+export function registerEventsForwarding(app: FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, Logger>, registry: ProcessRegistry, processId: string): void {
+  app.addHook("preHandler", async (req, reply) => {
+    if ((req.method !== "GET" && req.method !== "DELETE") || !EVENTS_URLS.has(req.routeOptions.url ?? "")) return;
+    if (req.headers[FORWARDED_HEADER] !== undefined) return;
+    const queueId = queueIdOf(req);
+    const owner = queueId === null ? null : queueProcess(queueId);
+    if (owner === null || owner === processId) return;
+    const url = await registry.urlOf(owner).catch(() => null);
+    if (url === null) return;
+    const answer = await passOn(req, reply.raw, url, processId);
+    if (answer === null) return;
+    return reply.code(answer.status).header("content-type", answer.contentType).send(answer.body);
+  });
+}
