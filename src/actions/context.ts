@@ -132,7 +132,7 @@ export function actionCtx(deps: ServerDeps, acting: Acting): ActionCtx {
 }
 
 /** How an emitted event is delivered beyond its users (see Delivery). */
-type EmitOptions = Pick<Delivery, "allPublicStreamsQueues">;
+type EmitOptions = Pick<Delivery, "allPublicStreamsQueues" | "outgoingWebhookJobs">;
 
 /**
  * Queues an event for the given users; delivered only if the transaction commits.
@@ -231,7 +231,8 @@ export async function withTransaction<T>(ctx: ActionCtx, fn: (tx: Transaction<Da
     const push = (event: ApiEvent, userIds: Iterable<number>, options?: EmitOptions) => {
       const ids = userIds instanceof Set ? [...userIds] : [...new Set(userIds)];
       const allPublicStreamsQueues = options?.allPublicStreamsQueues === true;
-      if (allPublicStreamsQueues) pending.push({ realmId: ctx.realm.id, event, userIds: ids, allPublicStreamsQueues });
+      const outgoingWebhookJobs = options?.outgoingWebhookJobs === true;
+      if (allPublicStreamsQueues || outgoingWebhookJobs) pending.push({ realmId: ctx.realm.id, event, userIds: ids, allPublicStreamsQueues, outgoingWebhookJobs });
       else if (ids.length > 0) pending.push({ realmId: ctx.realm.id, event, userIds: ids });
     };
     const emit: Emit = Object.assign(push, { reserveMessageId: () => ticket.reserve() });

@@ -308,7 +308,7 @@ export function startOutgoingWebhookWorker(deps: OutgoingWebhookWorkerDeps): Out
     { maxInFlight: MAX_IN_FLIGHT, maxSleepMs: MAX_SLEEP_MS, retryMs: RETRY_MS, wakeDelayMs: WAKE_DELAY_MS },
   );
   deps.bus.subscribe((delivery) => {
-    if (delivery.event.type === "message") loop.wakeSoon();
+    if (delivery.outgoingWebhookJobs === true) loop.wakeSoon();
   });
   void loop.wake();
   return { stop: () => loop.stop() };

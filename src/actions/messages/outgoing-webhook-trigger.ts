@@ -30,11 +30,11 @@ async function triggeredBots(tx: Db, realmId: number, request: SendRequest): Pro
   return (await usersByIds(tx, realmId, [...ids])).filter(isOutgoingWebhookBot);
 }
 
-/** Writes a delivery job for each outgoing-webhook bot the sent message triggers, in the caller's transaction. */
-export async function doQueueOutgoingWebhooks(tx: Db, env: Pick<DoEnv, "realm">, messageId: number, request: SendRequest): Promise<void> {
-  if (request.sender.is_bot === 1) return;
+/** Writes a delivery job for each outgoing-webhook bot the sent message triggers, in the caller's transaction; answers whether there was any (the message event then wakes the workers). */
+export async function doQueueOutgoingWebhooks(tx: Db, env: Pick<DoEnv, "realm">, messageId: number, request: SendRequest): Promise<boolean> {
+  if (request.sender.is_bot === 1) return false;
   const bots = await triggeredBots(tx, env.realm.id, request);
-  if (bots.length === 0) return;
+  if (bots.length === 0) return false;
   const trigger = request.stream === null ? "direct_message" : "mention";
   // Delivery runs on real time (the worker waits on the network), not on a test's manual clock.
   const dueAtMs = systemClock.nowMs();
@@ -42,4 +42,5 @@ export async function doQueueOutgoingWebhooks(tx: Db, env: Pick<DoEnv, "realm">,
     tx,
     bots.map((bot) => ({ realm_id: env.realm.id, bot_user_id: bot.id, message_id: messageId, trigger, due_at_ms: dueAtMs })),
   );
+  return true;
 }

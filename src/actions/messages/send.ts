@@ -251,7 +251,7 @@ export async function doSendMessage(tx: Db, env: Pick<DoEnv, "realm" | "clock" |
   const message = await insertSentMessage(env, tx, request);
   filled(message.id);
   await claimAttachments(tx, env.realm.id, sender.id, message.id, request.rendered.linkedUploadPaths, env.emit);
-  await doQueueOutgoingWebhooks(tx, env, message.id, request);
+  const outgoingWebhookJobs = await doQueueOutgoingWebhooks(tx, env, message.id, request);
   // Relay work runs on real time, as the worker does, not on a test's manual clock.
   await doQueueMessagePush(tx, env, message, systemClock.nowMs());
   const event = await messageEvent(env, tx, message, request);
@@ -264,7 +264,8 @@ export async function doSendMessage(tx: Db, env: Pick<DoEnv, "realm" | "clock" |
     const mentionedUsers = request.mentionedIds.size === 0 ? [] : await usersByIds(tx, env.realm.id, [...request.mentionedIds]);
     await followForMentions(tx, env, mentionedUsers, message);
   }
-  env.emit(event, request.receiverIds, { allPublicStreamsQueues: stream !== null && stream.invite_only === 0 });
+  // The message event wakes the outgoing-webhook workers only when this send queued them jobs.
+  env.emit(event, request.receiverIds, { allPublicStreamsQueues: stream !== null && stream.invite_only === 0, outgoingWebhookJobs });
   return result;
 }
 
