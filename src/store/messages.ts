@@ -8,7 +8,7 @@ import type { Db, Engine } from "./types.ts";
 import { indexNewMessage, searchVectorOf } from "./dialect/search-index.ts";
 import { prepared, type Placeholders } from "./prepared.ts";
 import { receivedBySql } from "./message-flags.ts";
-import { RECIPIENT_TYPE, type MessageRow, type MessageTable, type NewMessage } from "./schema.ts";
+import { MESSAGE_COLUMNS, RECIPIENT_TYPE, type MessageRow, type MessageTable, type NewMessage } from "./schema.ts";
 import { cachedRead } from "./read-cache.ts";
 import { collectChunks, eachChunk, idChunks, rowChunks } from "./chunks.ts";
 
@@ -231,12 +231,12 @@ export async function insertFlagRows(db: Db, messageId: number, flagsByUser: Rea
 
 /** One message of a realm by id. */
 export function getMessage(db: Db, realmId: number, messageId: number): Promise<MessageRow | undefined> {
-  return db.selectFrom("messages").selectAll().where("realm_id", "=", realmId).where("id", "=", messageId).executeTakeFirst();
+  return db.selectFrom("messages").select(MESSAGE_COLUMNS).where("realm_id", "=", realmId).where("id", "=", messageId).executeTakeFirst();
 }
 
 /** Messages of a realm by ids, ascending. */
 export async function getMessages(db: Db, realmId: number, messageIds: number[]): Promise<MessageRow[]> {
-  return collectChunks(idChunks(messageIds), (chunk) => db.selectFrom("messages").selectAll().where("realm_id", "=", realmId).where("id", "in", chunk).orderBy("id").execute());
+  return collectChunks(idChunks(messageIds), (chunk) => db.selectFrom("messages").select(MESSAGE_COLUMNS).where("realm_id", "=", realmId).where("id", "in", chunk).orderBy("id").execute());
 }
 
 /** The columns of a message an edit or a move rewrites. */
@@ -265,7 +265,7 @@ export async function firstStreamMessageId(db: Db, realmId: number, streamId: nu
 
 /** The messages of one channel topic, compared case-insensitively as Zulip's topics are. */
 function channelTopicMessages(db: Db, realmId: number, streamId: number, topic: string) {
-  return db.selectFrom("messages").selectAll().where("realm_id", "=", realmId).where("stream_id", "=", streamId).where(sql<string>`lower(topic)`, "=", topic.toLowerCase());
+  return db.selectFrom("messages").select(MESSAGE_COLUMNS).where("realm_id", "=", realmId).where("stream_id", "=", streamId).where(sql<string>`lower(topic)`, "=", topic.toLowerCase());
 }
 
 /** Messages of a channel topic (case-insensitive) with ids from `fromId` on, oldest first. */

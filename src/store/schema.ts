@@ -207,6 +207,15 @@ export interface MessageTable {
   stream_wildcard_mention: Flag;
 }
 
+/**
+ * Every column of MessageTable, for reads: PostgreSQL's messages also hold `search_tsv` (the
+ * search vector, about as long as the content), which no read needs, so `select *` would ship it.
+ */
+export const MESSAGE_COLUMNS = [
+  "id", "realm_id", "sender_id", "recipient_id", "stream_id", "topic", "content", "rendered_content", "date_sent", "sending_client",
+  "last_edit_time", "last_moved_time", "edit_history", "is_me_message", "has_link", "has_image", "has_attachment", "stream_wildcard_mention",
+] as const satisfies ReadonlyArray<keyof MessageTable>;
+
 /** Message flag bits (Zulip's names); a row exists only where a user's flags differ from the default. */
 export const MESSAGE_FLAG = {
   read: 1,
