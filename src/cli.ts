@@ -5,6 +5,7 @@ import { migrate, openStore } from "./store/db.ts";
 import { getDefaultRealm } from "./store/realms.ts";
 import { CliError, parseOptions, usageLine } from "./cli/args.ts";
 import { COMMANDS, type Command } from "./cli/commands.ts";
+import { parseServeOptions, reportToLauncher, runCluster } from "./cli/cluster.ts";
 import { print, readLine, warn } from "./cli/terminal.ts";
 
 async function serve(config: Config): Promise<void> {
@@ -25,11 +26,14 @@ async function serve(config: Config): Promise<void> {
   };
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
+  // One of `serve --processes N`'s processes: the launcher waits for this (cli/cluster.ts).
+  reportToLauncher(server.url, stop);
 }
 
 function usage(): string {
   const lines = Object.entries(COMMANDS).map(([name, cmd]) => `  ${usageLine(name, cmd.options)}\n      ${cmd.summary}`);
-  return ["usage: parley [serve]", "       parley <command> [options]", "", "commands:", "  serve\n      run the server (the default)", ...lines, ""].join("\n");
+  const serveHelp = "  serve [--processes N]\n      run the server (the default); with --processes N, N of them on ports PORT to PORT+N-1 (needs DATABASE_URL and REDIS_URL)";
+  return ["usage: parley [serve [--processes N]]", "       parley <command> [options]", "", "commands:", serveHelp, ...lines, ""].join("\n");
 }
 
 /** Runs one admin command on the configured store and its default organization. */
@@ -63,8 +67,9 @@ async function main(argv: string[]): Promise<void> {
   }
   try {
     if (name === "serve") {
-      if (rest.length > 0) throw new CliError("serve takes no options (configure it with environment variables)", 2);
-      return await serve(loadConfigOrFail());
+      const processes = parseServeOptions(rest);
+      if (processes === 1) return await serve(loadConfigOrFail());
+      return await runCluster(loadConfigOrFail(), processes);
     }
     const command = COMMANDS[name];
     if (!command) throw new CliError(`unknown command '${name}'\n\n${usage()}`, 2);

@@ -1,4 +1,5 @@
 /** Server configuration, read once from environment variables (documented in README.md). */
+import net from "node:net";
 import path from "node:path";
 
 /** The server's settings, as read from the environment. */
@@ -8,6 +9,8 @@ export type Config = {
   dataDir: string;
   databaseUrl: string | null;
   redisUrl: string | null;
+  /** Proxies whose X-Forwarded-For names the client (TRUSTED_PROXIES: addresses or CIDR ranges; none by default). */
+  trustedProxies: string[];
   /** The prefix of this process's event queue ids (PROCESS_ID; the port by default): unique among processes sharing Redis. */
   processId: string | null;
   /** Where the other processes reach this one (INTERNAL_URL; http://HOST:PORT by default, 127.0.0.1 for a wildcard HOST). */
@@ -149,6 +152,18 @@ function pushWorkerThread(env: NodeJS.ProcessEnv): boolean {
   return choice === "thread";
 }
 
+/** TRUSTED_PROXIES: comma-separated addresses or CIDR ranges (127.0.0.1, 10.0.0.0/8, ::1). */
+function trustedProxiesEnv(env: NodeJS.ProcessEnv): string[] {
+  const entries = (env.TRUSTED_PROXIES ?? "").split(",").map((e) => e.trim()).filter((e) => e !== "");
+  for (const entry of entries) {
+    const [address = "", bits, ...rest] = entry.split("/");
+    const family = net.isIP(address);
+    const prefixOk = bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (family === 6 ? 128 : 32));
+    if (family === 0 || !prefixOk || rest.length > 0) throw new Error(`TRUSTED_PROXIES must list IP addresses or CIDR ranges, got ${JSON.stringify(entry)}`);
+  }
+  return entries;
+}
+
 /** PROCESS_ID: it names the process in queue ids (before the ':'), saved-queue file names and nginx's map. */
 function processIdEnv(env: NodeJS.ProcessEnv): string | null {
   const raw = env.PROCESS_ID;
@@ -173,6 +188,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(env.DATA_DIR || "./data"),
     databaseUrl: env.DATABASE_URL || null,
     redisUrl: env.REDIS_URL || null,
+    trustedProxies: trustedProxiesEnv(env),
     processId: processIdEnv(env),
     internalUrl: (env.INTERNAL_URL || `http://${wildcardHost(host) ? "127.0.0.1" : host}:${port}`).replace(/\/+$/, ""),
     externalUrl,

@@ -181,6 +181,8 @@ export async function buildApp(deps: AppDeps) {
   const app = Fastify({
     loggerInstance: deps.log,
     bodyLimit: config.maxBodyBytes,
+    // Behind nginx (TRUSTED_PROXIES), req.ip is the client X-Forwarded-For names: per-address rate limits count clients, not the proxy.
+    ...(config.trustedProxies.length > 0 ? { trustProxy: config.trustedProxies } : {}),
     // One line per request would cost throughput and could carry query strings; errors are logged.
     logController: new LogController({ disableRequestLogging: true }),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_PARAM_CHARS },

@@ -121,6 +121,8 @@ for (const kind of STORES) {
         const refused = await server.api.get(null, "/server_settings");
         expectLimited(refused, WINDOW_SECONDS);
         expectHeaders(refused, IP_LIMIT, 0, windowEnd());
+        // Nor does a forged X-Forwarded-For: no proxy is trusted here.
+        expectLimited(await raw(server, "/api/v1/server_settings", { "x-forwarded-for": "203.0.113.9" }), WINDOW_SECONDS);
         // An invented header does not buy a fresh bucket on a route that takes no credentials.
         expectLimited(await raw(server, "/api/v1/server_settings", { authorization: `Basic ${Buffer.from("a@b.c:key").toString("base64")}` }), WINDOW_SECONDS);
         expectLimited(await login(server.fixtures.member.email, server.fixtures.member.password), WINDOW_SECONDS);
@@ -202,6 +204,27 @@ for (const kind of STORES) {
       assert.equal(refused.status, 429);
       assert.equal(refused.headers.get("x-ratelimit-remaining"), "0");
       assert.equal((await first.api.get(member, "/users/me")).status, 429);
+    });
+  });
+
+  describe(`behind a trusted proxy (TRUSTED_PROXIES) [${kind}]`, () => {
+    let server: TestServer;
+
+    before(async () => {
+      server = await startServer(kind, { ...LIMIT_ENV, TRUSTED_PROXIES: "127.0.0.1, ::1" });
+    });
+    after(async () => {
+      await server?.stop();
+    });
+
+    test("each client address the proxy names has its own per-address budget", async () => {
+      const from = (address: string) => raw(server, "/api/v1/server_settings", { "x-forwarded-for": address });
+      for (let i = 1; i <= IP_LIMIT; i++) expectSuccess(await from("203.0.113.1"));
+      expectLimited(await from("203.0.113.1"), WINDOW_SECONDS);
+      // Another client behind the same proxy is not refused for the first one's requests.
+      const other = await from("203.0.113.2");
+      expectSuccess(other);
+      assert.equal(other.headers.get("x-ratelimit-remaining"), String(IP_LIMIT - 1));
     });
   });
 
