@@ -1,7 +1,7 @@
 /**
  * Interleaved A/B of the send scenario: `npx tsx bench/ab.ts <checkout> <checkout> [...]`.
- * Starts one Parley server from each checkout (each on a fresh SQLite store with the same
- * organization), then sends to them in turn, in short bursts, for BENCH_AB_ROUNDS rounds, and
+ * Starts one Parley server from each checkout (each on a fresh store of BENCH_AB_STORE, sqlite
+ * by default or postgres, with the same organization), then sends to them in turn, in short bursts, for BENCH_AB_ROUNDS rounds, and
  * prints the server CPU per send of every burst and each checkout's median. Bursts alternate
  * within seconds, so other load on a noisy machine falls on every checkout alike; a whole-run
  * A/B (`npm run bench` in two checkouts) cannot tell a 20% change from that noise.
@@ -21,6 +21,7 @@ const SENDERS = Number(process.env.BENCH_SENDERS ?? 50);
 /** BENCH_PROFILE_DIR writes each checkout's server CPU profile to <dir>/<checkout name>/, as in run.ts. */
 const PROFILE_DIR = process.env.BENCH_PROFILE_DIR || null;
 /** Extra V8 flags for the servers, e.g. "--no-turbo-inlining" so a profile charges each function its own time. */
+const STORE = process.env.BENCH_AB_STORE === "postgres" ? "postgres" : "sqlite";
 const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? "").split(" ").filter(Boolean);
 
 async function startCheckout(dir: string, store: FreshStore): Promise<BenchServer> {
@@ -28,6 +29,7 @@ async function startCheckout(dir: string, store: FreshStore): Promise<BenchServe
   const url = `http://127.0.0.1:${port}`;
   const env: NodeJS.ProcessEnv = { ...process.env, HOST: "127.0.0.1", PORT: String(port), DATA_DIR: store.dataDir, EXTERNAL_URL: url, LOG_LEVEL: "warn", RATE_LIMITS: "off" };
   delete env.DATABASE_URL;
+  if (store.databaseUrl) env.DATABASE_URL = store.databaseUrl;
   delete env.PARLEY_TEST_CONTROL;
   const flags = profileFlags({ profileDir: PROFILE_DIR }, path.basename(dir));
   const child = spawn(process.execPath, [...NODE_FLAGS, ...flags, path.join(dir, "bin/parley.js"), "serve"], { cwd: dir, env, stdio: ["ignore", "inherit", "inherit"] });
@@ -60,7 +62,7 @@ async function main(): Promise<void> {
   const targets: Array<{ dir: string; server: BenchServer; requests: ReturnType<typeof sendRequests>; cpu: number[] }> = [];
   try {
     for (const dir of dirs) {
-      const store = await freshStore("sqlite");
+      const store = await freshStore(STORE);
       stores.push(store);
       // Each checkout seeds with its own code, so its migrations match its server.
       const { createOrg } = (await import(path.join(dir, "bench/org.ts"))) as typeof import("./org.ts");

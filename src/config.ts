@@ -41,6 +41,10 @@ export type Config = {
   groupCommitMax: number;
   /** Page cache of each SQLite connection, in MiB. */
   sqliteCacheMb: number;
+  /** PostgreSQL: connections in the pool (PG_POOL_SIZE). */
+  pgPoolSize: number;
+  /** PostgreSQL: at most this many write transactions, or group-commit batches, at once (PG_WRITE_LANES). */
+  pgWriteLanes: number;
   /** Channels with more subscribers than this get no typing notifications (Zulip's 100). */
   typingMaxChannelSubscribers: number;
   /** Realms with more active users announce no one coming online (PRESENCE_EVENT_USER_LIMIT; Zulip's 100). */
@@ -100,6 +104,10 @@ export const DEFAULT_GROUP_COMMIT_MAX = 64;
 
 /** Page cache of each SQLite connection (the writer and the reader), in MiB, unless configured. */
 export const DEFAULT_SQLITE_CACHE_MB = 64;
+
+/** PostgreSQL's pool, and how many of its connections write at once (store/pg-group-commit.ts). */
+export const DEFAULT_PG_POOL_SIZE = 10;
+export const DEFAULT_PG_WRITE_LANES = 4;
 
 /** The push relay's base URL and this server's credentials there (Zulip's ZULIP_SERVICES_URL, ZULIP_ORG_ID, ZULIP_ORG_KEY). */
 export type PushRelayConfig = { url: string; orgId: string; orgKey: string };
@@ -213,6 +221,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     unclaimedUploadWeeks: intEnv(env, "UNCLAIMED_UPLOAD_WEEKS", 3),
     groupCommitMax: intEnv(env, "SQLITE_GROUP_COMMIT_MAX", DEFAULT_GROUP_COMMIT_MAX),
     sqliteCacheMb: intEnv(env, "SQLITE_CACHE_MB", DEFAULT_SQLITE_CACHE_MB),
+    pgPoolSize: intEnv(env, "PG_POOL_SIZE", DEFAULT_PG_POOL_SIZE, 2),
+    pgWriteLanes: intEnv(env, "PG_WRITE_LANES", DEFAULT_PG_WRITE_LANES, 1),
     typingMaxChannelSubscribers: intEnv(env, "TYPING_MAX_CHANNEL_SUBSCRIBERS", 100),
     presenceEventUserLimit: intEnv(env, "PRESENCE_EVENT_USER_LIMIT", 100),
     presenceWriteDelayMs: intEnv(env, "PRESENCE_WRITE_DELAY_MS", 1000),

@@ -253,6 +253,17 @@ export class IncompatibleParametersError extends JsonableError {
  * while its request already had one open (actions/context.ts TransactionGuard). The fix is to
  * pass the outer transaction down to the `do*` primitive.
  */
+/**
+ * A PostgreSQL group-commit batch was rolled back because another of its transactions failed
+ * (store/pg-group-commit.ts): nothing of this one was kept; withTransaction runs it again, alone.
+ */
+export class BatchRolledBackError extends Error {
+  constructor() {
+    super("the group-commit batch was rolled back for another transaction's error");
+    this.name = "BatchRolledBackError";
+  }
+}
+
 export class NestedTransactionError extends Error {
   constructor() {
     super("a write transaction was opened inside another: pass the outer transaction down");

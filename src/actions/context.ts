@@ -14,7 +14,7 @@ import type { Store } from "../store/db.ts";
 import type { PresenceWriteBehind } from "../store/presence-write-behind.ts";
 import { syncReadCache } from "../store/read-cache.ts";
 import type { Database, RealmRow, UserRow } from "../store/schema.ts";
-import { NestedTransactionError } from "../errors.ts";
+import { BatchRolledBackError, NestedTransactionError } from "../errors.ts";
 
 /**
  * What an action may use: never a Fastify object, never a global. Exported actions take
@@ -199,6 +199,7 @@ const CONFLICT_CODES = new Set(["23505", "40001", "40P01"]);
 const MAX_ATTEMPTS = 3;
 
 function isConflict(err: unknown): boolean {
+  if (err instanceof BatchRolledBackError) return true;
   return typeof err === "object" && err !== null && CONFLICT_CODES.has(String((err as { code?: unknown }).code));
 }
 
@@ -222,7 +223,8 @@ export function withBackgroundTransaction<T>(store: Store, fn: (tx: Transaction<
  * Runs `fn` in one transaction. Events passed to `emit` are published after commit, in order
  * (and after every lower message id of this process: events/message-order.ts); a thrown error
  * rolls back and publishes nothing. A transaction that lost a race on PostgreSQL
- * (see CONFLICT_CODES) runs again, with its events of the failed attempt dropped.
+ * (see CONFLICT_CODES), or whose group-commit batch another's error rolled back
+ * (BatchRolledBackError), runs again, alone, with its events of the failed attempt dropped.
  */
 export async function withTransaction<T>(ctx: ActionCtx, fn: (tx: Transaction<Database>, emit: Emit) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
@@ -238,7 +240,8 @@ export async function withTransaction<T>(ctx: ActionCtx, fn: (tx: Transaction<Da
     const emit: Emit = Object.assign(push, { reserveMessageId: () => ticket.reserve() });
     let result: T;
     try {
-      result = await ctx.transactionGuard.run(() => ctx.transact((tx) => fn(tx, emit)));
+      // A retry runs alone: on PostgreSQL, outside any group-commit batch another could fail.
+      result = await ctx.transactionGuard.run(() => ctx.transact((tx) => fn(tx, emit), { alone: attempt > 1 }));
     } catch (err) {
       ticket.close();
       if (attempt < MAX_ATTEMPTS && isConflict(err)) continue;

@@ -7,7 +7,7 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect } from "kysely";
 import type { Database } from "./schema.ts";
 import type { Engine } from "./types.ts";
 import { migrations } from "./migrations/index.ts";
-import { DEFAULT_GROUP_COMMIT_MAX, DEFAULT_SQLITE_CACHE_MB } from "../config.ts";
+import { DEFAULT_GROUP_COMMIT_MAX, DEFAULT_PG_POOL_SIZE, DEFAULT_PG_WRITE_LANES, DEFAULT_SQLITE_CACHE_MB } from "../config.ts";
 import { groupCommitter, type GroupCommitter } from "./group-commit.ts";
 import { withStatementCache } from "./sqlite-statements.ts";
 import { SqliteLiteralLimits } from "./dialect/sqlite-literal-limits.ts";
@@ -15,6 +15,10 @@ import { attachReadCache, shareReadCache } from "./read-cache.ts";
 import { TableVersions } from "./table-versions.ts";
 import { listenForCommits, PgTableVersions, watchPool } from "./pg-table-versions.ts";
 import { startCheckpointer } from "./sqlite-checkpointer.ts";
+import { pgGroupCommitter } from "./pg-group-commit.ts";
+
+/** What openStore reads of the configuration (config.ts documents each). */
+type StoreOptions = { databaseUrl: string | null; dataDir: string; groupCommitMax?: number; sqliteCacheMb?: number; pgPoolSize?: number; pgWriteLanes?: number };
 
 /** An open database: the Kysely handles, its engine and what closes it. */
 export type Store = {
@@ -36,23 +40,21 @@ export type Store = {
 pg.types.setTypeParser(20, (v) => Number(v));
 
 /** Opens the configured store: PostgreSQL when a URL is given, else SQLite at `<dataDir>/parley.db`. */
-export function openStore(opts: { databaseUrl: string | null; dataDir: string; groupCommitMax?: number; sqliteCacheMb?: number }): Store {
+export function openStore(opts: StoreOptions): Store {
   if (opts.databaseUrl) {
     // No JIT: the planner's row estimates for the recursive group queries grow with their seed
     // (25,000 rows per seed group), so a few dozen seed groups crossed jit_above_cost and every
     // such query spent ~150 ms compiling itself; this server's queries are all short.
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10, options: "-c jit=off" });
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.pgPoolSize ?? DEFAULT_PG_POOL_SIZE, options: "-c jit=off" });
     const versions = new PgTableVersions();
     watchPool(pool, versions);
     const listener = listenForCommits(opts.databaseUrl, versions);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     attachReadCache(db, versions);
-    // PostgreSQL runs transactions side by side on its pool; each commits on its own.
-    const transact: GroupCommitter = (fn) =>
-      db.transaction().execute((tx) => {
-        shareReadCache(tx, db);
-        return fn(tx);
-      });
+    // Write transactions side by side on at most pgWriteLanes connections (the rest of the pool
+    // serves reads), batched into shared commits under load (pg-group-commit.ts).
+    const lanes = Math.min(opts.pgWriteLanes ?? DEFAULT_PG_WRITE_LANES, (opts.pgPoolSize ?? DEFAULT_PG_POOL_SIZE) - 1);
+    const transact = pgGroupCommitter(db, { lanes: Math.max(1, lanes), maxBatch: Math.max(1, opts.groupCommitMax ?? DEFAULT_GROUP_COMMIT_MAX) });
     return {
       db,
       reader: db,

@@ -44,8 +44,11 @@ export async function atBatchEnd(db: object, write: Write): Promise<void> {
 
 type Outcome = { job: Job; ok: true; value: unknown } | { job: Job; ok: false; error: unknown };
 
-/** Runs a transaction in the next group-commit batch; settles after that batch's COMMIT. */
-export type GroupCommitter = <T>(fn: (tx: Transaction<Database>) => Promise<T>) => Promise<T>;
+/**
+ * Runs a transaction in the next group-commit batch; settles after that batch's COMMIT. `alone`
+ * (PostgreSQL, store/pg-group-commit.ts): in a transaction of its own, for a retry.
+ */
+export type GroupCommitter = <T>(fn: (tx: Transaction<Database>) => Promise<T>, run?: { alone?: boolean }) => Promise<T>;
 
 // Compiled once: these run twice per transaction.
 const SAVEPOINT = CompiledQuery.raw("savepoint job");

@@ -2,12 +2,17 @@
  * Group commit (store/group-commit.ts) and the query-only reader, on a real SQLite file:
  * concurrent transactions share one commit, a failing one takes only its own writes with it,
  * no caller hears "done" before the commit, and the reader refuses writes. On PostgreSQL
- * `transact` is a plain transaction: the same contract holds, checked too.
+ * (store/pg-group-commit.ts) transactions that wait for a write lane share a commit too, without
+ * savepoints: one that fails takes its batch with it, and the others, told BatchRolledBackError,
+ * run again alone, as withTransaction does (`transact` below); with that, the same contract holds.
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { openStore, type Store } from "../../src/store/db.ts";
 import { atBatchEnd } from "../../src/store/group-commit.ts";
+import { BatchRolledBackError } from "../../src/errors.ts";
+import { sql, type Transaction } from "kysely";
+import type { Database } from "../../src/store/schema.ts";
 import { useMigratedStore } from "../helpers/migrated-store.ts";
 import { STORES, type FreshStore } from "../helpers/stores.ts";
 
@@ -20,8 +25,18 @@ function realmRow(stringId: string) {
   return { string_id: stringId, name: stringId, description: "", date_created: 0, deactivated: 0 as const, settings: "{}" };
 }
 
+/** store.transact as withTransaction uses it: a transaction a batch rolled back for another's failure runs again, alone. */
+async function transact<T>(store: Store, fn: (tx: Transaction<Database>) => Promise<T>): Promise<T> {
+  try {
+    return await store.transact(fn);
+  } catch (error) {
+    if (!(error instanceof BatchRolledBackError)) throw error;
+    return store.transact(fn, { alone: true });
+  }
+}
+
 function insertRealm(store: Store, stringId: string, fail = false) {
-  return store.transact(async (tx) => {
+  return transact(store, async (tx) => {
     await tx.insertInto("realms").values(realmRow(stringId)).execute();
     if (fail) throw new Error(`refused ${stringId}`);
     return stringId;
@@ -75,7 +90,7 @@ for (const kind of STORES) {
 
     test("writes deferred to the batch's end are kept in call order, and only for the jobs that succeeded", async () => {
         const names = Array.from({ length: 10 }, (_, i) => `d${i}`);
-        const results = await Promise.allSettled(names.map((n, i) => store.transact(async (tx) => {
+        const results = await Promise.allSettled(names.map((n, i) => transact(store, async (tx) => {
           await atBatchEnd(tx, async () => void (await tx.insertInto("realms").values(realmRow(`${n}-late`)).execute()));
           // A later deferred write of the same job sees the earlier one (same order as called).
           await atBatchEnd(tx, async () => void (await tx.updateTable("realms").set({ name: `${n} renamed` }).where("string_id", "=", `${n}-late`).execute()));
@@ -121,3 +136,35 @@ for (const kind of STORES) {
     }
   });
 }
+
+if (STORES.includes("postgres")) describe("PostgreSQL group commit: one write lane", () => {
+  let store: Store;
+  useMigratedStore("postgres", { groupCommitMax: 5, pgWriteLanes: 1 }, (s) => {
+    ({ store } = s);
+  });
+  const txid = (tx: Transaction<Database>) => sql<{ id: string }>`select txid_current()::text as id`.execute(tx).then((r) => r.rows[0].id);
+
+  test("transactions that wait for the lane share one transaction, at most groupCommitMax to one; a lone one has its own", async () => {
+    const ids = await Promise.all(Array.from({ length: 11 }, (_, i) => store.transact(async (tx) => {
+      await tx.insertInto("realms").values(realmRow(`pg${i}`)).execute();
+      return txid(tx);
+    })));
+    // The first runs alone while the others queue; they follow in batches of 5.
+    assert.deepEqual(ids.map((id) => ids.indexOf(id)), [0, 1, 1, 1, 1, 1, 6, 6, 6, 6, 6]);
+    const alone = await Promise.all([0, 1].map(() => store.transact((tx) => txid(tx), { alone: true })));
+    assert.notEqual(alone[0], alone[1]);
+  });
+
+  test("one failure rolls its batch back: its caller gets its error, the others BatchRolledBackError, and nothing is kept", async () => {
+    const results = await Promise.allSettled(["q0", "q1", "q2", "q3"].map((n) => store.transact(async (tx) => {
+      await tx.insertInto("realms").values(realmRow(n)).execute();
+      if (n === "q2") throw new Error("refused q2");
+      return n;
+    })));
+    assert.deepEqual(results[0], { status: "fulfilled", value: "q0" }, "alone in the lane");
+    assert.ok(results[1].status === "rejected" && results[1].reason instanceof BatchRolledBackError);
+    assert.ok(results[2].status === "rejected" && /refused q2/.test(String(results[2].reason)));
+    assert.ok(results[3].status === "rejected" && results[3].reason instanceof BatchRolledBackError);
+    assert.deepEqual((await realmNames(store)).filter((n) => n.startsWith("q")), ["q0"]);
+  });
+});

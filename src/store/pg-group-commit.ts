@@ -1,0 +1,105 @@
+/**
+ * Group commit for PostgreSQL. A send there is three statements (BEGIN, the message with its
+ * flags, COMMIT), each a round trip that wakes a PostgreSQL backend; the BEGIN and COMMIT cost as
+ * much as the work. Under load, transactions that queue up while the lanes are busy run as one
+ * batch: one BEGIN, each transaction's statements in turn, one COMMIT. A lone transaction runs as
+ * it always did.
+ *
+ * No savepoints: each would cost two more round trips, which is what batching saves. So when one
+ * transaction of a batch throws, the batch is rolled back: that transaction's caller gets its
+ * error, and every other one gets BatchRolledBackError, which actions/context.ts's
+ * withTransaction answers by running its transaction again, alone (`{ alone: true }`), with fresh
+ * events. Nobody's promise settles before the batch's COMMIT, so no caller reports (or publishes
+ * events for) a write that was not kept.
+ *
+ * A transaction of a batch sees the writes of those before it in the batch (as it would had they
+ * committed just before it started). Several batches run side by side, one per lane, each on its
+ * own pooled connection.
+ */
+import type { ControlledTransaction, Kysely, Transaction } from "kysely";
+import { BatchRolledBackError } from "../errors.ts";
+import type { GroupCommitter } from "./group-commit.ts";
+import { shareReadCache } from "./read-cache.ts";
+import type { Database } from "./schema.ts";
+
+type Job = {
+  fn: (tx: Transaction<Database>) => Promise<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+};
+
+/** A committer over `db`: at most `lanes` transactions (or batches) at once, batches of at most `maxBatch`. */
+export function pgGroupCommitter(db: Kysely<Database>, opts: { lanes: number; maxBatch: number }): GroupCommitter {
+  const waiting: Job[] = [];
+  let busy = 0;
+
+  async function runAlone(job: Job): Promise<void> {
+    try {
+      job.resolve(
+        await db.transaction().execute((tx) => {
+          shareReadCache(tx, db);
+          return job.fn(tx);
+        }),
+      );
+    } catch (error) {
+      job.reject(error);
+    }
+  }
+
+  async function runBatch(batch: Job[]): Promise<void> {
+    if (batch.length === 1) return runAlone(batch[0]);
+    let tx: ControlledTransaction<Database>;
+    try {
+      tx = await db.startTransaction().execute();
+    } catch (error) {
+      for (const job of batch) job.reject(error);
+      return;
+    }
+    shareReadCache(tx, db);
+    const values: unknown[] = [];
+    let failed: { index: number; error: unknown } | null = null;
+    for (let index = 0; index < batch.length && failed === null; index++) {
+      try {
+        values.push(await batch[index].fn(tx));
+      } catch (error) {
+        failed = { index, error };
+      }
+    }
+    if (failed === null) {
+      try {
+        await tx.commit().execute();
+      } catch (error) {
+        // Nothing was kept (or it cannot be known): every caller hears it, as from a lone COMMIT.
+        for (const job of batch) job.reject(error);
+        return;
+      }
+      batch.forEach((job, i) => job.resolve(values[i]));
+      return;
+    }
+    await tx.rollback().execute().catch(() => undefined);
+    const { index, error } = failed;
+    batch.forEach((job, i) => job.reject(i === index ? error : new BatchRolledBackError()));
+  }
+
+  function pump(): void {
+    while (busy < opts.lanes && waiting.length > 0) {
+      busy++;
+      void runBatch(waiting.splice(0, opts.maxBatch)).finally(() => {
+        busy--;
+        pump();
+      });
+    }
+  }
+
+  return <T>(fn: (tx: Transaction<Database>) => Promise<T>, run?: { alone?: boolean }): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      const job: Job = { fn, resolve: resolve as (value: unknown) => void, reject };
+      // A transaction that a batch rolled back runs again by itself: another's failure cannot fail it twice.
+      if (run?.alone) {
+        void runAlone(job);
+        return;
+      }
+      waiting.push(job);
+      pump();
+    });
+}
