@@ -5,10 +5,10 @@
  * loop with the server it measures; run directly, it reads its options as JSON on stdin and
  * prints the result as JSON on stdout.
  */
-import net from "node:net";
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { encodeRequest, RawConnection } from "./raw-http.ts";
 
 /** One request the workers send; `body` is sent as is (set content-type in `headers`). */
 export type LoadRequest = { method: "GET" | "POST" | "PATCH"; path: string; headers?: Record<string, string>; body?: string };
@@ -49,95 +49,14 @@ function percentile(sorted: Float64Array, p: number): number {
   return sorted[Math.max(0, index)];
 }
 
-/** Encodes a request once, so each send only writes bytes (keep-alive, HTTP/1.1). */
-function encode(base: URL, req: LoadRequest): Buffer {
-  const body = req.body === undefined ? null : Buffer.from(req.body);
-  const lines = [`${req.method} ${req.path} HTTP/1.1`, `host: ${base.host}`, "connection: keep-alive"];
-  for (const [name, value] of Object.entries(req.headers ?? {})) lines.push(`${name}: ${value}`);
-  if (body) lines.push(`content-length: ${body.length}`);
-  const head = Buffer.from(`${lines.join("\r\n")}\r\n\r\n`);
-  return body ? Buffer.concat([head, body]) : head;
-}
-
-const HEADER_END = Buffer.from("\r\n\r\n");
-const CHUNKED_END = Buffer.from("0\r\n\r\n");
-
-/**
- * One keep-alive connection that sends a request and reads its whole answer. A raw socket, not
- * http.request: on this 2-core machine the client's own cost would otherwise cap the bare
- * server's figure (http.request spends about twice the CPU the bare server does per request).
- */
-class Connection {
-  private socket: net.Socket | null = null;
-  private buffer: Buffer = Buffer.alloc(0);
-  private pending: { resolve: (r: { status: number; body: string }) => void; reject: (e: Error) => void } | null = null;
-
-  constructor(private readonly base: URL) {}
-
-  private connect(): net.Socket {
-    const socket = net.connect({ host: this.base.hostname, port: Number(this.base.port), noDelay: true });
-    socket.on("data", (chunk: Buffer) => this.onData(chunk));
-    const fail = (err: Error) => {
-      this.socket = null;
-      this.buffer = Buffer.alloc(0);
-      const pending = this.pending;
-      this.pending = null;
-      pending?.reject(err);
-    };
-    socket.on("error", fail);
-    socket.on("close", () => fail(new Error("connection closed")));
-    socket.setTimeout(REQUEST_TIMEOUT_MS, () => socket.destroy(new Error(`no answer in ${REQUEST_TIMEOUT_MS} ms`)));
-    return socket;
-  }
-
-  request(bytes: Buffer): Promise<{ status: number; body: string }> {
-    this.socket ??= this.connect();
-    const socket = this.socket;
-    return new Promise((resolve, reject) => {
-      this.pending = { resolve, reject };
-      socket.write(bytes);
-    });
-  }
-
-  private onData(chunk: Buffer): void {
-    this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
-    const headerEnd = this.buffer.indexOf(HEADER_END);
-    if (headerEnd < 0 || !this.pending) return;
-    const head = this.buffer.subarray(0, headerEnd).toString("latin1").toLowerCase();
-    const bodyStart = headerEnd + HEADER_END.length;
-    const length = /\r\ncontent-length: *(\d+)/.exec(head);
-    let bodyEnd: number;
-    if (length) {
-      bodyEnd = bodyStart + Number(length[1]);
-      if (this.buffer.length < bodyEnd) return;
-    } else if (head.includes("\r\ntransfer-encoding: chunked")) {
-      const tail = this.buffer.subarray(this.buffer.length - CHUNKED_END.length);
-      if (!tail.equals(CHUNKED_END)) return;
-      bodyEnd = this.buffer.length;
-    } else {
-      bodyEnd = bodyStart;
-    }
-    const status = Number(head.slice(9, 12));
-    const body = this.buffer.subarray(bodyStart, bodyEnd).toString();
-    this.buffer = this.buffer.subarray(bodyEnd);
-    const pending = this.pending;
-    this.pending = null;
-    if (head.includes("\r\nconnection: close")) this.close();
-    pending.resolve({ status, body });
-  }
-
-  close(): void {
-    this.socket?.destroy();
-    this.socket = null;
-  }
-}
-
 /** Runs the load in this process (use runLoadInChild from a process that hosts a server). */
 export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
   const base = new URL(opts.url);
   if (base.hostname !== "127.0.0.1") throw new Error(`load tests target 127.0.0.1 only, not ${base.hostname}`);
   if (opts.requests.length === 0) throw new Error("no requests to send");
-  const encoded = opts.requests.map((r) => encode(base, r));
+  // Encoded once, so each send only writes bytes; raw sockets, not http.request: on this 2-core
+  // machine the client's own cost would otherwise cap the bare server's figure.
+  const encoded = opts.requests.map((r) => encodeRequest(base, r.method, r.path, r.headers ?? {}, r.body));
   const startAt = performance.now() + opts.warmupSeconds * 1000;
   const endAt = startAt + opts.seconds * 1000;
   let latencies = new Float64Array(1 << 16);
@@ -148,7 +67,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
   let answered = 0;
 
   const worker = async () => {
-    const connection = new Connection(base);
+    const connection = new RawConnection(base, { timeoutMs: REQUEST_TIMEOUT_MS });
     while (performance.now() < endAt) {
       const index = next++ % opts.requests.length;
       const req = opts.requests[index];

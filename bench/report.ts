@@ -6,8 +6,12 @@
 import type { MeasuredLoad } from "./servers.ts";
 import type { GroupsResult, RequestFigures } from "./scenario-groups.ts";
 import type { PresencePass, PresenceResult } from "./scenario-presence.ts";
+import type { FanoutResult } from "./scenario-fanout.ts";
 import type { PushResult } from "./scenario-push.ts";
+import type { ReadsResult } from "./scenario-reads.ts";
+import { fanoutInterpretation, fanoutTable, memoryTable } from "./report-fanout.ts";
 import { pushTable } from "./report-push.ts";
+import { readsInterpretation, readsTables, type ReadsBaseline } from "./report-reads.ts";
 import { webAppTable } from "./report-webapp.ts";
 import type { WebAppResult } from "./scenario-webapp.ts";
 import type { SearchResult } from "./scenario-search.ts";
@@ -36,6 +40,12 @@ export type RunResults = {
   groups: (GroupsResult | NotMeasured)[];
   presence: (PresenceResult | NotMeasured)[];
   push: (PushResult | NotMeasured)[];
+  /** POST /register and GET /messages, per store (scenarios `register`, `messages`). */
+  reads: (ReadsResult | NotMeasured)[];
+  /** The bare server with the read scenarios' clients, or null when neither ran. */
+  readsBaseline: ReadsBaseline | null;
+  /** Long-poll fan-out and memory, per store (scenarios `fanout`, `memory`). */
+  fanout: (FanoutResult | NotMeasured)[];
   webapp: (WebAppResult | NotMeasured)[];
 };
 
@@ -230,6 +240,7 @@ export function interpretation(r: RunResults): string[] {
         `and the bare Node server answering the same pings ${msOrNa(bare)}${gross !== null && bare ? ` (a ping costs ${(gross / bare).toFixed(1)}x that)` : ""}.`,
     );
   }
+  out.push(...readsInterpretation(r.reads), ...fanoutInterpretation(r.fanout));
   const drift = Math.abs(r.baselineAfter.post.rps - r.baselineBefore.post.rps) / Math.max(1, r.baselineBefore.post.rps);
   out.push(`- The bare server moved ${pct(drift)} between the start and the end of the run; other load on the machine (load average ${r.machine.loadAverage.map((n) => n.toFixed(2)).join(", ")} at the start) shifts every figure, the ratios less.`);
   return out;
@@ -271,6 +282,11 @@ export function renderMarkdown(r: RunResults): string {
     "",
     ...pushTable(r.push),
     "",
+    ...(r.reads.length > 0 ? ["## POST /register and GET /messages: PostgreSQL against SQLite (issue 15: within 1.5x)", "", ...readsTables(r.reads, r.readsBaseline), ""] : []),
+    ...(r.fanout.some((f) => !("reason" in f) && f.delivery) || r.fanout.some((f) => "reason" in f)
+      ? ["## Event delivery: one send to N long-polling queues, against the bare long-poll server (issue 15: within 1.5x)", "", ...fanoutTable(r.fanout), ""]
+      : []),
+    ...(r.fanout.length > 0 ? ["## Memory: RSS of the server process holding event queues (issue 15: under 300 MB with 10,000 idle queues)", "", ...memoryTable(r.fanout), ""] : []),
     "## The web app: bundle size and first load",
     "",
     ...webAppTable(r.webapp),

@@ -1,8 +1,11 @@
 /**
- * `npm run bench`: measures the bare `http` server, then the send, search, user-group and presence
- * scenarios on each store, then the bare server again; prints the report and rewrites the
- * generated part of docs/benchmarks.md. Everything binds to 127.0.0.1 and every load run is
- * bounded in time (BENCH_SECONDS, default 10; the whole default run takes about seven minutes).
+ * `npm run bench`: measures the bare `http` server, then the send, search, user-group, presence,
+ * push, register and message-list, long-poll fan-out and memory scenarios on each store, then the
+ * bare server again; prints the report and rewrites the generated part of docs/benchmarks.md.
+ * Everything binds to 127.0.0.1 and every load run is bounded in time (BENCH_SECONDS, default 10;
+ * the whole default run takes about twenty minutes). `npm run bench -- --quick` shrinks every
+ * run and size (settings.ts) and only prints the report (about three minutes here, most of it
+ * Parley starting: see docs/benchmarks.md).
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -11,13 +14,16 @@ import SqliteDatabase from "better-sqlite3";
 import pg from "pg";
 import type { LoadRequest } from "./load.ts";
 import { KEEP_MARKER, renderMarkdown, type Baseline, type MachineFacts, type NotMeasured, type RunResults } from "./report.ts";
+import type { ReadsBaseline } from "./report-reads.ts";
+import { runFanoutScenario, type FanoutResult } from "./scenario-fanout.ts";
 import { runGroupsScenario, type GroupsResult } from "./scenario-groups.ts";
 import { runPresenceScenario, type PresenceResult } from "./scenario-presence.ts";
 import { runPushScenario, type PushResult } from "./scenario-push.ts";
+import { messageListRequest, runReadsScenario, type ReadsResult } from "./scenario-reads.ts";
 import { runSearchScenario, type SearchResult } from "./scenario-search.ts";
 import { runSendScenario, type SendResult } from "./scenario-send.ts";
 import { runWebAppScenario, type WebAppResult } from "./scenario-webapp.ts";
-import { loadServer, ROOT, startBaseline } from "./servers.ts";
+import { loadServer, parleyStarts, ROOT, startBaseline } from "./servers.ts";
 import { loadSettings, type BenchSettings } from "./settings.ts";
 
 const DOCS = path.join(ROOT, "docs/benchmarks.md");
@@ -27,6 +33,8 @@ const GROUPS_ROUTE = path.join(ROOT, "src/http/routes/user-groups.ts");
 const PRESENCE_ROUTE = path.join(ROOT, "src/http/routes/presence.ts");
 const PUSH_WORKER = path.join(ROOT, "src/actions/push/message-notify.ts");
 const WEB_APP = path.join(ROOT, "web/src/main.tsx");
+const REGISTER_ACTION = path.join(ROOT, "src/actions/queues/register.ts");
+const LONG_POLL = path.join(ROOT, "src/events/long-poll.ts");
 const PG_URL = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 
 // Requests shaped like the scenarios' (same headers and body size), for the bare server.
@@ -49,6 +57,20 @@ async function measureBaseline(settings: BenchSettings): Promise<Baseline> {
     const post = await loadServer(server, { ...common, requests: [BASELINE_POST], concurrency: settings.senders });
     const get = await loadServer(server, { ...common, requests: [BASELINE_GET], concurrency: settings.searchClients });
     return { post, get };
+  } finally {
+    await server.stop();
+  }
+}
+
+/** The bare server answering a GET shaped like the message list, with one client and with the read scenarios' clients. */
+async function measureReadsBaseline(settings: BenchSettings): Promise<ReadsBaseline> {
+  const server = await startBaseline();
+  try {
+    const requests = [messageListRequest({ id: 2, email: "user1@bench.example.com", apiKey: "0123456789abcdef0123456789abcdef" })];
+    const common = { requests, seconds: settings.seconds, warmupSeconds: settings.warmupSeconds, expectBody: '"result":"success"' };
+    const alone = await loadServer(server, { ...common, concurrency: 1 });
+    const loaded = await loadServer(server, { ...common, concurrency: settings.readClients });
+    return { alone, loaded };
   } finally {
     await server.stop();
   }
@@ -88,15 +110,20 @@ function commandLine(): string {
     .filter(([k]) => k.startsWith("BENCH_"))
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([k, v]) => `${k}=${v}`);
-  const base = process.env.npm_lifecycle_event === "bench" ? "npm run bench" : "npx tsx bench/run.ts";
-  return [...vars, base].join(" ");
+  const npm = process.env.npm_lifecycle_event === "bench";
+  const base = npm ? "npm run bench" : "npx tsx bench/run.ts";
+  const quick = process.argv.includes("--quick") ? (npm ? " -- --quick" : " --quick") : "";
+  return [...vars, base + quick].join(" ");
 }
 
 async function attempt<T>(store: string, route: string, label: string, run: () => Promise<T>): Promise<T | NotMeasured> {
   if (!fs.existsSync(route)) return { store, reason: `${path.relative(ROOT, route)} does not exist yet` };
   console.log(`- ${label} on ${store}...`);
+  const started = performance.now();
   try {
-    return await run();
+    const result = await run();
+    console.log(`  ${label} on ${store}: ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    return result;
   } catch (err) {
     console.error(`  ${label} on ${store} failed: ${String(err)}`);
     return { store, reason: String(err).split("\n")[0].slice(0, 200) };
@@ -116,7 +143,7 @@ async function main(): Promise<void> {
   const started = performance.now();
   if (settings.profileDir) fs.mkdirSync(settings.profileDir, { recursive: true });
   const machine = await machineFacts(settings);
-  console.log(`Parley benchmark: nproc ${machine.cpus}, Node ${machine.node}, ${settings.seconds} s per load run`);
+  console.log(`Parley benchmark${settings.quick ? " (quick)" : ""}: nproc ${machine.cpus}, Node ${machine.node}, ${settings.seconds} s per load run`);
   console.log("- bare http server...");
   const baselineBefore = await measureBaseline(settings);
   const sends: (SendResult | NotMeasured)[] = [];
@@ -139,6 +166,17 @@ async function main(): Promise<void> {
   for (const store of settings.stores) {
     if (settings.scenarios.has("push")) push.push(await attempt(store, PUSH_WORKER, "push notifications", () => runPushScenario(store, settings)));
   }
+  const reads: (ReadsResult | NotMeasured)[] = [];
+  const wantReads = { register: settings.scenarios.has("register"), messages: settings.scenarios.has("messages") };
+  const readsBaseline = wantReads.register || wantReads.messages ? await measureReadsBaseline(settings) : null;
+  for (const store of settings.stores) {
+    if (wantReads.register || wantReads.messages) reads.push(await attempt(store, REGISTER_ACTION, "register and message list", () => runReadsScenario(store, settings, wantReads)));
+  }
+  const fanout: (FanoutResult | NotMeasured)[] = [];
+  const delivery = settings.scenarios.has("fanout");
+  for (const store of settings.stores) {
+    if (delivery || settings.scenarios.has("memory")) fanout.push(await attempt(store, LONG_POLL, delivery ? "long-poll fan-out and memory" : "memory", () => runFanoutScenario(store, settings, delivery)));
+  }
   // The web app's weight and load time do not depend on the store: measured on the first one.
   const webapp: (WebAppResult | NotMeasured)[] = [];
   const webStore = settings.stores[0];
@@ -158,6 +196,9 @@ async function main(): Promise<void> {
     groups,
     presence,
     push,
+    reads,
+    readsBaseline,
+    fanout,
     webapp,
   };
   const markdown = renderMarkdown(results);
@@ -167,6 +208,7 @@ async function main(): Promise<void> {
     writeDocs(markdown);
     console.log(`Wrote ${path.relative(process.cwd(), DOCS)}`);
   }
+  console.log(`Whole run: ${Math.round(results.totalSeconds)} s, of which ${Math.round(parleyStarts.seconds)} s waiting for ${parleyStarts.count} Parley servers to start${settings.quick ? " (quick: docs/benchmarks.md left as it is)" : ""}`);
 }
 
 // Ctrl-C or a kill: exit, so servers.ts's exit hook stops the servers this run started.

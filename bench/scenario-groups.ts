@@ -134,7 +134,7 @@ export async function runGroupsScenario(kind: StoreKind, settings: BenchSettings
       const measure = async (requests: LoadRequest[]): Promise<RequestFigures> => {
         const common = { requests, warmupSeconds: settings.warmupSeconds, expectBody: '"result":"success"' };
         const loaded = await loadServer(server, { ...common, concurrency: settings.searchClients, seconds: settings.seconds });
-        const alone = await loadServer(server, { ...common, concurrency: 1, seconds: Math.max(2, settings.seconds / 2) });
+        const alone = await loadServer(server, { ...common, concurrency: 1, seconds: Math.max(settings.minAloneSeconds, settings.seconds / 2) });
         for (const run of [loaded, alone]) if (run.errors > 0) throw new Error(`${requests[0].method} ${requests[0].path} failed: ${run.firstError}`);
         return { loaded, alone };
       };

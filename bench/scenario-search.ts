@@ -89,8 +89,8 @@ export async function runSearchScenario(kind: StoreKind, settings: BenchSettings
         const one = await loadServer(server, {
           requests: searchers.map((u) => searchRequest(u, query)),
           concurrency: 1,
-          seconds: Math.max(2, settings.seconds / 4),
-          warmupSeconds: 0.5,
+          seconds: Math.max(settings.minAloneSeconds, settings.seconds / 4),
+          warmupSeconds: Math.min(0.5, settings.warmupSeconds),
           expectBody,
         });
         if (one.errors > 0) throw new Error(`search for ${query} failed: ${one.firstError}`);

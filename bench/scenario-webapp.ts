@@ -108,8 +108,10 @@ export async function runWebAppScenario(kind: StoreKind): Promise<WebAppResult> 
   const store = await freshStore(kind);
   const fixtures = await createFixtures(store);
   const server = await startParley({ dataDir: store.dataDir, databaseUrl: store.databaseUrl });
-  const browser = await launchBrowser();
+  let browser: Browser | null = null;
   try {
+    // Inside the try: without Chromium the server must still stop, or the harness never exits.
+    browser = await launchBrowser();
     await seedFeed(server.url, fixtures.owner);
     const loginPageMs = await timeLoads(browser, server.url, [], (page) => page.getByLabel("Email").waitFor());
     const cookies = await signIn(browser, server.url, fixtures.owner);
@@ -117,7 +119,7 @@ export async function runWebAppScenario(kind: StoreKind): Promise<WebAppResult> 
     const signedInMs = typeof cookies === "string" ? cookies : await timeLoads(browser, server.url, cookies, feedShown);
     return { store: kind, buildMs, firstLoad, script, loginPageMs, signedInMs };
   } finally {
-    await browser.close();
+    await browser?.close();
     await server.stop();
     await store.drop();
   }

@@ -9,15 +9,15 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { runLoadInChild, type LoadOptions, type LoadResult } from "./load.ts";
+import type { LoadOptions, LoadResult } from "./load.ts";
 
 /** The repository root. */
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const START_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 15_000;
 
-/** A running server process under measurement. */
-export type BenchServer = { url: string; pid: number; output(): string; stop(): Promise<void> };
+/** A running server process under measurement; `profiled` when it runs under V8's CPU profiler (which costs CPU of its own). */
+export type BenchServer = { url: string; pid: number; profiled?: boolean; output(): string; stop(): Promise<void> };
 
 // Linux reports process CPU time in clock ticks of 1/100 s (getconf CLK_TCK).
 const TICKS_PER_SECOND = 100;
@@ -74,9 +74,52 @@ function stopChild(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
   });
 }
 
-/** Starts the bare baseline server and resolves once it listens. */
-export function startBaseline(): Promise<BenchServer> {
-  const child = track(spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "bench/baseline-server.ts")], { cwd: ROOT, stdio: ["pipe", "pipe", "inherit"] }));
+/**
+ * Resident memory of a process (VmRSS in /proc/<pid>/status, all threads), in bytes; null where
+ * /proc is missing or the process is gone.
+ */
+export function rssBytes(pid: number): number | null {
+  try {
+    const match = /^VmRSS:\s+(\d+) kB$/m.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
+    return match ? Number(match[1]) * 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+// A process counts as idle once it used at most IDLE_CPU_MS of CPU over IDLE_WINDOW_MS; V8's
+// profiler thread alone takes 50-70 ms of that window (measured here), so a profiled server
+// gets PROFILED_IDLE_CPU_MS.
+const IDLE_WINDOW_MS = 500;
+const IDLE_CPU_MS = 20;
+const PROFILED_IDLE_CPU_MS = 120;
+
+/**
+ * Waits until a server has worked through what it was sent: its CPU time grows by at most
+ * IDLE_CPU_MS in IDLE_WINDOW_MS. Gives up (returns false) after `limitMs`.
+ */
+export async function waitUntilIdle(server: Pick<BenchServer, "pid" | "profiled">, limitMs: number): Promise<boolean> {
+  const { pid } = server;
+  const quietMs = server.profiled ? PROFILED_IDLE_CPU_MS : IDLE_CPU_MS;
+  const deadline = performance.now() + limitMs;
+  let last = cpuSeconds(pid);
+  if (last === null) return false;
+  while (performance.now() < deadline) {
+    await new Promise((r) => setTimeout(r, IDLE_WINDOW_MS));
+    const now = cpuSeconds(pid);
+    if (now === null) return false;
+    if ((now - last) * 1000 <= quietMs) return true;
+    last = now;
+  }
+  return false;
+}
+
+/** The bare servers: the request/answer ceiling, and the long-poll one (bench/baseline-longpoll.ts). */
+export const BASELINE_SCRIPTS = { http: "bench/baseline-server.ts", longPoll: "bench/baseline-longpoll.ts" } as const;
+
+/** Starts a bare baseline server (by default the request/answer one) and resolves once it listens. */
+export function startBaseline(script: string = BASELINE_SCRIPTS.http): Promise<BenchServer> {
+  const child = track(spawn(process.execPath, ["--import", "tsx", path.join(ROOT, script)], { cwd: ROOT, stdio: ["pipe", "pipe", "inherit"] }));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error("baseline server did not start")), START_TIMEOUT_MS);
     let out = "";
@@ -127,8 +170,12 @@ export function profileFlags(settings: { profileDir: string | null }, name: stri
 /** Where Parley keeps its data, and optional V8 flags (e.g. --cpu-prof) for the server process. */
 export type ParleyOptions = { dataDir: string; databaseUrl: string | null; nodeFlags?: string[]; env?: Record<string, string> };
 
+/** How many Parley servers this harness started, and the seconds it waited for them to answer. */
+export const parleyStarts = { count: 0, seconds: 0 };
+
 /** Starts `node bin/parley.js serve` with rate limits off and quiet logs; resolves once it answers. */
 export async function startParley(opts: ParleyOptions): Promise<BenchServer> {
+  const started = performance.now();
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const env: NodeJS.ProcessEnv = {
@@ -155,16 +202,79 @@ export async function startParley(opts: ParleyOptions): Promise<BenchServer> {
     await stopChild(child, "SIGKILL");
     throw err;
   }
-  return { url, pid: child.pid ?? 0, output: () => out, stop: () => stopChild(child, "SIGTERM") };
+  parleyStarts.count += 1;
+  parleyStarts.seconds += (performance.now() - started) / 1000;
+  const profiled = args.some((a) => a.startsWith("--cpu-prof"));
+  return { url, pid: child.pid ?? 0, profiled, output: () => out, stop: () => stopChild(child, "SIGTERM") };
 }
 
 /** A load run's figures plus the server's CPU milliseconds per answered request. */
 export type MeasuredLoad = LoadResult & { serverCpuMsPerRequest: number | null };
 
+/** The load generator process shared by this harness's load runs (bench/load-worker.ts). */
+type LoadWorker = { child: ChildProcess; buffer: string; waiter: ((line: string | null) => void) | null };
+let loadWorker: LoadWorker | null = null;
+
+/** Lets the harness exit while the shared load generator idles (it exits when its stdin closes). */
+function holdOpen(worker: LoadWorker, hold: boolean): void {
+  const handles = [worker.child, worker.child.stdin, worker.child.stdout] as { ref(): void; unref(): void }[];
+  for (const h of handles) {
+    if (hold) h.ref();
+    else h.unref();
+  }
+}
+
+function startLoadWorker(): LoadWorker {
+  const child = track(spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "bench/load-worker.ts")], { cwd: ROOT, stdio: ["pipe", "pipe", "inherit"] }));
+  const worker: LoadWorker = { child, buffer: "", waiter: null };
+  const answer = (line: string | null) => {
+    const waiter = worker.waiter;
+    worker.waiter = null;
+    waiter?.(line);
+  };
+  child.stdout?.on("data", (d: Buffer) => {
+    worker.buffer += d.toString();
+    for (let end = worker.buffer.indexOf("\n"); end >= 0; end = worker.buffer.indexOf("\n")) {
+      const line = worker.buffer.slice(0, end);
+      worker.buffer = worker.buffer.slice(end + 1);
+      answer(line);
+    }
+  });
+  child.once("exit", () => {
+    if (loadWorker === worker) loadWorker = null;
+    answer(null);
+  });
+  holdOpen(worker, false);
+  return worker;
+}
+
+/**
+ * Runs one load in the shared load generator process (started on first use, again after a
+ * failure), never in this one; the process is killed if a run overruns its time by 60 s.
+ */
+function runLoadShared(opts: LoadOptions): Promise<LoadResult> {
+  loadWorker ??= startLoadWorker();
+  const worker = loadWorker;
+  if (worker.waiter) return Promise.reject(new Error("a load run is already going on"));
+  holdOpen(worker, true);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => worker.child.kill("SIGKILL"), (opts.seconds + opts.warmupSeconds + 60) * 1000);
+    worker.waiter = (line) => {
+      clearTimeout(timer);
+      holdOpen(worker, false);
+      if (line === null) return reject(new Error("the load generator exited during a run"));
+      const parsed = JSON.parse(line) as { result?: LoadResult; error?: string };
+      if (parsed.result) resolve(parsed.result);
+      else reject(new Error(`load generator: ${parsed.error ?? line.slice(0, 300)}`));
+    };
+    worker.child.stdin?.write(`${JSON.stringify(opts)}\n`);
+  });
+}
+
 /** Runs the load generator (in its own process) against a server, accounting the server's CPU. */
 export async function loadServer(server: BenchServer, opts: Omit<LoadOptions, "url">): Promise<MeasuredLoad> {
   const before = cpuSeconds(server.pid);
-  const result = await runLoadInChild({ ...opts, url: server.url });
+  const result = await runLoadShared({ ...opts, url: server.url });
   const after = cpuSeconds(server.pid);
   const cpu = before === null || after === null || result.answered === 0 ? null : ((after - before) * 1000) / result.answered;
   return { ...result, serverCpuMsPerRequest: cpu };

@@ -1,8 +1,14 @@
-/** The benchmark's knobs, from environment variables, with defaults that keep a run near 7 minutes. */
+/**
+ * The benchmark's knobs, from environment variables, with defaults that keep a run near 15
+ * minutes; `--quick` (npm run bench -- --quick) shrinks every run and size for a look in under
+ * two minutes that prints the report and leaves docs/benchmarks.md alone.
+ */
 import type { StoreKind } from "../test/helpers/stores.ts";
 
 /** Every knob `npm run bench` reads (documented in docs/benchmarks.md). */
 export type BenchSettings = {
+  /** `--quick` (or BENCH_QUICK=1): short runs, small stores, 1,000 queues; never writes the docs. */
+  quick: boolean;
   /** Measured seconds of each load run (BENCH_SECONDS). */
   seconds: number;
   /** Unrecorded warm-up seconds before each load run (BENCH_WARMUP_SECONDS). */
@@ -17,15 +23,34 @@ export type BenchSettings = {
   messages: number;
   /** Concurrent search clients, and user-group clients (BENCH_SEARCH_CLIENTS). */
   searchClients: number;
+  /** Shortest one-client run of the search queries and user-group requests, in seconds (2; 0.5 with --quick). */
+  minAloneSeconds: number;
   /** Users who each send one presence ping in the presence scenario's measured time (BENCH_PRESENCE_USERS). */
   presenceUsers: number;
-  /** Which scenarios run (BENCH_SCENARIOS=send,search,groups,presence,push,webapp). */
+  /** Channels of the register and message-list org (BENCH_CHANNELS). */
+  channels: number;
+  /** Messages seeded over those channels (BENCH_LIST_MESSAGES). */
+  listMessages: number;
+  /** Concurrent clients of the register and message-list throughput runs (BENCH_READ_CLIENTS). */
+  readClients: number;
+  /** Long-polling queue counts of the fan-out scenario, ascending (BENCH_QUEUES=1000,10000). */
+  queues: number[];
+  /** Users holding those queues, several each when there are more queues (BENCH_QUEUE_USERS). */
+  queueUsers: number;
+  /** Sends timed per queue count (BENCH_FANOUT_ROUNDS). */
+  fanoutRounds: number;
+  /** Longest time registering the queues may take, in seconds (BENCH_REGISTER_LIMIT_SECONDS). */
+  registerLimitSeconds: number;
+  /** Which scenarios run (BENCH_SCENARIOS=send,search,...; see SCENARIOS). */
   scenarios: Set<string>;
   /** Directory for V8 CPU profiles of the Parley server, or null (BENCH_PROFILE_DIR). */
   profileDir: string | null;
-  /** Whether to rewrite docs/benchmarks.md (BENCH_WRITE_DOCS=0 to only print). */
+  /** Whether to rewrite docs/benchmarks.md (BENCH_WRITE_DOCS=0 to only print; always false with --quick). */
   writeDocs: boolean;
 };
+
+/** Every scenario, in the order they run; the default set is all of them. */
+export const SCENARIOS = ["send", "search", "groups", "presence", "push", "register", "messages", "fanout", "memory", "webapp"] as const;
 
 function num(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -42,23 +67,46 @@ function list(name: string, fallback: string): string[] {
     .filter((s) => s !== "");
 }
 
+/** Whether this run is the quick look: `--quick` on the command line (npm run bench -- --quick) or BENCH_QUICK=1. */
+export function isQuick(argv: readonly string[] = process.argv.slice(2)): boolean {
+  return argv.includes("--quick") || process.env.BENCH_QUICK === "1";
+}
+
 /** Reads the knobs; an unknown store or scenario name is an error, not silently skipped. */
 export function loadSettings(): BenchSettings {
+  const quick = isQuick();
+  // Quick sizes: every default scenario on both stores in under two minutes on 2 cores.
+  const pick = (full: number, short: number) => (quick ? short : full);
   const stores = list("BENCH_STORES", "sqlite,postgres");
   for (const s of stores) if (s !== "sqlite" && s !== "postgres") throw new Error(`BENCH_STORES: unknown store ${s}`);
-  const scenarios = list("BENCH_SCENARIOS", "send,search,groups,presence,push,webapp");
-  for (const s of scenarios) if (!["send", "search", "groups", "presence", "push", "webapp"].includes(s)) throw new Error(`BENCH_SCENARIOS: unknown scenario ${s}`);
+  const scenarios = list("BENCH_SCENARIOS", SCENARIOS.join(","));
+  const known: readonly string[] = SCENARIOS;
+  for (const s of scenarios) if (!known.includes(s)) throw new Error(`BENCH_SCENARIOS: unknown scenario ${s} (known: ${SCENARIOS.join(", ")})`);
+  const queues = list("BENCH_QUEUES", quick ? "1000" : "1000,10000").map((q) => {
+    const n = Number(q);
+    if (!Number.isInteger(n) || n <= 0) throw new Error(`BENCH_QUEUES: ${JSON.stringify(q)} is not a positive integer`);
+    return n;
+  });
   return {
-    seconds: num("BENCH_SECONDS", 10),
-    warmupSeconds: num("BENCH_WARMUP_SECONDS", 2),
+    quick,
+    seconds: num("BENCH_SECONDS", pick(10, 1)),
+    warmupSeconds: num("BENCH_WARMUP_SECONDS", pick(2, 0.25)),
     stores: stores.filter((s): s is StoreKind => s === "sqlite" || s === "postgres"),
     subscribers: Math.round(num("BENCH_SUBSCRIBERS", 100)),
     senders: Math.round(num("BENCH_SENDERS", 50)),
-    messages: Math.round(num("BENCH_MESSAGES", 200_000)),
+    messages: Math.round(num("BENCH_MESSAGES", pick(200_000, 5_000))),
     searchClients: Math.round(num("BENCH_SEARCH_CLIENTS", 4)),
-    presenceUsers: Math.round(num("BENCH_PRESENCE_USERS", 1000)),
+    minAloneSeconds: pick(2, 0.5),
+    presenceUsers: Math.round(num("BENCH_PRESENCE_USERS", pick(1000, 100))),
+    channels: Math.round(num("BENCH_CHANNELS", pick(200, 20))),
+    listMessages: Math.round(num("BENCH_LIST_MESSAGES", pick(50_000, 2_000))),
+    readClients: Math.round(num("BENCH_READ_CLIENTS", 8)),
+    queues: [...new Set(queues)].sort((a, b) => a - b),
+    queueUsers: Math.round(num("BENCH_QUEUE_USERS", pick(1000, 100))),
+    fanoutRounds: Math.round(num("BENCH_FANOUT_ROUNDS", pick(5, 3))),
+    registerLimitSeconds: num("BENCH_REGISTER_LIMIT_SECONDS", 300),
     scenarios: new Set(scenarios),
     profileDir: process.env.BENCH_PROFILE_DIR || null,
-    writeDocs: process.env.BENCH_WRITE_DOCS !== "0",
+    writeDocs: !quick && process.env.BENCH_WRITE_DOCS !== "0",
   };
 }

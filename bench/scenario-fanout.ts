@@ -1,0 +1,129 @@
+/**
+ * Scenarios `fanout` and `memory` (issue 15): event delivery to many long-polling queues, and
+ * what holding them costs in memory. One public channel with BENCH_QUEUE_USERS subscribers; for
+ * each count in BENCH_QUEUES (1,000 and 10,000), queues are registered over those users (several
+ * each when there are more queues than users; `event_types=["message"]`, a cheap snapshot), the
+ * server's RSS is read with the queues idle, then (fanout) every queue gets a long poll on a
+ * connection of its own and, after one unrecorded send, BENCH_FANOUT_ROUNDS times one channel
+ * message is sent and timed from the send's start until every poll has returned it. The bare long-poll server
+ * (bench/baseline-longpoll.ts) holding as many polls is measured the same way, in the same run.
+ */
+import crypto from "node:crypto";
+import { freshStore, type StoreKind } from "../test/helpers/stores.ts";
+import { basicAuth, createChannel, createOrg, type BenchUser } from "./org.ts";
+import { checkDescriptorLimit, PollSet, registerQueues, type BenchQueue, type DeliveryRound } from "./poll-set.ts";
+import { encodeRequest, RawConnection } from "./raw-http.ts";
+import { BASELINE_SCRIPTS, cpuSeconds, profileFlags, rssBytes, startBaseline, startParley, waitUntilIdle, type BenchServer } from "./servers.ts";
+import type { BenchSettings } from "./settings.ts";
+
+/** The timed sends of one server at one queue count. */
+export type Delivery = { rounds: DeliveryRound[] };
+
+/** Figures at one queue count. */
+export type FanoutSize = {
+  queues: number;
+  /** Seconds registering this count took, counting the queues of smaller counts before it. */
+  registerSeconds: number;
+  /** Parley's RSS with this many queues and no poll open (bytes). */
+  rssIdle: number | null;
+  /** Parley's RSS with a long poll held on every queue, after the sends (bytes). */
+  rssPolling: number | null;
+  parley: Delivery | null;
+  bare: Delivery | null;
+  /** The bare long-poll server's RSS holding as many polls (bytes). */
+  bareRss: number | null;
+};
+
+/** The fan-out and memory figures of one store. */
+export type FanoutResult = { store: StoreKind; users: number; rounds: number; delivery: boolean; rssStarted: number | null; sizes: FanoutSize[] };
+
+// Settling after registration and between phases (the server is only idle once it has caught up).
+const IDLE_LIMIT_MS = 60_000;
+
+function sendRequest(url: string, sender: BenchUser, channelId: number, content: string): Buffer {
+  const body = new URLSearchParams({ type: "stream", to: String(channelId), topic: "fan-out", content }).toString();
+  const headers = { authorization: basicAuth(sender), "content-type": "application/x-www-form-urlencoded", "user-agent": "ParleyBench/1.0" };
+  return encodeRequest(new URL(url), "POST", "/api/v1/messages", headers, body);
+}
+
+/** Holds a poll on each queue and times `rounds` sends; returns the rounds and the RSS with the polls held. */
+async function timeDelivery(server: BenchServer, queues: BenchQueue[], sender: BenchUser, channelId: number, rounds: number, label: string): Promise<{ delivery: Delivery; rss: number | null }> {
+  const polls = new PollSet(server, queues);
+  const senderConnection = new RawConnection(new URL(server.url));
+  try {
+    await polls.open();
+    const timed: DeliveryRound[] = [];
+    // Round 0 warms the path up (the first send through it compiles code) and is not recorded.
+    for (let r = 0; r <= rounds; r++) {
+      const marker = `fanoutmark${crypto.randomBytes(6).toString("hex")}`;
+      const bytes = sendRequest(server.url, sender, channelId, `Fan-out round ${r}: ${marker}`);
+      const round = await polls.timeSend(marker, () => senderConnection.request(bytes), () => cpuSeconds(server.pid));
+      if (r > 0) timed.push(round);
+      const cpu = round.serverCpuMs === null ? "" : `; CPU: server ${round.serverCpuMs.toFixed(0)} ms, this client ${round.clientCpuMs.toFixed(0)} ms`;
+      console.log(`    ${label}: ${r === 0 ? "warm-up send" : `send ${r}`}, every poll answered after ${round.allMs.toFixed(1)} ms${cpu}`);
+    }
+    return { delivery: { rounds: timed }, rss: rssBytes(server.pid) };
+  } finally {
+    polls.close();
+    senderConnection.close();
+  }
+}
+
+/** The bare long-poll server holding `count` polls, timed the same way; stopped afterwards. */
+async function measureBare(count: number, users: BenchUser[], rounds: number): Promise<{ delivery: Delivery; rss: number | null }> {
+  const bare = await startBaseline(BASELINE_SCRIPTS.longPoll);
+  try {
+    const queues: BenchQueue[] = Array.from({ length: count }, (_, k) => ({ id: `bare:${k}`, user: users[k % users.length], lastEventId: -1 }));
+    return await timeDelivery(bare, queues, users[0], 0, rounds, `bare long-poll server, ${count.toLocaleString("en-US")} polls`);
+  } finally {
+    await bare.stop();
+  }
+}
+
+/**
+ * Runs the fan-out scenario (and the memory figures) on a fresh store of `kind`; with
+ * `delivery` false only queues are registered and RSS read (scenario `memory` alone).
+ */
+export async function runFanoutScenario(kind: StoreKind, settings: BenchSettings, delivery: boolean): Promise<FanoutResult> {
+  const largest = settings.queues[settings.queues.length - 1] ?? 0;
+  if (delivery) checkDescriptorLimit(largest);
+  const fresh = await freshStore(kind);
+  try {
+    const org = await createOrg(fresh, Math.min(settings.queueUsers, largest));
+    const sizes: FanoutSize[] = [];
+    let rssStarted: number | null;
+    const server = await startParley({ dataDir: fresh.dataDir, databaseUrl: fresh.databaseUrl, nodeFlags: profileFlags(settings, `fanout-${kind}`) });
+    try {
+      const channelId = await createChannel(server.url, org.users[0], "fan-out bench", org.users);
+      await waitUntilIdle(server, IDLE_LIMIT_MS);
+      rssStarted = rssBytes(server.pid);
+      const queues: BenchQueue[] = [];
+      let registerSeconds = 0;
+      for (const count of settings.queues) {
+        const label = `${kind}, ${count.toLocaleString("en-US")} queues`;
+        registerSeconds += await registerQueues(server.url, org.users, queues, count, settings.registerLimitSeconds - registerSeconds, label);
+        await waitUntilIdle(server, IDLE_LIMIT_MS);
+        const size: FanoutSize = { queues: count, registerSeconds, rssIdle: rssBytes(server.pid), rssPolling: null, parley: null, bare: null, bareRss: null };
+        console.log(`    ${label}: registered in ${registerSeconds.toFixed(1)} s; RSS ${((size.rssIdle ?? 0) / 2 ** 20).toFixed(0)} MiB`);
+        if (delivery) {
+          const timed = await timeDelivery(server, queues.slice(0, count), org.users[0], channelId, settings.fanoutRounds, label);
+          size.parley = timed.delivery;
+          size.rssPolling = timed.rss;
+        }
+        sizes.push(size);
+      }
+    } finally {
+      await server.stop();
+    }
+    if (delivery) {
+      for (const size of sizes) {
+        const bare = await measureBare(size.queues, org.users, settings.fanoutRounds);
+        size.bare = bare.delivery;
+        size.bareRss = bare.rss;
+      }
+    }
+    return { store: kind, users: org.users.length, rounds: settings.fanoutRounds, delivery, rssStarted, sizes };
+  } finally {
+    await fresh.drop();
+  }
+}
