@@ -257,7 +257,9 @@ describe("message actions and compose in a browser (sqlite)", () => {
     await list.getByRole("option", { name: /lobby/ }).waitFor();
     await box.press("Tab");
     await box.pressSequentially(":tad");
-    await list.getByRole("option", { name: /:tada:/ }).waitFor();
+    // The first ":" fetches the emoji names (GET server_emoji_data_url, built from emoji-datasource
+    // on the server's first request): under a full CI run on two cores that took over 15 s.
+    await list.getByRole("option", { name: /:tada:/ }).waitFor({ timeout: 45_000 });
     await box.press("Tab");
     assert.equal(await box.inputValue(), `Thanks @**${server.fixtures.member.fullName}** see #**lobby** :tada: `);
 
