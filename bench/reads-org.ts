@@ -14,6 +14,7 @@ import { streamRecipientId } from "../src/store/messages.ts";
 import { MESSAGE_FLAG, type NewMessage } from "../src/store/schema.ts";
 import type { FreshStore } from "../test/helpers/stores.ts";
 import { apiCall, createOrg, type BenchOrg, type BenchUser } from "./org.ts";
+import { plainMessageRow } from "./seed-messages.ts";
 import type { BenchSettings } from "./settings.ts";
 import { prng, sentence, topicName } from "./text.ts";
 
@@ -65,10 +66,6 @@ async function createChannels(url: string, org: BenchOrg, count: number): Promis
   });
 }
 
-function escapeHtml(text: string): string {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
-}
-
 type Seeded = { channelOf: number[]; ids: number[] };
 
 /** Inserts the messages (and their search index entries) in transactions; returns each message's channel index and id. */
@@ -94,22 +91,17 @@ async function seedMessages(fresh: FreshStore, realmId: number, users: BenchUser
             if (!subscribed(u, c)) u = (u % (users.length - 1)) + 1;
             const content = sentence(random);
             channelOf.push(c);
-            rows.push({
-              realm_id: realmId,
-              sender_id: users[u].id,
-              recipient_id: recipients[c],
-              stream_id: streamIds[c],
-              topic: topics[(c * 7 + Math.floor(random() * TOPICS_PER_CHANNEL)) % topics.length],
-              content,
-              rendered_content: `<p>${escapeHtml(content)}</p>`,
-              date_sent: Math.floor(firstSecond + i * step),
-              sending_client: "bench",
-              is_me_message: 0,
-              has_link: 0,
-              has_image: 0,
-              has_attachment: 0,
-              stream_wildcard_mention: 0,
-            });
+            rows.push(
+              plainMessageRow({
+                realmId,
+                senderId: users[u].id,
+                recipientId: recipients[c],
+                streamId: streamIds[c],
+                topic: topics[(c * 7 + Math.floor(random() * TOPICS_PER_CHANNEL)) % topics.length],
+                content,
+                dateSent: Math.floor(firstSecond + i * step),
+              }),
+            );
           }
           const inserted = (await tx.insertInto("messages").values(rows).returning("id").execute()).map((r) => r.id).sort((a, b) => a - b);
           ids.push(...inserted);

@@ -12,6 +12,23 @@ const ms = (n: number) => (n < 10 ? n.toFixed(2) : n.toFixed(1));
 const int = (n: number) => Math.round(n).toLocaleString("en-US");
 const mb = (bytes: number | null) => (bytes === null ? "n/a" : `${(bytes / 1_000_000).toFixed(0)} MB`);
 
+/** A table's rows: `row` for each size of each measured store, one "not measured" row (of `columns` cells) for the others. */
+function storeRows(results: readonly (FanoutResult | NotMeasured)[], columns: number, row: (r: FanoutResult, size: FanoutResult["sizes"][number], name: string) => string | null): string[] {
+  const lines: string[] = [];
+  for (const r of results) {
+    const name = STORE_NAMES[r.store] ?? r.store;
+    if (!measured(r)) {
+      lines.push(`| ${name} | not measured: ${r.reason} |${" |".repeat(columns - 2)}`);
+      continue;
+    }
+    for (const size of r.sizes) {
+      const line = row(r, size, name);
+      if (line !== null) lines.push(line);
+    }
+  }
+  return lines;
+}
+
 function measured(r: FanoutResult | NotMeasured): r is FanoutResult {
   return !("reason" in r);
 }
@@ -67,24 +84,19 @@ export function fanoutTable(results: readonly (FanoutResult | NotMeasured)[]): s
     "| store | queues | registering them (event_types message) | every poll answered | first / half of the polls answered | the send answered | server CPU per queue | bare long-poll server (same run): every poll answered | bare: CPU per queue | Parley / bare: time (CPU) | time within 1.5x |",
     "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
   ];
-  for (const r of results) {
-    const name = STORE_NAMES[r.store] ?? r.store;
-    if (!measured(r)) {
-      lines.push(`| ${name} | not measured: ${r.reason} | | | | | | | | | |`);
-      continue;
-    }
-    for (const size of r.sizes) {
-      if (!size.parley) continue;
+  lines.push(
+    ...storeRows(results, 11, (_r, size, name) => {
+      if (!size.parley) return null;
       const ratio = deliveryRatio(size);
       const cpu = cpuRatio(size);
       const bare = size.bare;
-      lines.push(
+      return (
         `| ${name} | ${int(size.queues)} | ${size.registerSeconds.toFixed(1)} s (${int(size.queues / size.registerSeconds)}/s) | ${spread(size.parley)} | ` +
-          `${ms(p50(size.parley, (x) => x.firstMs))} / ${ms(p50(size.parley, (x) => x.medianMs))} ms | ${ms(p50(size.parley, (x) => x.sendMs))} ms | ${cpuPerQueue(size.parley, size.queues)} | ` +
-          `${bare ? spread(bare) : "n/a"} | ${bare ? cpuPerQueue(bare, size.queues) : "n/a"} | **${ratio === null ? "n/a" : ratio.toFixed(2)}** (${cpu === null ? "n/a" : cpu.toFixed(2)}) | ${ratio === null ? "" : ratio <= FANOUT_TARGETS.deliveryRatio ? "met" : "NOT met"} |`,
+        `${ms(p50(size.parley, (x) => x.firstMs))} / ${ms(p50(size.parley, (x) => x.medianMs))} ms | ${ms(p50(size.parley, (x) => x.sendMs))} ms | ${cpuPerQueue(size.parley, size.queues)} | ` +
+        `${bare ? spread(bare) : "n/a"} | ${bare ? cpuPerQueue(bare, size.queues) : "n/a"} | **${ratio === null ? "n/a" : ratio.toFixed(2)}** (${cpu === null ? "n/a" : cpu.toFixed(2)}) | ${ratio === null ? "" : ratio <= FANOUT_TARGETS.deliveryRatio ? "met" : "NOT met"} |`
       );
-    }
-  }
+    }),
+  );
   return lines;
 }
 
@@ -96,18 +108,13 @@ export function memoryTable(results: readonly (FanoutResult | NotMeasured)[]): s
     "| store | started (one channel, no queue) | queues | with the queues idle | per idle queue | with a long poll on each | bare long-poll server holding as many polls | under 300 MB at 10,000 |",
     "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
   ];
-  for (const r of results) {
-    const name = STORE_NAMES[r.store] ?? r.store;
-    if (!measured(r)) {
-      lines.push(`| ${name} | not measured: ${r.reason} | | | | | | |`);
-      continue;
-    }
-    for (const size of r.sizes) {
+  lines.push(
+    ...storeRows(results, 8, (r, size, name) => {
       const perQueue = size.rssIdle === null || r.rssStarted === null ? "n/a" : `${((size.rssIdle - r.rssStarted) / size.queues / 1024).toFixed(1)} KiB`;
       const verdict = size.queues !== FANOUT_TARGETS.rssQueues || size.rssIdle === null ? "" : size.rssIdle < FANOUT_TARGETS.rssBytes ? "met" : "NOT met";
-      lines.push(`| ${name} | ${mb(r.rssStarted)} | ${int(size.queues)} | **${mb(size.rssIdle)}** | ${perQueue} | ${mb(size.rssPolling)} | ${mb(size.bareRss)} | ${verdict} |`);
-    }
-  }
+      return `| ${name} | ${mb(r.rssStarted)} | ${int(size.queues)} | **${mb(size.rssIdle)}** | ${perQueue} | ${mb(size.rssPolling)} | ${mb(size.bareRss)} | ${verdict} |`;
+    }),
+  );
   return lines;
 }
 

@@ -13,6 +13,26 @@ import type { NewMessage } from "../src/store/schema.ts";
 import type { FreshStore } from "../test/helpers/stores.ts";
 import { prng, sentence, topicName } from "./text.ts";
 
+/** A plain-text channel message row as the send path writes it (one paragraph, no mentions, links or files). */
+export function plainMessageRow(m: { realmId: number; senderId: number; recipientId: number; streamId: number; topic: string; content: string; dateSent: number }): NewMessage {
+  return {
+    realm_id: m.realmId,
+    sender_id: m.senderId,
+    recipient_id: m.recipientId,
+    stream_id: m.streamId,
+    topic: m.topic,
+    content: m.content,
+    rendered_content: `<p>${escapeHtml(m.content)}</p>`,
+    date_sent: m.dateSent,
+    sending_client: "bench",
+    is_me_message: 0,
+    has_link: 0,
+    has_image: 0,
+    has_attachment: 0,
+    stream_wildcard_mention: 0,
+  };
+}
+
 /** What to load: `count` messages from `senderIds` (round-robin) into one channel. */
 export type SeedOptions = { realmId: number; streamId: number; senderIds: number[]; count: number; seed: number };
 
@@ -55,22 +75,7 @@ export async function seedMessages(fresh: FreshStore, opts: SeedOptions, queries
             const content = sentence(random);
             const topic = topics[Math.floor(random() * topics.length)];
             countMatches(queries, topic, content, matches);
-            rows.push({
-              realm_id: opts.realmId,
-              sender_id: opts.senderIds[i % opts.senderIds.length],
-              recipient_id: recipientId,
-              stream_id: opts.streamId,
-              topic,
-              content,
-              rendered_content: `<p>${escapeHtml(content)}</p>`,
-              date_sent: Math.floor(firstSecond + i * step),
-              sending_client: "bench",
-              is_me_message: 0,
-              has_link: 0,
-              has_image: 0,
-              has_attachment: 0,
-              stream_wildcard_mention: 0,
-            });
+            rows.push(plainMessageRow({ realmId: opts.realmId, senderId: opts.senderIds[i % opts.senderIds.length], recipientId, streamId: opts.streamId, topic, content, dateSent: Math.floor(firstSecond + i * step) }));
           }
           // Ids are assigned in row order; sorting makes the pairing independent of RETURNING's order.
           const ids = (await tx.insertInto("messages").values(rows).returning("id").execute()).map((r) => r.id).sort((a, b) => a - b);
