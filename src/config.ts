@@ -80,6 +80,11 @@ export type Config = {
   invitesDailyMax: number;
   /** How long a browser login lasts, in days (SESSION_DAYS; Django's two weeks by default). */
   sessionDays: number;
+  /**
+   * PostgreSQL: a message id counts as settled (no send below it can still commit) this many
+   * seconds after it was seen as the newest (UNREAD_SETTLE_SECONDS; actions/messages/unread-settle.ts).
+   */
+  unreadSettleSeconds: number;
 };
 
 /** The SMTP server email is sent through; `url` carries its credentials and is never logged. */
@@ -239,5 +244,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // Zulip's INVITES_DEFAULT_REALM_DAILY_MAX.
     invitesDailyMax: intEnv(env, "INVITES_DAILY_MAX", 100),
     sessionDays: intEnv(env, "SESSION_DAYS", 14, 1),
+    unreadSettleSeconds: intEnv(env, "UNREAD_SETTLE_SECONDS", 60),
   };
 }

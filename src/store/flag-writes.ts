@@ -1,11 +1,14 @@
 /**
- * Writes of per-user message flags. A row is kept only where a user's flags differ from the
- * default (see store/message-flags.ts): a change back to the default deletes the row.
+ * Writes of per-user message flags. Rows are kept where a user's flags differ from the default
+ * (see store/message-flags.ts), and for unread received messages even when they do not: the
+ * unread watermark promises such rows (store/unread-watermarks.ts). A deletion that leaves a
+ * received message unread without a row lowers that watermark first.
  */
 import type { Db } from "./types.ts";
 import { defaultFlagBits, receivedIds, storedFlags, type FlagMessage } from "./message-flags.ts";
 import { MESSAGE_FLAG, RECIPIENT_TYPE } from "./schema.ts";
 import { eachChunk, idChunks, rowChunks } from "./chunks.ts";
+import { lowerUnreadWatermarks } from "./unread-watermarks.ts";
 
 /** Flags of a message a user can see without having received it (Zulip's DEFAULT_HISTORICAL_FLAGS). */
 export const HISTORICAL_DEFAULT = MESSAGE_FLAG.read | MESSAGE_FLAG.historical;
@@ -30,11 +33,16 @@ export async function flagStates(db: Db, userId: number, messages: FlagMessage[]
   return out;
 }
 
-/** Stores new flag bits for one user: rows equal to their default are deleted, others upserted. */
+/**
+ * Stores new flag bits for one user: rows equal to a default that is read (the sender's, or
+ * historical) are deleted, others upserted. An unread row stays even when it equals the default
+ * (a received message without a row): the unread watermark may promise that the row exists.
+ */
 export async function writeFlagBits(db: Db, userId: number, changes: ReadonlyArray<{ messageId: number; bits: number; defaultBits: number }>): Promise<void> {
-  const toDelete = changes.filter((c) => c.bits === c.defaultBits).map((c) => c.messageId);
+  const deletes = (c: { bits: number; defaultBits: number }) => c.bits === c.defaultBits && (c.defaultBits & MESSAGE_FLAG.read) !== 0;
+  const toDelete = changes.filter(deletes).map((c) => c.messageId);
   // One row per message (the last change wins): an upsert may not touch a row twice.
-  const toStore = new Map(changes.filter((c) => c.bits !== c.defaultBits).map((c) => [c.messageId, c.bits]));
+  const toStore = new Map(changes.filter((c) => !deletes(c)).map((c) => [c.messageId, c.bits]));
   await eachChunk(idChunks(toDelete), (chunk) => db.deleteFrom("user_message_flags").where("user_id", "=", userId).where("message_id", "in", chunk).execute());
   // In key order, so two requests writing overlapping rows lock them in the same order (no deadlock).
   const rows = [...toStore].sort((a, b) => a[0] - b[0]).map(([message_id, flags]) => ({ user_id: userId, message_id, flags }));
@@ -52,9 +60,14 @@ export async function updateFlagRow(db: Db, userId: number, messageId: number, f
   await db.updateTable("user_message_flags").set({ flags }).where("user_id", "=", userId).where("message_id", "=", messageId).execute();
 }
 
-/** Removes a user's row for one message (their flags fall back to the default). */
+/** Removes a user's row for one message (their flags fall back to the default: unread, if they received it). */
 export async function deleteFlagRow(db: Db, userId: number, messageId: number): Promise<void> {
-  await db.deleteFrom("user_message_flags").where("user_id", "=", userId).where("message_id", "=", messageId).execute();
+  await lowerUnreadWatermarks(db, [userId], messageId);
+  await deleteRow(db, userId, messageId);
+}
+
+function deleteRow(db: Db, userId: number, messageId: number) {
+  return db.deleteFrom("user_message_flags").where("user_id", "=", userId).where("message_id", "=", messageId).execute();
 }
 
 /** Removes every user's rows for the given messages (they are being deleted). */
@@ -64,7 +77,9 @@ export async function deleteFlagRowsOfMessages(db: Db, messageIds: number[]): Pr
 
 /** Replaces rows one by one: each (user, message) row is removed, then those with non-null flags inserted anew. */
 export async function replaceFlagRows(db: Db, changes: ReadonlyArray<{ user_id: number; message_id: number; flags: number | null }>): Promise<void> {
-  for (const change of changes) await deleteFlagRow(db, change.user_id, change.message_id);
+  const removed = changes.filter((c) => c.flags === null);
+  if (removed.length > 0) await lowerUnreadWatermarks(db, removed.map((c) => c.user_id), removed.reduce((low, c) => Math.min(low, c.message_id), Number.POSITIVE_INFINITY));
+  for (const change of changes) await deleteRow(db, change.user_id, change.message_id);
   const inserts = changes.flatMap((c) => (c.flags === null ? [] : [{ user_id: c.user_id, message_id: c.message_id, flags: c.flags }]));
   await eachChunk(rowChunks(inserts), (values) =>
     db

@@ -147,10 +147,14 @@ export function receivedBySql(userId: number, alias = "messages"): Expression<Sq
       where r.id = ${col(alias, "recipient_id")} and r.type = ${RECIPIENT_TYPE.direct} and dgm.user_id = ${userId})))`;
 }
 
-/** SQL: the user has a stored flag row for the message with any of `bits` set. */
+/**
+ * SQL: the user has a stored flag row for the message with any of `bits` set. The bits are a
+ * literal: for `historical`, the partial index user_message_flags_historical then answers
+ * (SQLite matches a partial index by its text), not every flag row of the user.
+ */
 export function storedFlagSql(userId: number, bits: number, alias = "messages"): Expression<SqlBool> {
   return sql<SqlBool>`exists (select 1 from user_message_flags umf
-    where umf.user_id = ${userId} and umf.message_id = ${col(alias, "id")} and (umf.flags & ${bits}) <> 0)`;
+    where umf.user_id = ${userId} and umf.message_id = ${col(alias, "id")} and (umf.flags & ${sql.lit(bits)}) <> 0)`;
 }
 
 /**

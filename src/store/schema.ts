@@ -235,6 +235,15 @@ interface UserMessageFlagTable {
   flags: number;
 }
 
+/**
+ * Per user: every received message up to `message_id` that is unread holds a flag row, so only
+ * later ones can be unread for lack of a row (store/unread-watermarks.ts).
+ */
+interface UnreadWatermarkTable {
+  user_id: number;
+  message_id: number;
+}
+
 /** Spans of a channel's message ids a user received while subscribed (open-ended while subscribed). */
 interface SubscriptionPeriodTable {
   id: Generated<number>;
@@ -362,6 +371,7 @@ export interface Database {
   messages: MessageTable;
   user_message_flags: UserMessageFlagTable;
   subscription_periods: SubscriptionPeriodTable;
+  unread_watermarks: UnreadWatermarkTable;
   user_topics: UserTopicTable;
   reactions: ReactionTable;
   submessages: SubmessageTable;

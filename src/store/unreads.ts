@@ -3,6 +3,8 @@
  * snapshot (starred ids, recent direct conversations, the newest received id). A message is
  * unread when the user received it, did not send it and has no flag row, or when their flag row
  * lacks `read`; channel messages count only while the user is subscribed (Zulip's invariant).
+ * Messages without a row are looked for only above the user's unread watermark
+ * (store/unread-watermarks.ts); below it every unread message has its row.
  */
 import { sql } from "kysely";
 import type { Db } from "./types.ts";
@@ -11,6 +13,7 @@ import { directRecipientMembers } from "./messages.ts";
 import { mutedStreamIds } from "./subscriptions.ts";
 import { MESSAGE_FLAG, RECIPIENT_TYPE } from "./schema.ts";
 import { userTopicRows, VISIBILITY_POLICY } from "./user-topics.ts";
+import { unreadWatermark } from "./unread-watermarks.ts";
 
 /** Zulip's MAX_UNREAD_MESSAGES: the snapshot holds at most this many (the newest) unread messages. */
 export const MAX_UNREAD_MESSAGES = 50_000;
@@ -57,8 +60,12 @@ function unreadRow(r: Omit<UnreadRow, "bits"> & { stream_wildcard_mention: numbe
  */
 type UnreadFilter = { streamId?: number; topic?: string; includeUnsubscribed?: boolean; limit: number };
 
-/** Received messages without a flag row that the user did not send: unread by default. */
-async function defaultUnread(db: Db, realmId: number, userId: number, filter: UnreadFilter): Promise<UnreadRow[]> {
+/** Which ids the search for messages without a row covers: above `afterId`, up to `throughId`; newest first unless `oldestFirst`. */
+type IdRange = { afterId: number; throughId?: number; oldestFirst?: boolean };
+
+/** Received messages without a flag row that the user did not send (unread by default), within `range`. */
+async function defaultUnread(db: Db, realmId: number, userId: number, filter: UnreadFilter, range: IdRange): Promise<UnreadRow[]> {
+  const order = range.oldestFirst ? "asc" : "desc";
   const channel = await db
     .selectFrom("subscription_periods as sp")
     .innerJoin("subscriptions as s", (j) => j.onRef("s.stream_id", "=", "sp.stream_id").onRef("s.user_id", "=", "sp.user_id"))
@@ -71,9 +78,11 @@ async function defaultUnread(db: Db, realmId: number, userId: number, filter: Un
     .$if(filter.streamId !== undefined, (q) => q.where("sp.stream_id", "=", filter.streamId ?? 0))
     .$if(filter.topic !== undefined, (q) => q.where(sql<string>`lower(m.topic)`, "=", (filter.topic ?? "").toLowerCase()))
     .where((eb) => eb.or([eb("sp.last_message_id", "is", null), eb("m.id", "<=", eb.ref("sp.last_message_id"))]))
+    .where("m.id", ">", range.afterId)
+    .$if(range.throughId !== undefined, (q) => q.where("m.id", "<=", range.throughId ?? 0))
     .where("f.user_id", "is", null)
     .where("m.sender_id", "<>", userId)
-    .orderBy("m.id", "desc")
+    .orderBy("m.id", order)
     .limit(filter.limit)
     .execute();
   if (filter.streamId !== undefined) return channel.map(unreadRow);
@@ -85,12 +94,26 @@ async function defaultUnread(db: Db, realmId: number, userId: number, filter: Un
     .select(["m.id", "m.stream_id", "m.topic", "m.recipient_id", "m.sender_id", "m.stream_wildcard_mention"])
     .where("r.realm_id", "=", realmId)
     .where("g.user_id", "=", userId)
+    .where("m.id", ">", range.afterId)
+    .$if(range.throughId !== undefined, (q) => q.where("m.id", "<=", range.throughId ?? 0))
     .where("f.user_id", "is", null)
     .where("m.sender_id", "<>", userId)
-    .orderBy("m.id", "desc")
+    .orderBy("m.id", order)
     .limit(filter.limit)
     .execute();
   return [...channel, ...direct].map(unreadRow);
+}
+
+/**
+ * Ids of received messages in (afterId, throughId] that are unread for lack of a flag row, in
+ * any channel the user was subscribed to, oldest first, at most `limit` (settling's scan).
+ */
+export async function unreadIdsWithoutRows(db: Db, realmId: number, userId: number, afterId: number, throughId: number, limit: number): Promise<number[]> {
+  const rows = await defaultUnread(db, realmId, userId, { includeUnsubscribed: true, limit }, { afterId, throughId, oldestFirst: true });
+  return rows
+    .map((r) => r.id)
+    .sort((a, b) => a - b)
+    .slice(0, limit);
 }
 
 /** Messages whose flag row lacks `read` (channel messages only while subscribed). */
@@ -102,7 +125,8 @@ async function storedUnread(db: Db, realmId: number, userId: number, filter: Unr
     .select(["m.id", "m.stream_id", "m.topic", "m.recipient_id", "m.sender_id", "m.stream_wildcard_mention", "f.flags"])
     .where("f.user_id", "=", userId)
     .where("m.realm_id", "=", realmId)
-    .where(sql<boolean>`(f.flags & ${MESSAGE_FLAG.read}) = 0`)
+    // Literal, as the partial index user_message_flags_unread writes it (SQLite matches it by its text).
+    .where(sql<boolean>`(f.flags & ${sql.lit(MESSAGE_FLAG.read)}) = 0`)
     .$if(!filter.includeUnsubscribed, (q) => q.where((eb) => eb.or([eb("m.stream_id", "is", null), eb("s.active", "=", 1)])))
     .$if(filter.streamId !== undefined, (q) => q.where("m.stream_id", "=", filter.streamId ?? 0))
     .$if(filter.topic !== undefined, (q) => q.where(sql<string>`lower(m.topic)`, "=", (filter.topic ?? "").toLowerCase()))
@@ -121,8 +145,11 @@ async function storedUnread(db: Db, realmId: number, userId: number, filter: Unr
 
 /** The user's newest unread messages under `filter`, ascending, at most `filter.limit`; `truncated` when the limit was reached. */
 export async function unreadRows(db: Db, realmId: number, userId: number, filter: UnreadFilter): Promise<{ rows: UnreadRow[]; truncated: boolean }> {
-  const [byDefault, stored] = await Promise.all([defaultUnread(db, realmId, userId, filter), storedUnread(db, realmId, userId, filter)]);
-  const all = [...byDefault, ...stored].sort((a, b) => b.id - a.id).slice(0, filter.limit);
+  const afterId = await unreadWatermark(db, userId);
+  const [byDefault, stored] = await Promise.all([defaultUnread(db, realmId, userId, filter, { afterId }), storedUnread(db, realmId, userId, filter)]);
+  // A settling that commits between the two reads can show a message in both: once each.
+  const byId = new Map([...byDefault, ...stored].map((r) => [r.id, r]));
+  const all = [...byId.values()].sort((a, b) => b.id - a.id).slice(0, filter.limit);
   return { rows: all.reverse(), truncated: all.length === filter.limit };
 }
 
@@ -169,7 +196,7 @@ export async function starredMessageIds(db: Db, realmId: number, userId: number)
     .select("f.message_id")
     .where("f.user_id", "=", userId)
     .where("m.realm_id", "=", realmId)
-    .where(sql<boolean>`(f.flags & ${MESSAGE_FLAG.starred}) <> 0`)
+    .where(sql<boolean>`(f.flags & ${sql.lit(MESSAGE_FLAG.starred)}) <> 0`)
     .orderBy("f.message_id")
     .limit(STARRED_LIMIT)
     .execute();
@@ -201,13 +228,15 @@ export async function maxReceivedMessageId(db: Db, realmId: number, userId: numb
   const maxOf = (row: { max_id: number | null } | undefined) => Number(row?.max_id ?? -1);
   const [sent, channel, direct, flagged] = await Promise.all([
     db.selectFrom("messages").select(sql<number | null>`max(id)`.as("max_id")).where("realm_id", "=", realmId).where("sender_id", "=", userId).executeTakeFirst(),
+    // Each period's newest message is one step back along messages(stream_id, id), not a join over the channel's history.
     db
       .selectFrom("subscription_periods as sp")
-      .innerJoin("messages as m", (j) => j.onRef("m.stream_id", "=", "sp.stream_id").onRef("m.id", ">=", "sp.first_message_id"))
-      .select(sql<number | null>`max(m.id)`.as("max_id"))
+      .select(
+        sql<number | null>`max((select max(m.id) from messages m where m.stream_id = sp.stream_id and m.id >= sp.first_message_id
+          and (sp.last_message_id is null or m.id <= sp.last_message_id)))`.as("max_id"),
+      )
       .where("sp.realm_id", "=", realmId)
       .where("sp.user_id", "=", userId)
-      .where((eb) => eb.or([eb("sp.last_message_id", "is", null), eb("m.id", "<=", eb.ref("sp.last_message_id"))]))
       .executeTakeFirst(),
     db
       .selectFrom("direct_group_members as g")

@@ -9,6 +9,7 @@ import { JsonableError, UnauthorizedError } from "../../errors.ts";
 import { realmSettings } from "../../permissions/realm-settings.ts";
 import { STATE_PROVIDERS } from "../../register/index.ts";
 import type { QueueOptions } from "../../events/queue-options.ts";
+import { settleUnreads } from "../messages/unread-settle.ts";
 import { FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from "../../version.ts";
 
 /** POST /register's parameters. */
@@ -37,6 +38,12 @@ async function composeSnapshot(ctx: ActionCtx, options: QueueOptions): Promise<R
   return Object.assign({}, ...parts);
 }
 
+/** Whether the snapshot holds unread_msgs (see register/messages.ts). */
+function wantsUnreads(options: QueueOptions): boolean {
+  const wanted = options.fetch_event_types;
+  return wanted === null || (wanted.includes("message") && wanted.includes("update_message_flags"));
+}
+
 /** Registers a queue (none for spectators) and returns it with the initial state. */
 export async function registerEventQueue(ctx: ActionCtx, input: RegisterInput): Promise<Record<string, unknown>> {
   if (!ctx.actor) checkSpectator(ctx, input);
@@ -46,6 +53,7 @@ export async function registerEventQueue(ctx: ActionCtx, input: RegisterInput): 
     : null;
   let state: Record<string, unknown>;
   try {
+    if (ctx.actor && wantsUnreads(options)) await settleUnreads(ctx, ctx.actor.id);
     state = await composeSnapshot(ctx, options);
   } catch (err) {
     if (queue) ctx.queues.delete(queue);

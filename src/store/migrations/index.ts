@@ -21,6 +21,7 @@ import { pushNotificationsMigration } from "./0021-push-notifications.ts";
 import { invitesMigration } from "./0022-invites.ts";
 import { sessionsMigration } from "./0023-sessions.ts";
 import { tableNotifyMigration } from "./0024-table-notify.ts";
+import { unreadWatermarksMigration } from "./0025-unread-watermarks.ts";
 
 /** All migrations by name; names sort in the order they run. */
 export function migrations(engine: Engine): Record<string, Migration> {
@@ -45,5 +46,6 @@ export function migrations(engine: Engine): Record<string, Migration> {
     "0022-invites": invitesMigration(engine),
     "0023-sessions": sessionsMigration(engine),
     "0024-table-notify": tableNotifyMigration(engine),
+    "0025-unread-watermarks": unreadWatermarksMigration(),
   };
 }
