@@ -14,6 +14,7 @@ import { SqliteLiteralLimits } from "./dialect/sqlite-literal-limits.ts";
 import { attachReadCache, shareReadCache } from "./read-cache.ts";
 import { TableVersions } from "./table-versions.ts";
 import { listenForCommits, PgTableVersions, watchPool } from "./pg-table-versions.ts";
+import { useNamedStatements } from "./pg-named-statements.ts";
 import { startCheckpointer } from "./sqlite-checkpointer.ts";
 import { pgGroupCommitter } from "./pg-group-commit.ts";
 
@@ -48,6 +49,8 @@ export function openStore(opts: StoreOptions): Store {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.pgPoolSize ?? DEFAULT_PG_POOL_SIZE, options: "-c jit=off" });
     const versions = new PgTableVersions();
     watchPool(pool, versions);
+    // After watchPool: this wrapper runs first and hands the watcher a named query.
+    useNamedStatements(pool);
     const listener = listenForCommits(opts.databaseUrl, versions);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     attachReadCache(db, versions);

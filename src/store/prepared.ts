@@ -12,6 +12,7 @@
  */
 import { ValueNode, type CompiledQuery, type Compilable, type Expression, type OperationNode, type RawBuilder } from "kysely";
 import type { Db } from "./types.ts";
+import { nameStatement } from "./pg-named-statements.ts";
 
 /** Where parameter `name` goes in the compiled SQL: an expression Kysely binds as a parameter. */
 export class Placeholder<T> implements Expression<T> {
@@ -118,6 +119,8 @@ export function prepared<P extends Record<string, unknown>, R>(name: string, bui
     if (!compiled) {
       compiled = compileWithPlaceholders(name, build, db);
       byDialect.set(dialect, compiled);
+      // Used only by PostgreSQL's connections (a SQLite text never reaches them).
+      nameStatement(name, compiled.query.sql);
     }
     const { query, slots } = compiled;
     const parameters = slots.map((slot, i) => (slot === null ? query.parameters[i] : (p[slot] ?? null)));
