@@ -4,7 +4,7 @@ import type { Db } from "./types.ts";
 import { prepared, type Placeholders } from "./prepared.ts";
 import type { NewStream, StreamRow, StreamTable } from "./schema.ts";
 import { cachedRead } from "./read-cache.ts";
-import { collectChunks, idChunks, valueChunks } from "./chunks.ts";
+import { collectChunks, valueChunks } from "./chunks.ts";
 
 const streamByIdQuery = prepared("streamById", (db, param: Placeholders<{ realmId: number; streamId: number }>) =>
   db.selectFrom("streams").selectAll().where("realm_id", "=", param("realmId")).where("id", "=", param("streamId")),
@@ -32,16 +32,35 @@ export const getStreamByName = cachedRead(
   async (db, realmId, name) => (await streamByNameQuery(db, { realmId, name: name.trim() }))[0],
 );
 
+/**
+ * Every stream of a realm by id, in id order, archived ones too, kept while the streams table is
+ * unwritten. Shared by all callers: the functions below hand out copies of the rows.
+ */
+const realmStreamsById = cachedRead(
+  "realm streams by id",
+  ["streams"],
+  (realmId: number) => String(realmId),
+  (byId: ReadonlyMap<number, StreamRow>) => byId,
+  async (db, realmId): Promise<ReadonlyMap<number, StreamRow>> => {
+    const rows = await db.selectFrom("streams").selectAll().where("realm_id", "=", realmId).orderBy("id").execute();
+    return new Map(rows.map((row) => [row.id, row]));
+  },
+);
+
 /** Every stream of a realm, by id; archived ones only when asked. */
-export function listStreams(db: Db, realmId: number, opts: { includeArchived: boolean }): Promise<StreamRow[]> {
-  let query = db.selectFrom("streams").selectAll().where("realm_id", "=", realmId);
-  if (!opts.includeArchived) query = query.where("is_archived", "=", 0);
-  return query.orderBy("id").execute();
+export async function listStreams(db: Db, realmId: number, opts: { includeArchived: boolean }): Promise<StreamRow[]> {
+  const out: StreamRow[] = [];
+  for (const row of (await realmStreamsById(db, realmId)).values()) if (opts.includeArchived || row.is_archived === 0) out.push({ ...row });
+  return out;
 }
 
-/** Streams of a realm with the given ids. */
+/** Streams of a realm with the given ids, ascending; unknown ids are skipped. */
 export async function getStreamsByIds(db: Db, realmId: number, ids: number[]): Promise<StreamRow[]> {
-  return collectChunks(idChunks(ids), (chunk) => db.selectFrom("streams").selectAll().where("realm_id", "=", realmId).where("id", "in", chunk).orderBy("id").execute());
+  const byId = await realmStreamsById(db, realmId);
+  return [...new Set(ids)].sort((a, b) => a - b).flatMap((id) => {
+    const row = byId.get(id);
+    return row ? [{ ...row }] : [];
+  });
 }
 
 /** Streams of a realm with any of the given exact names. */

@@ -24,14 +24,34 @@ export function getUserByDeliveryEmail(db: Db, realmId: number, email: string): 
     .executeTakeFirst();
 }
 
+/**
+ * Every user and bot of a realm by id, in id order, kept while the users table is unwritten
+ * (every register lists them, every message list looks up its senders). Shared by all callers:
+ * the functions below hand out copies of the rows.
+ */
+const realmUsersById = cachedRead(
+  "realm users by id",
+  ["users"],
+  (realmId: number) => String(realmId),
+  (byId: ReadonlyMap<number, UserRow>) => byId,
+  async (db, realmId): Promise<ReadonlyMap<number, UserRow>> => {
+    const rows = await db.selectFrom("users").selectAll().where("realm_id", "=", realmId).orderBy("id").execute();
+    return new Map(rows.map((row) => [row.id, row]));
+  },
+);
+
 /** Every user and bot of the realm, by id. */
-export function listUsers(db: Db, realmId: number): Promise<UserRow[]> {
-  return db.selectFrom("users").selectAll().where("realm_id", "=", realmId).orderBy("id").execute();
+export async function listUsers(db: Db, realmId: number): Promise<UserRow[]> {
+  return Array.from((await realmUsersById(db, realmId)).values(), (row) => ({ ...row }));
 }
 
-/** Users (and bots) by id; unknown ids are skipped. */
-export function usersByIds(db: Db, realmId: number, ids: number[]): Promise<UserRow[]> {
-  return collectChunks(idChunks(ids), (chunk) => db.selectFrom("users").selectAll().where("realm_id", "=", realmId).where("id", "in", chunk).orderBy("id").execute());
+/** Users (and bots) by id, ascending; unknown ids are skipped. */
+export async function usersByIds(db: Db, realmId: number, ids: number[]): Promise<UserRow[]> {
+  const byId = await realmUsersById(db, realmId);
+  return [...new Set(ids)].sort((a, b) => a - b).flatMap((id) => {
+    const row = byId.get(id);
+    return row ? [{ ...row }] : [];
+  });
 }
 
 /** Ids and roles of the given users (all, or active ones only); unknown ids are skipped. */

@@ -12,7 +12,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, test } from "node:test";
 import { DummyDriver, Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, sql } from "kysely";
-import type { Database } from "../../src/store/schema.ts";
+import { MESSAGE_FLAG, type Database } from "../../src/store/schema.ts";
 import { chunked, collectChunks, idChunks, idListSql, LIST_CHUNK, rowChunks, valueChunks } from "../../src/store/chunks.ts";
 import type { Store } from "../../src/store/db.ts";
 import type { Db } from "../../src/store/types.ts";
@@ -221,7 +221,8 @@ for (const kind of STORES) {
         ["deleteReactionsOfMessages", (tx) => deleteReactionsOfMessages(tx, ids)],
         ["deleteSubmessagesOfMessages", (tx) => deleteSubmessagesOfMessages(tx, ids)],
         ["deleteFlagRowsOfMessages", (tx) => deleteFlagRowsOfMessages(tx, ids)],
-        ["writeFlagBits (deletes)", (tx) => writeFlagBits(tx, fixtures.member.id, ids.map((messageId) => ({ messageId, bits: 0, defaultBits: 0 })))],
+        // Back to a default that is read (the sender's): the rows go (an unread default keeps its row).
+        ["writeFlagBits (deletes)", (tx) => writeFlagBits(tx, fixtures.member.id, ids.map((messageId) => ({ messageId, bits: MESSAGE_FLAG.read, defaultBits: MESSAGE_FLAG.read })))],
         ["deleteMessageRows", (tx) => deleteMessageRows(tx, realm, ids)],
         ["removeMembers", (tx) => removeMembers(tx, 1, ids)],
         ["removeSubgroups", (tx) => removeSubgroups(tx, 1, ids)],
