@@ -51,7 +51,9 @@ export class RawConnection {
     this.socket = socket;
     socket.on("data", (chunk: Buffer) => this.onData(chunk));
     const fail = (err: Error) => {
-      if (this.socket === socket) this.socket = null;
+      // A socket closed after its last answer (`connection: close`) may close once the next request went out on a new one.
+      if (this.socket !== socket) return;
+      this.socket = null;
       this.buffer = Buffer.alloc(0);
       const pending = this.pending;
       this.pending = null;
@@ -103,7 +105,11 @@ export class RawConnection {
 
   /** Closes the socket; a waiting request fails. */
   close(): void {
+    const pending = this.pending;
+    this.pending = null;
     this.socket?.destroy();
     this.socket = null;
+    this.buffer = Buffer.alloc(0);
+    pending?.reject(new Error("connection closed"));
   }
 }

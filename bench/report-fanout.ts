@@ -16,7 +16,7 @@ const mb = (bytes: number | null) => (bytes === null ? "n/a" : `${(bytes / 1_000
 function storeRows(results: readonly (FanoutResult | NotMeasured)[], columns: number, row: (r: FanoutResult, size: FanoutResult["sizes"][number], name: string) => string | null): string[] {
   const lines: string[] = [];
   for (const r of results) {
-    const name = STORE_NAMES[r.store] ?? r.store;
+    const name = (measured(r) ? r.label : undefined) ?? STORE_NAMES[r.store] ?? r.store;
     if (!measured(r)) {
       lines.push(`| ${name} | not measured: ${r.reason} |${" |".repeat(columns - 2)}`);
       continue;
@@ -122,7 +122,7 @@ export function memoryTable(results: readonly (FanoutResult | NotMeasured)[]): s
 export function fanoutInterpretation(results: readonly (FanoutResult | NotMeasured)[]): string[] {
   const out: string[] = [];
   for (const r of results.filter(measured)) {
-    const name = STORE_NAMES[r.store] ?? r.store;
+    const name = r.label ?? STORE_NAMES[r.store] ?? r.store;
     for (const size of r.sizes) {
       const ratio = deliveryRatio(size);
       const cpu = cpuRatio(size);

@@ -6,9 +6,11 @@
 import type { MeasuredLoad } from "./servers.ts";
 import type { GroupsResult, RequestFigures } from "./scenario-groups.ts";
 import type { PresencePass, PresenceResult } from "./scenario-presence.ts";
+import type { ClusterResult } from "./scenario-cluster.ts";
 import type { FanoutResult } from "./scenario-fanout.ts";
 import type { PushResult } from "./scenario-push.ts";
 import type { ReadsResult } from "./scenario-reads.ts";
+import { clusterInterpretation, clusterTable } from "./report-cluster.ts";
 import { fanoutInterpretation, fanoutTable, memoryTable } from "./report-fanout.ts";
 import { pushTable } from "./report-push.ts";
 import { readsInterpretation, readsTables, type ReadsBaseline } from "./report-reads.ts";
@@ -46,6 +48,8 @@ export type RunResults = {
   readsBaseline: ReadsBaseline | null;
   /** Long-poll fan-out and memory, per store (scenarios `fanout`, `memory`). */
   fanout: (FanoutResult | NotMeasured)[];
+  /** PostgreSQL + Redis behind nginx with one and three processes (scenario `cluster`). */
+  cluster: (ClusterResult | NotMeasured)[];
   webapp: (WebAppResult | NotMeasured)[];
 };
 
@@ -197,6 +201,11 @@ function baselineTable(r: RunResults): string[] {
   ];
 }
 
+/** The cluster scenario's fan-out across its processes, as rows of the fan-out table. */
+function clusterFanout(r: RunResults): FanoutResult[] {
+  return r.cluster.filter(measured).map((c) => c.fanout);
+}
+
 /** Sentences on what the figures mean against issue 3's targets. */
 export function interpretation(r: RunResults): string[] {
   const out: string[] = [];
@@ -240,7 +249,7 @@ export function interpretation(r: RunResults): string[] {
         `and the bare Node server answering the same pings ${msOrNa(bare)}${gross !== null && bare ? ` (a ping costs ${(gross / bare).toFixed(1)}x that)` : ""}.`,
     );
   }
-  out.push(...readsInterpretation(r.reads), ...fanoutInterpretation(r.fanout));
+  out.push(...readsInterpretation(r.reads), ...fanoutInterpretation([...r.fanout, ...clusterFanout(r)]), ...clusterInterpretation(r.cluster));
   const drift = Math.abs(r.baselineAfter.post.rps - r.baselineBefore.post.rps) / Math.max(1, r.baselineBefore.post.rps);
   out.push(`- The bare server moved ${pct(drift)} between the start and the end of the run; other load on the machine (load average ${r.machine.loadAverage.map((n) => n.toFixed(2)).join(", ")} at the start) shifts every figure, the ratios less.`);
   return out;
@@ -283,8 +292,9 @@ export function renderMarkdown(r: RunResults): string {
     ...pushTable(r.push),
     "",
     ...(r.reads.length > 0 ? ["## POST /register and GET /messages: PostgreSQL against SQLite (issue 15: within 1.5x)", "", ...readsTables(r.reads, r.readsBaseline), ""] : []),
-    ...(r.fanout.some((f) => !("reason" in f) && f.delivery) || r.fanout.some((f) => "reason" in f)
-      ? ["## Event delivery: one send to N long-polling queues, against the bare long-poll server (issue 15: within 1.5x)", "", ...fanoutTable(r.fanout), ""]
+    ...(r.cluster.length > 0 ? ["## Several processes: PostgreSQL and Redis behind nginx, one process and three (issue 15: CPU per send within 1.25x)", "", ...clusterTable(r.cluster), ""] : []),
+    ...(r.fanout.some((f) => !("reason" in f) && f.delivery) || r.fanout.some((f) => "reason" in f) || r.cluster.length > 0
+      ? ["## Event delivery: one send to N long-polling queues, against the bare long-poll server (issue 15: within 1.5x)", "", ...fanoutTable([...r.fanout, ...clusterFanout(r)]), ""]
       : []),
     ...(r.fanout.length > 0 ? ["## Memory: RSS of the server process holding event queues (issue 15: under 300 MB with 10,000 idle queues)", "", ...memoryTable(r.fanout), ""] : []),
     "## The web app: bundle size and first load",

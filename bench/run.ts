@@ -1,11 +1,12 @@
 /**
  * `npm run bench`: measures the bare `http` server, then the send, search, user-group, presence,
- * push, register and message-list, long-poll fan-out and memory scenarios on each store, then the
- * bare server again; prints the report and rewrites the generated part of docs/benchmarks.md.
- * Everything binds to 127.0.0.1 and every load run is bounded in time (BENCH_SECONDS, default 10;
- * the whole default run takes about twenty minutes). `npm run bench -- --quick` shrinks every
- * run and size (settings.ts) and only prints the report (about three minutes here, most of it
- * Parley starting: see docs/benchmarks.md).
+ * push, register and message-list, long-poll fan-out and memory scenarios on each store, several
+ * processes behind nginx on PostgreSQL and the web app, then the bare server again; prints the
+ * report and rewrites the generated part of docs/benchmarks.md. Scenarios run in groups whose
+ * runs set up at once and measure in turn (turns.ts). Everything binds to 127.0.0.1 and every
+ * load run is bounded in time (BENCH_SECONDS, default 10; the whole default run takes about
+ * twenty minutes). `npm run bench -- --quick` shrinks every run and size (settings.ts) and only
+ * prints the report (see docs/benchmarks.md for how long it takes).
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -15,6 +16,7 @@ import pg from "pg";
 import type { LoadRequest } from "./load.ts";
 import { KEEP_MARKER, renderMarkdown, type Baseline, type MachineFacts, type NotMeasured, type RunResults } from "./report.ts";
 import type { ReadsBaseline } from "./report-reads.ts";
+import { runClusterScenario, type ClusterResult } from "./scenario-cluster.ts";
 import { runFanoutScenario, type FanoutResult } from "./scenario-fanout.ts";
 import { runGroupsScenario, type GroupsResult } from "./scenario-groups.ts";
 import { runPresenceScenario, type PresenceResult } from "./scenario-presence.ts";
@@ -25,6 +27,8 @@ import { runSendScenario, type SendResult } from "./scenario-send.ts";
 import { runWebAppScenario, type WebAppResult } from "./scenario-webapp.ts";
 import { loadServer, parleyStarts, ROOT, startBaseline } from "./servers.ts";
 import { loadSettings, type BenchSettings } from "./settings.ts";
+import { inTurns } from "./turns.ts";
+import type { StoreKind } from "../test/helpers/stores.ts";
 
 const DOCS = path.join(ROOT, "docs/benchmarks.md");
 const SEND_ROUTE = path.join(ROOT, "src/http/routes/messages-send.ts");
@@ -35,6 +39,7 @@ const PUSH_WORKER = path.join(ROOT, "src/actions/push/message-notify.ts");
 const WEB_APP = path.join(ROOT, "web/src/main.tsx");
 const REGISTER_ACTION = path.join(ROOT, "src/actions/queues/register.ts");
 const LONG_POLL = path.join(ROOT, "src/events/long-poll.ts");
+const CLUSTER = path.join(ROOT, "deploy/nginx.conf");
 const PG_URL = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 
 // Requests shaped like the scenarios' (same headers and body size), for the bare server.
@@ -130,6 +135,14 @@ async function attempt<T>(store: string, route: string, label: string, run: () =
   }
 }
 
+/** A scenario's runs on `stores`, for inTurns(), each putting its result (or why there is none) in `into`, in the stores' order. */
+function perStore<T>(stores: readonly StoreKind[], wanted: boolean, into: (T | NotMeasured)[], route: string, label: string, run: (store: StoreKind) => Promise<T>): (() => Promise<void>)[] {
+  if (!wanted) return [];
+  return stores.map((store, i) => async () => {
+    into[i] = await attempt(store, route, label, () => run(store));
+  });
+}
+
 function writeDocs(markdown: string): void {
   const previous = fs.existsSync(DOCS) ? fs.readFileSync(DOCS, "utf8") : "";
   const at = previous.indexOf(KEEP_MARKER);
@@ -146,41 +159,41 @@ async function main(): Promise<void> {
   console.log(`Parley benchmark${settings.quick ? " (quick)" : ""}: nproc ${machine.cpus}, Node ${machine.node}, ${settings.seconds} s per load run`);
   console.log("- bare http server...");
   const baselineBefore = await measureBaseline(settings);
+  const wantReads = { register: settings.scenarios.has("register"), messages: settings.scenarios.has("messages") };
+  const readsBaseline = wantReads.register || wantReads.messages ? await measureReadsBaseline(settings) : null;
+  const want = (name: string) => settings.scenarios.has(name);
   const sends: (SendResult | NotMeasured)[] = [];
   const searches: (SearchResult | NotMeasured)[] = [];
   const groups: (GroupsResult | NotMeasured)[] = [];
   const presence: (PresenceResult | NotMeasured)[] = [];
   const push: (PushResult | NotMeasured)[] = [];
-  for (const store of settings.stores) {
-    if (settings.scenarios.has("send")) sends.push(await attempt(store, SEND_ROUTE, "sending", () => runSendScenario(store, settings)));
-  }
-  for (const store of settings.stores) {
-    if (settings.scenarios.has("search")) searches.push(await attempt(store, READ_ROUTE, "search", () => runSearchScenario(store, settings)));
-  }
-  for (const store of settings.stores) {
-    if (settings.scenarios.has("groups")) groups.push(await attempt(store, GROUPS_ROUTE, "user groups", () => runGroupsScenario(store, settings)));
-  }
-  for (const store of settings.stores) {
-    if (settings.scenarios.has("presence")) presence.push(await attempt(store, PRESENCE_ROUTE, "presence", () => runPresenceScenario(store, settings)));
-  }
-  for (const store of settings.stores) {
-    if (settings.scenarios.has("push")) push.push(await attempt(store, PUSH_WORKER, "push notifications", () => runPushScenario(store, settings)));
-  }
   const reads: (ReadsResult | NotMeasured)[] = [];
-  const wantReads = { register: settings.scenarios.has("register"), messages: settings.scenarios.has("messages") };
-  const readsBaseline = wantReads.register || wantReads.messages ? await measureReadsBaseline(settings) : null;
-  for (const store of settings.stores) {
-    if (wantReads.register || wantReads.messages) reads.push(await attempt(store, REGISTER_ACTION, "register and message list", () => runReadsScenario(store, settings, wantReads)));
-  }
   const fanout: (FanoutResult | NotMeasured)[] = [];
-  const delivery = settings.scenarios.has("fanout");
-  for (const store of settings.stores) {
-    if (delivery || settings.scenarios.has("memory")) fanout.push(await attempt(store, LONG_POLL, delivery ? "long-poll fan-out and memory" : "memory", () => runFanoutScenario(store, settings, delivery)));
-  }
-  // The web app's weight and load time do not depend on the store: measured on the first one.
+  const cluster: (ClusterResult | NotMeasured)[] = [];
   const webapp: (WebAppResult | NotMeasured)[] = [];
-  const webStore = settings.stores[0];
-  if (settings.scenarios.has("webapp") && webStore) webapp.push(await attempt(webStore, WEB_APP, "web app", () => runWebAppScenario(webStore)));
+  const delivery = want("fanout");
+  // Several processes need PostgreSQL: measured when it is among the stores. The web app's
+  // weight and load time do not depend on the store: measured on the first one.
+  const clusterStores = want("cluster") ? settings.stores.filter((store) => store === "postgres") : [];
+  const webStores = want("webapp") ? settings.stores.slice(0, 1) : [];
+  // Two or three scenarios per group: their runs set up at once and measure in turn (turns.ts).
+  await inTurns([
+    ...perStore(settings.stores, want("send"), sends, SEND_ROUTE, "sending", (store) => runSendScenario(store, settings)),
+    ...perStore(settings.stores, want("search"), searches, READ_ROUTE, "search", (store) => runSearchScenario(store, settings)),
+  ]);
+  await inTurns([
+    ...perStore(settings.stores, want("groups"), groups, GROUPS_ROUTE, "user groups", (store) => runGroupsScenario(store, settings)),
+    ...perStore(settings.stores, want("presence"), presence, PRESENCE_ROUTE, "presence", (store) => runPresenceScenario(store, settings)),
+  ]);
+  await inTurns([
+    ...perStore(settings.stores, want("push"), push, PUSH_WORKER, "push notifications", (store) => runPushScenario(store, settings)),
+    ...perStore(settings.stores, wantReads.register || wantReads.messages, reads, REGISTER_ACTION, "register and message list", (store) => runReadsScenario(store, settings, wantReads)),
+  ]);
+  await inTurns([
+    ...perStore(settings.stores, delivery || want("memory"), fanout, LONG_POLL, delivery ? "long-poll fan-out and memory" : "memory", (store) => runFanoutScenario(store, settings, delivery)),
+    ...perStore(clusterStores, true, cluster, CLUSTER, "several processes behind nginx", () => runClusterScenario(settings)),
+    ...perStore(webStores, true, webapp, WEB_APP, "web app", (store) => runWebAppScenario(store)),
+  ]);
   console.log("- bare http server again...");
   const baselineAfter = await measureBaseline(settings);
   const results: RunResults = {
@@ -199,6 +212,7 @@ async function main(): Promise<void> {
     reads,
     readsBaseline,
     fanout,
+    cluster,
     webapp,
   };
   const markdown = renderMarkdown(results);
@@ -208,7 +222,7 @@ async function main(): Promise<void> {
     writeDocs(markdown);
     console.log(`Wrote ${path.relative(process.cwd(), DOCS)}`);
   }
-  console.log(`Whole run: ${Math.round(results.totalSeconds)} s, of which ${Math.round(parleyStarts.seconds)} s waiting for ${parleyStarts.count} Parley servers to start${settings.quick ? " (quick: docs/benchmarks.md left as it is)" : ""}`);
+  console.log(`Whole run: ${Math.round(results.totalSeconds)} s, ${parleyStarts.count} Parley servers started, ${Math.round(parleyStarts.seconds)} s of starting in all (some at once)${settings.quick ? " (quick: docs/benchmarks.md left as it is)" : ""}`);
 }
 
 // Ctrl-C or a kill: exit, so servers.ts's exit hook stops the servers this run started.

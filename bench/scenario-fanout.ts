@@ -13,7 +13,7 @@ import { freshStore, type StoreKind } from "../test/helpers/stores.ts";
 import { basicAuth, createChannel, createOrg, type BenchUser } from "./org.ts";
 import { checkDescriptorLimit, PollSet, registerQueues, type BenchQueue, type DeliveryRound } from "./poll-set.ts";
 import { encodeRequest, RawConnection } from "./raw-http.ts";
-import { BASELINE_SCRIPTS, cpuSeconds, profileFlags, rssBytes, startBaseline, startParley, waitUntilIdle, type BenchServer } from "./servers.ts";
+import { BASELINE_SCRIPTS, profileFlags, rssBytes, startBaseline, serverCpuSeconds, startParley, waitUntilIdle, type BenchServer } from "./servers.ts";
 import type { BenchSettings } from "./settings.ts";
 
 /** The timed sends of one server at one queue count. */
@@ -34,8 +34,8 @@ export type FanoutSize = {
   bareRss: number | null;
 };
 
-/** The fan-out and memory figures of one store. */
-export type FanoutResult = { store: StoreKind; users: number; rounds: number; delivery: boolean; rssStarted: number | null; sizes: FanoutSize[] };
+/** The fan-out and memory figures of one store; `label` names the layout in the report when it is not one process (the store's name). */
+export type FanoutResult = { store: StoreKind; label?: string; users: number; rounds: number; delivery: boolean; rssStarted: number | null; sizes: FanoutSize[] };
 
 // Settling after registration and between phases (the server is only idle once it has caught up).
 const IDLE_LIMIT_MS = 60_000;
@@ -47,7 +47,7 @@ function sendRequest(url: string, sender: BenchUser, channelId: number, content:
 }
 
 /** Holds a poll on each queue and times `rounds` sends; returns the rounds and the RSS with the polls held. */
-async function timeDelivery(server: BenchServer, queues: BenchQueue[], sender: BenchUser, channelId: number, rounds: number, label: string): Promise<{ delivery: Delivery; rss: number | null }> {
+export async function timeDelivery(server: BenchServer, queues: BenchQueue[], sender: BenchUser, channelId: number, rounds: number, label: string): Promise<{ delivery: Delivery; rss: number | null }> {
   const polls = new PollSet(server, queues);
   const senderConnection = new RawConnection(new URL(server.url));
   try {
@@ -57,7 +57,7 @@ async function timeDelivery(server: BenchServer, queues: BenchQueue[], sender: B
     for (let r = 0; r <= rounds; r++) {
       const marker = `fanoutmark${crypto.randomBytes(6).toString("hex")}`;
       const bytes = sendRequest(server.url, sender, channelId, `Fan-out round ${r}: ${marker}`);
-      const round = await polls.timeSend(marker, () => senderConnection.request(bytes), () => cpuSeconds(server.pid));
+      const round = await polls.timeSend(marker, () => senderConnection.request(bytes), () => serverCpuSeconds(server));
       if (r > 0) timed.push(round);
       const cpu = round.serverCpuMs === null ? "" : `; CPU: server ${round.serverCpuMs.toFixed(0)} ms, this client ${round.clientCpuMs.toFixed(0)} ms`;
       console.log(`    ${label}: ${r === 0 ? "warm-up send" : `send ${r}`}, every poll answered after ${round.allMs.toFixed(1)} ms${cpu}`);
@@ -69,8 +69,22 @@ async function timeDelivery(server: BenchServer, queues: BenchQueue[], sender: B
   }
 }
 
+type BareFigures = { delivery: Delivery; rss: number | null };
+
+// With --quick, the bare long-poll server is measured once per poll count and run, and its
+// figures stand beside every store's and layout's: a quick run has no time for more.
+const bareOfThisRun = new Map<number, BareFigures>();
+
 /** The bare long-poll server holding `count` polls, timed the same way; stopped afterwards. */
-async function measureBare(count: number, users: BenchUser[], rounds: number): Promise<{ delivery: Delivery; rss: number | null }> {
+export async function measureBare(count: number, users: BenchUser[], settings: BenchSettings): Promise<BareFigures> {
+  const shared = settings.quick ? bareOfThisRun.get(count) : undefined;
+  if (shared) return shared;
+  const figures = await measureBareNow(count, users, settings.fanoutRounds);
+  if (settings.quick) bareOfThisRun.set(count, figures);
+  return figures;
+}
+
+async function measureBareNow(count: number, users: BenchUser[], rounds: number): Promise<BareFigures> {
   const bare = await startBaseline(BASELINE_SCRIPTS.longPoll);
   try {
     const queues: BenchQueue[] = Array.from({ length: count }, (_, k) => ({ id: `bare:${k}`, user: users[k % users.length], lastEventId: -1 }));
@@ -117,7 +131,7 @@ export async function runFanoutScenario(kind: StoreKind, settings: BenchSettings
     }
     if (delivery) {
       for (const size of sizes) {
-        const bare = await measureBare(size.queues, org.users, settings.fanoutRounds);
+        const bare = await measureBare(size.queues, org.users, settings);
         size.bare = bare.delivery;
         size.bareRss = bare.rss;
       }

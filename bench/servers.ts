@@ -10,14 +10,19 @@ import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { LoadOptions, LoadResult } from "./load.ts";
+import { takeTurn } from "./turns.ts";
 
 /** The repository root. */
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const START_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 15_000;
 
-/** A running server process under measurement; `profiled` when it runs under V8's CPU profiler (which costs CPU of its own). */
-export type BenchServer = { url: string; pid: number; profiled?: boolean; output(): string; stop(): Promise<void> };
+/**
+ * A running server under measurement; `profiled` when it runs under V8's CPU profiler (which
+ * costs CPU of its own); `pids`: every process serving `url` when there are several (several
+ * Parley processes behind nginx), otherwise `pid` alone.
+ */
+export type BenchServer = { url: string; pid: number; pids?: number[]; profiled?: boolean; output(): string; stop(): Promise<void> };
 
 // Linux reports process CPU time in clock ticks of 1/100 s (getconf CLK_TCK).
 const TICKS_PER_SECOND = 100;
@@ -50,16 +55,46 @@ export function freePort(): Promise<number> {
   });
 }
 
-// Every server this process started; killed if the harness exits early (error, Ctrl-C).
-const running = new Set<ChildProcess>();
+/** CPU seconds of every process serving a server (see BenchServer's `pids`); null if one is gone. */
+export function serverCpuSeconds(server: Pick<BenchServer, "pid" | "pids">): number | null {
+  let sum = 0;
+  for (const pid of server.pids ?? [server.pid]) {
+    const s = cpuSeconds(pid);
+    if (s === null) return null;
+    sum += s;
+  }
+  return sum;
+}
+
+// Every server this process started, with the signal that ends it at once; sent if the harness
+// exits early (error, Ctrl-C). nginx gets SIGTERM: its master then stops its workers, which a
+// SIGKILL would leave running.
+const running = new Map<ChildProcess, NodeJS.Signals>();
 process.on("exit", () => {
-  for (const child of running) child.kill("SIGKILL");
+  for (const [child, signal] of running) child.kill(signal);
 });
 
-function track(child: ChildProcess): ChildProcess {
-  running.add(child);
+function track(child: ChildProcess, exitSignal: NodeJS.Signals = "SIGKILL"): ChildProcess {
+  running.set(child, exitSignal);
   child.once("exit", () => running.delete(child));
   return child;
+}
+
+/** A process started by the harness (not a Node server), with its output kept and a bounded stop. */
+export type HarnessProcess = { pid: number; exited(): string | null; output(): string; stop(): Promise<void> };
+
+/** Starts `command` (e.g. nginx), stopped by `stopSignal` at the end and on an early exit of the harness. */
+export function startProcess(command: string, args: string[], stopSignal: NodeJS.Signals = "SIGTERM"): HarnessProcess {
+  const child = track(spawn(command, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] }), stopSignal);
+  let out = "";
+  child.stdout?.on("data", (d: Buffer) => (out = (out + d.toString()).slice(-20_000)));
+  child.stderr?.on("data", (d: Buffer) => (out = (out + d.toString()).slice(-20_000)));
+  return {
+    pid: child.pid ?? 0,
+    exited: () => (child.exitCode !== null || child.signalCode !== null ? `${command} exited (${child.exitCode ?? child.signalCode}):\n${out}` : null),
+    output: () => out,
+    stop: () => stopChild(child, stopSignal),
+  };
 }
 
 function stopChild(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
@@ -96,17 +131,17 @@ const PROFILED_IDLE_CPU_MS = 120;
 
 /**
  * Waits until a server has worked through what it was sent: its CPU time grows by at most
- * IDLE_CPU_MS in IDLE_WINDOW_MS. Gives up (returns false) after `limitMs`.
+ * IDLE_CPU_MS (per process serving it) in IDLE_WINDOW_MS. Gives up (returns false) after `limitMs`.
  */
-export async function waitUntilIdle(server: Pick<BenchServer, "pid" | "profiled">, limitMs: number): Promise<boolean> {
-  const { pid } = server;
-  const quietMs = server.profiled ? PROFILED_IDLE_CPU_MS : IDLE_CPU_MS;
+export async function waitUntilIdle(server: Pick<BenchServer, "pid" | "pids" | "profiled">, limitMs: number): Promise<boolean> {
+  // Each process serving it may use the idle allowance.
+  const quietMs = (server.profiled ? PROFILED_IDLE_CPU_MS : IDLE_CPU_MS) * (server.pids?.length ?? 1);
   const deadline = performance.now() + limitMs;
-  let last = cpuSeconds(pid);
+  let last = serverCpuSeconds(server);
   if (last === null) return false;
   while (performance.now() < deadline) {
     await new Promise((r) => setTimeout(r, IDLE_WINDOW_MS));
-    const now = cpuSeconds(pid);
+    const now = serverCpuSeconds(server);
     if (now === null) return false;
     if ((now - last) * 1000 <= quietMs) return true;
     last = now;
@@ -167,16 +202,19 @@ export function profileFlags(settings: { profileDir: string | null }, name: stri
   return settings.profileDir ? ["--cpu-prof", `--cpu-prof-dir=${path.join(settings.profileDir, name)}`] : [];
 }
 
-/** Where Parley keeps its data, and optional V8 flags (e.g. --cpu-prof) for the server process. */
-export type ParleyOptions = { dataDir: string; databaseUrl: string | null; nodeFlags?: string[]; env?: Record<string, string> };
+/**
+ * Where Parley keeps its data, optional V8 flags (e.g. --cpu-prof) for the server process, its
+ * port (a free one by default) and environment variables on top of the harness's.
+ */
+export type ParleyOptions = { dataDir: string; databaseUrl: string | null; nodeFlags?: string[]; port?: number; env?: Record<string, string> };
 
-/** How many Parley servers this harness started, and the seconds it waited for them to answer. */
+/** How many Parley servers this harness started, and the seconds each waited to answer, summed (some start at once: see turns.ts). */
 export const parleyStarts = { count: 0, seconds: 0 };
 
 /** Starts `node bin/parley.js serve` with rate limits off and quiet logs; resolves once it answers. */
 export async function startParley(opts: ParleyOptions): Promise<BenchServer> {
   const started = performance.now();
-  const port = await freePort();
+  const port = opts.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -188,8 +226,10 @@ export async function startParley(opts: ParleyOptions): Promise<BenchServer> {
     RATE_LIMITS: "off",
     ...opts.env,
   };
-  delete env.DATABASE_URL;
-  delete env.PARLEY_TEST_CONTROL;
+  // Only the scenario's own: no inherited database, Redis or process identity.
+  for (const name of ["DATABASE_URL", "PARLEY_TEST_CONTROL", "REDIS_URL", "PROCESS_ID", "INTERNAL_URL"]) {
+    if (!opts.env || !(name in opts.env)) delete env[name];
+  }
   if (opts.databaseUrl) env.DATABASE_URL = opts.databaseUrl;
   const args = [...(opts.nodeFlags ?? []), path.join(ROOT, "bin/parley.js"), "serve"];
   const child = track(spawn(process.execPath, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] }));
@@ -205,7 +245,10 @@ export async function startParley(opts: ParleyOptions): Promise<BenchServer> {
   parleyStarts.count += 1;
   parleyStarts.seconds += (performance.now() - started) / 1000;
   const profiled = args.some((a) => a.startsWith("--cpu-prof"));
-  return { url, pid: child.pid ?? 0, profiled, output: () => out, stop: () => stopChild(child, "SIGTERM") };
+  const server = { url, pid: child.pid ?? 0, profiled, output: () => out, stop: () => stopChild(child, "SIGTERM") };
+  // Run by inTurns(): the other stores' runs may still be setting up; measure once they are not.
+  await takeTurn();
+  return server;
 }
 
 /** A load run's figures plus the server's CPU milliseconds per answered request. */
@@ -273,9 +316,10 @@ function runLoadShared(opts: LoadOptions): Promise<LoadResult> {
 
 /** Runs the load generator (in its own process) against a server, accounting the server's CPU. */
 export async function loadServer(server: BenchServer, opts: Omit<LoadOptions, "url">): Promise<MeasuredLoad> {
-  const before = cpuSeconds(server.pid);
+  await takeTurn();
+  const before = serverCpuSeconds(server);
   const result = await runLoadShared({ ...opts, url: server.url });
-  const after = cpuSeconds(server.pid);
+  const after = serverCpuSeconds(server);
   const cpu = before === null || after === null || result.answered === 0 ? null : ((after - before) * 1000) / result.answered;
   return { ...result, serverCpuMsPerRequest: cpu };
 }

@@ -7,7 +7,7 @@ import type { StoreKind } from "../test/helpers/stores.ts";
 
 /** Every knob `npm run bench` reads (documented in docs/benchmarks.md). */
 export type BenchSettings = {
-  /** `--quick` (or BENCH_QUICK=1): short runs, small stores, 1,000 queues; never writes the docs. */
+  /** `--quick` (or BENCH_QUICK=1): short runs, small stores, 1,000 queues, the bare long-poll server measured once; never writes the docs. */
   quick: boolean;
   /** Measured seconds of each load run (BENCH_SECONDS). */
   seconds: number;
@@ -23,7 +23,7 @@ export type BenchSettings = {
   messages: number;
   /** Concurrent search clients, and user-group clients (BENCH_SEARCH_CLIENTS). */
   searchClients: number;
-  /** Shortest one-client run of the search queries and user-group requests, in seconds (2; 0.5 with --quick). */
+  /** Shortest one-client run of the search queries and user-group requests, in seconds (2; 0.25 with --quick). */
   minAloneSeconds: number;
   /** Users who each send one presence ping in the presence scenario's measured time (BENCH_PRESENCE_USERS). */
   presenceUsers: number;
@@ -50,7 +50,7 @@ export type BenchSettings = {
 };
 
 /** Every scenario, in the order they run; the default set is all of them. */
-export const SCENARIOS = ["send", "search", "groups", "presence", "push", "register", "messages", "fanout", "memory", "webapp"] as const;
+export const SCENARIOS = ["send", "search", "groups", "presence", "push", "register", "messages", "fanout", "memory", "cluster", "webapp"] as const;
 
 function num(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -89,21 +89,21 @@ export function loadSettings(): BenchSettings {
   });
   return {
     quick,
-    seconds: num("BENCH_SECONDS", pick(10, 1)),
+    seconds: num("BENCH_SECONDS", pick(10, 0.5)),
     warmupSeconds: num("BENCH_WARMUP_SECONDS", pick(2, 0.25)),
     stores: stores.filter((s): s is StoreKind => s === "sqlite" || s === "postgres"),
     subscribers: Math.round(num("BENCH_SUBSCRIBERS", 100)),
     senders: Math.round(num("BENCH_SENDERS", 50)),
     messages: Math.round(num("BENCH_MESSAGES", pick(200_000, 5_000))),
     searchClients: Math.round(num("BENCH_SEARCH_CLIENTS", 4)),
-    minAloneSeconds: pick(2, 0.5),
+    minAloneSeconds: pick(2, 0.25),
     presenceUsers: Math.round(num("BENCH_PRESENCE_USERS", pick(1000, 100))),
     channels: Math.round(num("BENCH_CHANNELS", pick(200, 20))),
     listMessages: Math.round(num("BENCH_LIST_MESSAGES", pick(50_000, 2_000))),
     readClients: Math.round(num("BENCH_READ_CLIENTS", 8)),
     queues: [...new Set(queues)].sort((a, b) => a - b),
     queueUsers: Math.round(num("BENCH_QUEUE_USERS", pick(1000, 100))),
-    fanoutRounds: Math.round(num("BENCH_FANOUT_ROUNDS", pick(5, 3))),
+    fanoutRounds: Math.round(num("BENCH_FANOUT_ROUNDS", pick(5, 2))),
     registerLimitSeconds: num("BENCH_REGISTER_LIMIT_SECONDS", 300),
     scenarios: new Set(scenarios),
     profileDir: process.env.BENCH_PROFILE_DIR || null,

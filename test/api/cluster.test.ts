@@ -8,7 +8,6 @@ import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
-import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { after, before, describe, test } from "node:test";
@@ -18,6 +17,7 @@ import type { Config } from "../../src/config.ts";
 import { ApiClient, expectError, expectSuccess, type ApiResponse, type Credentials } from "../helpers/client.ts";
 import { getEvents, registerQueue, type Queue } from "../helpers/events.ts";
 import { createFixtures, type Fixtures } from "../helpers/fixtures.ts";
+import { consecutiveFreePorts, findNginx, prepareNginx, waitForPort } from "../helpers/nginx.ts";
 import { freshStore, STORES, type FreshStore } from "../helpers/stores.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -39,55 +39,6 @@ const HEARTBEAT_SECONDS = 2;
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-function portIsFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const srv = net.createServer();
-    srv.once("error", () => resolve(false));
-    srv.listen(port, "127.0.0.1", () => srv.close(() => resolve(true)));
-  });
-}
-
-/** `count` consecutive free ports, below Linux's ephemeral range (32768+) so no client takes one meanwhile. */
-async function consecutiveFreePorts(count: number): Promise<number[]> {
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const base = 20_000 + Math.floor(Math.random() * 12_000);
-    const ports = Array.from({ length: count }, (_, i) => base + i);
-    if ((await Promise.all(ports.map(portIsFree))).every(Boolean)) return ports;
-  }
-  throw new Error(`no ${count} consecutive free ports found`);
-}
-
-/** Resolves once something accepts connections on the port; fails after `timeoutMs`. */
-async function waitForPort(port: number, timeoutMs: number, exited: () => string | null): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, "127.0.0.1", () => socket.end(() => resolve(true)));
-      socket.once("error", () => resolve(false));
-    });
-    if (open) return;
-    const why = exited();
-    if (why !== null) throw new Error(why);
-    if (Date.now() > deadline) throw new Error(`nothing listens on port ${port} after ${timeoutMs} ms`);
-    await sleep(50);
-  }
-}
-
-/** Debian's nginx is in /usr/sbin, which a user's PATH may lack. */
-function findNginx(): string {
-  const dirs = [...(process.env.PATH ?? "").split(path.delimiter), "/usr/sbin", "/usr/local/sbin"];
-  for (const dir of dirs) {
-    const file = path.join(dir, "nginx");
-    try {
-      fs.accessSync(file, fs.constants.X_OK);
-      return file;
-    } catch {
-      // not here
-    }
-  }
-  throw new Error("nginx is missing (apt-get install -y nginx; .ci/run installs it): this suite needs it");
 }
 
 /** Fails unless Redis answers PING at REDIS_URL. */
@@ -144,25 +95,6 @@ async function waitForLine(proc: Running, match: (line: Record<string, unknown>)
     if (Date.now() > deadline) throw new Error(`no such line after ${timeoutMs} ms:\n${proc.output()}`);
     await sleep(50);
   }
-}
-
-/**
- * nginx's configuration: deploy/nginx.conf inside a main block of this test's own (temporary
- * paths, no access log), listening on `listenPort` and proxying to `ports` instead of 9991-9993.
- */
-function nginxConfig(dir: string, listenPort: number, ports: number[]): string {
-  const deployed = fs.readFileSync(path.join(ROOT, "deploy/nginx.conf"), "utf8");
-  const site = deployed
-    .replace(/^\s*listen \[::\]:80;\n/m, "")
-    .replace(/^(\s*)listen 80;$/m, `$1listen 127.0.0.1:${listenPort};`)
-    .replace(/(?<!\d)999([1-3])(?!\d)/g, (_, i: string) => String(ports[Number(i) - 1]));
-  assert.ok(site.includes(`listen 127.0.0.1:${listenPort};`) && !/(?<!\d)999[1-3](?!\d)/.test(site), "deploy/nginx.conf changed shape: update this suite");
-  const temp = ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map((name) => `  ${name}_temp_path ${path.join(dir, name)};`);
-  // As root, nginx's workers would run as nobody, who cannot enter this private directory.
-  const user = process.getuid?.() === 0 ? ["user root;"] : [];
-  // Which process answered, so the suite sees nginx's routing (not a process forwarding the request).
-  const upstream = `  add_header ${UPSTREAM_HEADER} $upstream_addr always;`;
-  return [...user, "worker_processes 1;", "events { worker_connections 256; }", "http {", "  access_log off;", upstream, ...temp, site, "}", ""].join("\n");
 }
 
 const portOf = (queue: Queue) => Number(queue.queueId.split(":")[0]);
@@ -225,11 +157,10 @@ for (const kind of STORES.filter((store) => store === "postgres")) {
       launcher = run(process.execPath, [path.join(ROOT, "bin/parley.js"), "serve", "--processes", String(PROCESSES)], env);
       await waitForLine(launcher, (l) => l.msg === `Parley is serving on ${PROCESSES} processes`, START_TIMEOUT_MS);
 
-      nginxDir = fs.mkdtempSync(path.join(os.tmpdir(), "parley-nginx-"));
-      const confFile = path.join(nginxDir, "nginx.conf");
-      fs.writeFileSync(confFile, nginxConfig(nginxDir, nginxPort, ports));
-      const globals = `daemon off; pid ${path.join(nginxDir, "nginx.pid")}; error_log stderr;`;
-      nginx = run(nginxBin, ["-p", nginxDir, "-c", confFile, "-g", globals], process.env);
+      // UPSTREAM_HEADER: which process answered, so the suite sees nginx's routing (not a process forwarding the request).
+      const prepared = prepareNginx(nginxPort, ports, { upstreamHeader: UPSTREAM_HEADER });
+      nginxDir = prepared.dir;
+      nginx = run(nginxBin, prepared.args, process.env);
       await waitForPort(nginxPort, NGINX_START_TIMEOUT_MS, () => (nginx.child.exitCode !== null ? `nginx exited:\n${nginx.output()}` : null));
     });
 

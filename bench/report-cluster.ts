@@ -1,0 +1,73 @@
+/** The cluster table (bench/scenario-cluster.ts) of the benchmark report: sends through nginx with one and three processes, and the CPU per send of every part. */
+import { PARTS, totalCpu, type Part, type PartCpu } from "./part-cpu.ts";
+import type { ClusterResult, ClusterSends } from "./scenario-cluster.ts";
+
+type NotMeasured = { store: string; reason: string };
+
+/** Issue 15's target: the CPU per send with three processes at most 1.25x one's. */
+export const CLUSTER_TARGETS = { cpuRatio: 1.25 };
+
+const PART_NAMES: Record<Part, string> = { parley: "Parley", postgres: "PostgreSQL", redis: "Redis", nginx: "nginx" };
+const int = (n: number) => Math.round(n).toLocaleString("en-US");
+const ms = (n: number) => (n < 10 ? n.toFixed(2) : n.toFixed(1));
+const cpuMs = (n: number | undefined) => (n === undefined ? "n/a" : `${n.toFixed(3)} ms`);
+
+function measured(r: ClusterResult | NotMeasured): r is ClusterResult {
+  return !("reason" in r);
+}
+
+/** Total CPU per send of the three-process layout over the one-process layout's, or null. */
+export function clusterCpuRatio(r: ClusterResult): number | null {
+  const [one, three] = [r.sends.find((s) => s.processes === 1), r.sends.find((s) => s.processes > 1)];
+  if (!one?.cpuMsPerSend || !three?.cpuMsPerSend) return null;
+  const base = totalCpu(one.cpuMsPerSend);
+  return base > 0 ? totalCpu(three.cpuMsPerSend) / base : null;
+}
+
+function row(s: ClusterSends, ratio: string): string {
+  const l = s.load;
+  const cpu: Partial<PartCpu> = s.cpuMsPerSend ?? {};
+  const parts = PARTS.map((part) => cpuMs(cpu[part])).join(" | ");
+  const total = s.cpuMsPerSend ? `**${cpuMs(totalCpu(s.cpuMsPerSend))}**` : "n/a";
+  return `| PostgreSQL + Redis, ${s.processes} process${s.processes === 1 ? "" : "es"} behind nginx | **${int(l.rps)}** | ${ms(l.p50Ms)} ms | ${ms(l.p99Ms)} ms | ${l.errors} | ${parts} | ${total} | ${ratio} |`;
+}
+
+/** The sends table of the cluster scenario, one row per layout. */
+export function clusterTable(results: readonly (ClusterResult | NotMeasured)[]): string[] {
+  const lines = [
+    "The send scenario's load sent through nginx (deploy/nginx.conf, a worker per core) to Parley processes sharing one PostgreSQL database and Redis: one process, then three. " +
+      "CPU per send: user + system CPU time over the measured run (/proc, 10 ms ticks) of each part divided by the answered sends: every Parley process; PostgreSQL's postmaster, background processes and the backends of this database " +
+      "(other databases' left out); the whole redis-server; nginx's master and workers. Each layout had an unrecorded warm-up run first. " +
+      "In the event delivery table, the three processes' row counts as server CPU every Parley process and nginx.",
+    "",
+    `| layout | sends/s | p50 | p99 | errors | ${PARTS.map((p) => `${PART_NAMES[p]} CPU per send`).join(" | ")} | total CPU per send | total over one process's (target at most ${CLUSTER_TARGETS.cpuRatio}) |`,
+    `| --- | ---: | ---: | ---: | ---: | ${PARTS.map(() => "---:").join(" | ")} | ---: | ---: |`,
+  ];
+  for (const r of results) {
+    if (!measured(r)) {
+      lines.push(`| PostgreSQL + Redis behind nginx | not measured: ${r.reason} |${" |".repeat(PARTS.length + 5)}`);
+      continue;
+    }
+    const ratio = clusterCpuRatio(r);
+    for (const s of r.sends) lines.push(row(s, s.processes === 1 ? "1" : ratio === null ? "n/a" : `**${ratio.toFixed(2)}** (${ratio <= CLUSTER_TARGETS.cpuRatio ? "met" : "NOT met"})`));
+  }
+  return lines;
+}
+
+/** Interpretation lines: the CPU ratio, and how the fan-out's queues fell on the processes. */
+export function clusterInterpretation(results: readonly (ClusterResult | NotMeasured)[]): string[] {
+  const out: string[] = [];
+  for (const r of results.filter(measured)) {
+    const ratio = clusterCpuRatio(r);
+    const [one, three] = [r.sends.find((s) => s.processes === 1), r.sends.find((s) => s.processes > 1)];
+    if (one && three && ratio !== null) {
+      out.push(
+        `- Three Parley processes behind nginx sent ${int(three.load.rps)} messages/s against one process's ${int(one.load.rps)}/s on this machine; ` +
+          `the whole layout's CPU per send (Parley, PostgreSQL, Redis, nginx) was ${ratio.toFixed(2)}x one process's (target at most ${CLUSTER_TARGETS.cpuRatio}: ${ratio <= CLUSTER_TARGETS.cpuRatio ? "met" : "NOT met"}), ` +
+          "so with as many cores as processes the throughput would grow about by the processes over that ratio.",
+      );
+    }
+    for (const s of r.spread) out.push(`- ${int(s.queues)} queues registered through nginx fell ${s.perProcess.map(int).join(" / ")} on the ${s.perProcess.length} processes.`);
+  }
+  return out;
+}

@@ -1,0 +1,131 @@
+/**
+ * Scenario `cluster` (issue 15): Parley on PostgreSQL and Redis behind nginx (deploy/nginx.conf),
+ * with one process and with three (bench/cluster-layout.ts), on one fresh database.
+ * - Sends: the send scenario's load (BENCH_SUBSCRIBERS subscribers, BENCH_SENDERS senders)
+ *   through nginx, first with one process behind it, then with three (the first one plus two
+ *   started then). Each layout gets an unrecorded warm-up run first (every process compiles its
+ *   send path), then the measured run, over which the CPU of every part is read from /proc
+ *   (bench/part-cpu.ts: Parley, PostgreSQL, Redis, nginx) and divided by the answered sends. On
+ *   a 2-core machine three processes cannot send more; the figure that says whether capacity
+ *   grows with cores is the CPU per send of three over one's (target: at most 1.25).
+ * - Fan-out across three: queues registered through nginx (its round robin spreads them over the
+ *   processes), a long poll on each through nginx, and timed sends as in bench/scenario-fanout.ts,
+ *   next to the bare long-poll server.
+ */
+import { consecutiveFreePorts, findNginx } from "../test/helpers/nginx.ts";
+import { freshStore, type FreshStore } from "../test/helpers/stores.ts";
+import { behindNginx, checkRedis, dropRedisKeys, startNginx, startProcesses, type Nginx } from "./cluster-layout.ts";
+import { createChannel, createOrg, type BenchOrg } from "./org.ts";
+import { cpuBetween, PARTS, sampleCpu, type PartCpu } from "./part-cpu.ts";
+import { checkDescriptorLimit, registerQueues, type BenchQueue } from "./poll-set.ts";
+import { measureBare, timeDelivery, type FanoutResult, type FanoutSize } from "./scenario-fanout.ts";
+import { sendRequests } from "./scenario-send.ts";
+import { loadServer, waitUntilIdle, type BenchServer, type MeasuredLoad } from "./servers.ts";
+import type { BenchSettings } from "./settings.ts";
+
+/** The processes of the larger layout. */
+export const CLUSTER_PROCESSES = 3;
+
+/** The sends of one layout: the load, and the CPU milliseconds per answered send of each part (null without /proc). */
+export type ClusterSends = { processes: number; load: MeasuredLoad; cpuMsPerSend: PartCpu | null };
+
+/** How the fan-out's queues fell on the processes, per queue count. */
+export type QueueSpread = { queues: number; perProcess: number[] };
+
+/** The cluster scenario's figures. */
+export type ClusterResult = { store: "postgres"; subscribers: number; senders: number; sends: ClusterSends[]; fanout: FanoutResult; spread: QueueSpread[] };
+
+const IDLE_LIMIT_MS = 60_000;
+/** The shortest unrecorded warm-up run of each layout, in seconds (otherwise BENCH_WARMUP_SECONDS). */
+const MIN_WARM_SECONDS = 0.5;
+
+/** A warm-up run, then the measured one with every part's CPU read around it. */
+async function measureSends(layout: BenchServer, nginx: Nginx, processes: readonly BenchServer[], org: BenchOrg, channelId: number, settings: BenchSettings, fresh: FreshStore): Promise<ClusterSends> {
+  const common = { requests: sendRequests(channelId, org.users.slice(0, settings.subscribers)), concurrency: settings.senders, expectBody: '"result":"success"' };
+  await loadServer(layout, { ...common, seconds: Math.max(MIN_WARM_SECONDS, settings.warmupSeconds), warmupSeconds: 0 });
+  await waitUntilIdle(layout, IDLE_LIMIT_MS);
+  const counted = { parley: processes.map((p) => p.pid), nginxMaster: nginx.masterPid, database: new URL(fresh.databaseUrl ?? "").pathname.slice(1) };
+  const before = sampleCpu(counted);
+  const load = await loadServer(layout, { ...common, seconds: settings.seconds, warmupSeconds: settings.warmupSeconds });
+  const cpu = cpuBetween(before, sampleCpu(counted));
+  const perSend = (seconds: number) => (seconds * 1000) / load.answered;
+  const cpuMsPerSend = load.answered === 0 ? null : (Object.fromEntries(PARTS.map((part) => [part, perSend(cpu[part])])) as PartCpu);
+  console.log(`    ${processes.length} process(es) behind nginx: ${Math.round(load.rps)} sends/s, ${load.errors} errors`);
+  return { processes: processes.length, load, cpuMsPerSend };
+}
+
+/** Queues registered through nginx for each count, timed sends, and the bare long-poll server beside them. */
+async function fanoutAcross(layout: BenchServer, org: BenchOrg, channelId: number, users: number, settings: BenchSettings): Promise<{ fanout: FanoutResult; spread: QueueSpread[] }> {
+  const label = `PostgreSQL, ${CLUSTER_PROCESSES} processes behind nginx`;
+  const holders = org.users.slice(0, users);
+  const queues: BenchQueue[] = [];
+  const sizes: FanoutSize[] = [];
+  const spread: QueueSpread[] = [];
+  let registerSeconds = 0;
+  for (const count of settings.queues) {
+    const name = `${label}, ${count.toLocaleString("en-US")} queues`;
+    registerSeconds += await registerQueues(layout.url, holders, queues, count, settings.registerLimitSeconds - registerSeconds, name);
+    await waitUntilIdle(layout, IDLE_LIMIT_MS);
+    const byProcess = new Map<string, number>();
+    for (const q of queues) {
+      const processId = q.id.split(":")[0];
+      byProcess.set(processId, (byProcess.get(processId) ?? 0) + 1);
+    }
+    spread.push({ queues: count, perProcess: [...byProcess.values()] });
+    console.log(`    ${name}: registered in ${registerSeconds.toFixed(1)} s, ${[...byProcess.values()].join(" / ")} per process`);
+    const timed = await timeDelivery(layout, queues.slice(0, count), org.users[0], channelId, settings.fanoutRounds, name);
+    sizes.push({ queues: count, registerSeconds, rssIdle: null, rssPolling: null, parley: timed.delivery, bare: null, bareRss: null });
+  }
+  for (const size of sizes) size.bare = (await measureBare(size.queues, holders, settings)).delivery;
+  return { fanout: { store: "postgres", label, users: holders.length, rounds: settings.fanoutRounds, delivery: true, rssStarted: null, sizes }, spread };
+}
+
+/** Runs the cluster scenario on a fresh PostgreSQL database; every process it starts is stopped, the database dropped and the Redis keys deleted. */
+export async function runClusterScenario(settings: BenchSettings): Promise<ClusterResult> {
+  const largest = settings.queues[settings.queues.length - 1] ?? 0;
+  checkDescriptorLimit(largest);
+  findNginx();
+  await checkRedis();
+  const fresh = await freshStore("postgres");
+  const stops: (() => Promise<void>)[] = [];
+  const outputs: (() => string)[] = [];
+  try {
+    const ports = await consecutiveFreePorts(CLUSTER_PROCESSES);
+    const nginxOne = await startNginx(ports.slice(0, 1));
+    stops.push(nginxOne.stop);
+    const nginxThree = await startNginx(ports);
+    stops.push(nginxThree.stop);
+    const queueUsers = Math.min(settings.queueUsers, largest);
+    const org = await createOrg(fresh, Math.max(settings.subscribers, queueUsers));
+    // Every process tells clients the three-process site: the one-process layout only measures sends.
+    const first = await startProcesses(fresh, ports.slice(0, 1), nginxThree.url);
+    stops.push(...first.map((p) => p.stop));
+    const one = behindNginx(nginxOne, first);
+    outputs.push(one.output);
+    const owner = org.users[0];
+    const sendChannel = await createChannel(one.url, owner, "cluster send bench", org.users.slice(0, settings.subscribers));
+    const fanoutChannel = await createChannel(one.url, owner, "cluster fan-out bench", org.users.slice(0, queueUsers));
+    const sends = [await measureSends(one, nginxOne, first, org, sendChannel, settings, fresh)];
+    const others = await startProcesses(fresh, ports.slice(1), nginxThree.url);
+    stops.push(...others.map((p) => p.stop));
+    const all = [...first, ...others];
+    const three = behindNginx(nginxThree, all);
+    outputs.push(nginxThree.output, ...others.map((p) => p.output));
+    await waitUntilIdle(three, IDLE_LIMIT_MS);
+    sends.push(await measureSends(three, nginxThree, all, org, sendChannel, settings, fresh));
+    const { fanout, spread } = await fanoutAcross(three, org, fanoutChannel, queueUsers, settings);
+    return { store: "postgres", subscribers: settings.subscribers, senders: settings.senders, sends, fanout, spread };
+  } catch (err) {
+    // What nginx and the processes logged (warnings and errors) says more than the client's error.
+    const logged = outputs.map((o) => o().trim()).filter((o) => o !== "");
+    if (logged.length > 0) console.error(`    nginx and Parley logged:\n${logged.join("\n").slice(-4000)}`);
+    throw err;
+  } finally {
+    // nginx first, then the Parley processes together.
+    const [nginxOne, nginxThree, ...processes] = stops;
+    for (const stop of [nginxOne, nginxThree]) await stop?.();
+    await Promise.all(processes.map((stop) => stop()));
+    await fresh.drop();
+    await dropRedisKeys(fresh);
+  }
+}
