@@ -11,7 +11,7 @@ import { busChannel } from "../src/events/redis-bus.ts";
 import { consecutiveFreePorts, findNginx, prepareNginx, waitForPort } from "../test/helpers/nginx.ts";
 import type { FreshStore } from "../test/helpers/stores.ts";
 import { listProcesses } from "./part-cpu.ts";
-import { startParley, startProcess, type BenchServer } from "./servers.ts";
+import { profileFlags, startParley, startProcess, type BenchServer } from "./servers.ts";
 
 /** Redis for the cluster (REDIS_URL as the processes get it); BENCH_REDIS_URL overrides it. */
 export const REDIS_URL = process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -89,7 +89,11 @@ export async function dropRedisKeys(store: FreshStore): Promise<void> {
 /** Starts Parley processes on `ports` at once, sharing the store and Redis, each telling clients `site` (nginx). */
 export async function startProcesses(store: FreshStore, ports: readonly number[], site: string): Promise<BenchServer[]> {
   const env = { REDIS_URL, EXTERNAL_URL: site, TRUSTED_PROXIES: "127.0.0.1" };
-  const started = await Promise.allSettled(ports.map((port) => startParley({ dataDir: store.dataDir, databaseUrl: store.databaseUrl, port, env })));
+  // BENCH_PROFILE_DIR: a CPU profile of each process, named by its port.
+  const profileDir = process.env.BENCH_PROFILE_DIR || null;
+  const started = await Promise.allSettled(
+    ports.map((port) => startParley({ dataDir: store.dataDir, databaseUrl: store.databaseUrl, port, env, nodeFlags: profileFlags({ profileDir }, `cluster-${port}`) })),
+  );
   const servers = started.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
   const failed = started.find((s): s is PromiseRejectedResult => s.status === "rejected");
   if (failed) {

@@ -118,6 +118,15 @@ export function memoryTable(results: readonly (FanoutResult | NotMeasured)[]): s
   return lines;
 }
 
+/** The cluster layout's second ceiling: the bare server behind the same nginx, and Parley's time over it. */
+function behindNginx(size: FanoutSize): string {
+  if (size.bareBehindNginx === undefined || !size.parley) return "";
+  if (size.bareBehindNginx === null) return " The bare server behind the same nginx: not measured (see the run's log).";
+  const time = p50(size.bareBehindNginx, (x) => x.allMs);
+  const ratio = time > 0 ? p50(size.parley, (x) => x.allMs) / time : null;
+  return ` The bare server behind the same nginx: ${ms(time)} ms${ratio === null ? "" : ` (Parley ${ratio.toFixed(2)}x that)`}.`;
+}
+
 /** Interpretation lines for delivery and memory. */
 export function fanoutInterpretation(results: readonly (FanoutResult | NotMeasured)[]): string[] {
   const out: string[] = [];
@@ -130,7 +139,8 @@ export function fanoutInterpretation(results: readonly (FanoutResult | NotMeasur
         out.push(
           `- ${name}, ${int(size.queues)} long-polling queues: every poll had the message ${ms(p50(size.parley, (x) => x.allMs))} ms after the send started, ` +
             `against ${ms(p50(size.bare, (x) => x.allMs))} ms for the bare long-poll server (${ratio.toFixed(2)}x; target within ${FANOUT_TARGETS.deliveryRatio}x: ${ratio <= FANOUT_TARGETS.deliveryRatio ? "met" : "NOT met"})` +
-            (cpu === null ? "." : `; the server's CPU per send was ${cpu.toFixed(2)}x the bare server's.`),
+            (cpu === null ? "." : `; the server's CPU per send was ${cpu.toFixed(2)}x the bare server's.`) +
+            behindNginx(size),
         );
       }
       if (size.queues === FANOUT_TARGETS.rssQueues && size.rssIdle !== null) {

@@ -10,17 +10,18 @@
  *   grows with cores is the CPU per send of three over one's (target: at most 1.25).
  * - Fan-out across three: queues registered through nginx (its round robin spreads them over the
  *   processes), a long poll on each through nginx, and timed sends as in bench/scenario-fanout.ts,
- *   next to the bare long-poll server.
+ *   next to the bare long-poll server, and to the bare server behind the same nginx configuration
+ *   (every poll and answer crosses nginx there too).
  */
 import { consecutiveFreePorts, findNginx } from "../test/helpers/nginx.ts";
 import { freshStore, type FreshStore } from "../test/helpers/stores.ts";
 import { behindNginx, checkRedis, dropRedisKeys, startNginx, startProcesses, type Nginx } from "./cluster-layout.ts";
-import { createChannel, createOrg, type BenchOrg } from "./org.ts";
+import { createChannel, createOrg, type BenchOrg, type BenchUser } from "./org.ts";
 import { cpuBetween, PARTS, sampleCpu, type PartCpu } from "./part-cpu.ts";
 import { checkDescriptorLimit, registerQueues, type BenchQueue } from "./poll-set.ts";
-import { measureBare, timeDelivery, type FanoutResult, type FanoutSize } from "./scenario-fanout.ts";
+import { bareQueues, measureBare, timeDelivery, type FanoutResult, type FanoutSize } from "./scenario-fanout.ts";
 import { sendRequests } from "./scenario-send.ts";
-import { loadServer, waitUntilIdle, type BenchServer, type MeasuredLoad } from "./servers.ts";
+import { BASELINE_SCRIPTS, loadServer, startBaseline, waitUntilIdle, type BenchServer, type MeasuredLoad } from "./servers.ts";
 import type { BenchSettings } from "./settings.ts";
 
 /** The processes of the larger layout. */
@@ -76,8 +77,39 @@ async function fanoutAcross(layout: BenchServer, org: BenchOrg, channelId: numbe
     const timed = await timeDelivery(layout, queues.slice(0, count), org.users[0], channelId, settings.fanoutRounds, name);
     sizes.push({ queues: count, registerSeconds, rssIdle: null, rssPolling: null, parley: timed.delivery, bare: null, bareRss: null });
   }
-  for (const size of sizes) size.bare = (await measureBare(size.queues, holders, settings)).delivery;
+  for (const size of sizes) {
+    size.bare = (await measureBare(size.queues, holders, settings)).delivery;
+    size.bareBehindNginx = await measureBareBehindNginx(size.queues, holders, settings.fanoutRounds);
+  }
   return { fanout: { store: "postgres", label, users: holders.length, rounds: settings.fanoutRounds, delivery: true, rssStarted: null, sizes }, spread };
+}
+
+/**
+ * The bare long-poll server behind nginx (one upstream), timed as the three processes are; null
+ * (with the reason printed) when that layout fails, which leaves the rest of the scenario standing.
+ */
+async function measureBareBehindNginx(count: number, users: BenchUser[], rounds: number): Promise<FanoutSize["bare"]> {
+  try {
+    return await timeBareBehindNginx(count, users, rounds);
+  } catch (err) {
+    console.log(`    bare long-poll server behind nginx, ${count.toLocaleString("en-US")} polls: not measured: ${String(err).split("\n")[0]}`);
+    return null;
+  }
+}
+
+async function timeBareBehindNginx(count: number, users: BenchUser[], rounds: number): Promise<FanoutSize["bare"]> {
+  const bare = await startBaseline(BASELINE_SCRIPTS.longPoll);
+  try {
+    const nginx = await startNginx([Number(new URL(bare.url).port)]);
+    try {
+      const label = `bare long-poll server behind nginx, ${count.toLocaleString("en-US")} polls`;
+      return (await timeDelivery({ ...bare, url: nginx.url }, bareQueues(count, users), users[0], 0, rounds, label)).delivery;
+    } finally {
+      await nginx.stop();
+    }
+  } finally {
+    await bare.stop();
+  }
 }
 
 /** Runs the cluster scenario on a fresh PostgreSQL database; every process it starts is stopped, the database dropped and the Redis keys deleted. */

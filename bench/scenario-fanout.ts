@@ -30,6 +30,8 @@ export type FanoutSize = {
   rssPolling: number | null;
   parley: Delivery | null;
   bare: Delivery | null;
+  /** Cluster layout only: the bare long-poll server behind the same nginx configuration (null: not measured). */
+  bareBehindNginx?: Delivery | null;
   /** The bare long-poll server's RSS holding as many polls (bytes). */
   bareRss: number | null;
 };
@@ -84,11 +86,15 @@ export async function measureBare(count: number, users: BenchUser[], settings: B
   return figures;
 }
 
+/** `count` queues of the bare long-poll server (which takes any queue id), held by `users` in turn. */
+export function bareQueues(count: number, users: BenchUser[]): BenchQueue[] {
+  return Array.from({ length: count }, (_, k) => ({ id: `bare:${k}`, user: users[k % users.length], lastEventId: -1 }));
+}
+
 async function measureBareNow(count: number, users: BenchUser[], rounds: number): Promise<BareFigures> {
   const bare = await startBaseline(BASELINE_SCRIPTS.longPoll);
   try {
-    const queues: BenchQueue[] = Array.from({ length: count }, (_, k) => ({ id: `bare:${k}`, user: users[k % users.length], lastEventId: -1 }));
-    return await timeDelivery(bare, queues, users[0], 0, rounds, `bare long-poll server, ${count.toLocaleString("en-US")} polls`);
+    return await timeDelivery(bare, bareQueues(count, users), users[0], 0, rounds, `bare long-poll server, ${count.toLocaleString("en-US")} polls`);
   } finally {
     await bare.stop();
   }
