@@ -7,7 +7,7 @@
  */
 import { sql, type Expression, type RawBuilder, type SqlBool } from "kysely";
 import type { Db } from "./types.ts";
-import { MESSAGE_FLAG, RECIPIENT_TYPE, type MessageRow } from "./schema.ts";
+import { MESSAGE_COLUMNS, MESSAGE_FLAG, RECIPIENT_TYPE, type MessageRow } from "./schema.ts";
 import { collectChunks, idChunks } from "./chunks.ts";
 
 /** One of Zulip's API flag names (a key of MESSAGE_FLAG). */
@@ -113,6 +113,32 @@ export async function receivedIds(db: Db, userId: number, messages: FlagMessage[
     for (const m of direct) if (mine.has(m.recipient_id)) out.add(m.id);
   }
   return out;
+}
+
+/**
+ * Messages by id (ascending; unknown ids skipped), each with the viewer's flag list, in one query
+ * per chunk: the viewer's row and whether they received it come with the message (a message
+ * list's flags, without two more round trips).
+ */
+export async function messagesWithFlags(db: Db, realmId: number, viewerId: number, ids: readonly number[]): Promise<{ rows: MessageRow[]; flags: Map<number, readonly string[]> }> {
+  const found = await collectChunks(idChunks(ids), (chunk) =>
+    db
+      .selectFrom("messages")
+      .leftJoin("user_message_flags as vf", (j) => j.onRef("vf.message_id", "=", "messages.id").on("vf.user_id", "=", viewerId))
+      .select(MESSAGE_COLUMNS.map((c) => `messages.${c}` as const))
+      .select(["vf.flags as viewer_flags", sql<number>`case when ${receivedBySql(viewerId)} then 1 else 0 end`.as("viewer_received")])
+      .where("messages.realm_id", "=", realmId)
+      .where("messages.id", "in", chunk)
+      .orderBy("messages.id")
+      .execute(),
+  );
+  const rows: MessageRow[] = [];
+  const flags = new Map<number, readonly string[]>();
+  for (const { viewer_flags, viewer_received, ...row } of found) {
+    rows.push(row);
+    flags.set(row.id, flagNames(effectiveFlagBits(viewerId, row, { received: Number(viewer_received) === 1, stored: viewer_flags ?? undefined })));
+  }
+  return { rows, flags };
 }
 
 /** Effective flag bits of one user for each message (by message id). */

@@ -7,9 +7,9 @@ import { JsonableError } from "../../errors.ts";
 import { emailDomain } from "../../store/emails.ts";
 import { messageLookups, presentMessage, type ApiMessage, type MessagePresentOptions } from "../../present/messages.ts";
 import { messageLookupRows } from "../../store/message-lookups.ts";
-import { flagsFor } from "../../store/message-flags.ts";
+import { flagsFor, messagesWithFlags } from "../../store/message-flags.ts";
 import { fetchMessageRange, fetchRequestedMessages, LARGER_THAN_MAX_MESSAGE_ID, type RangeResult } from "../../store/message-queries.ts";
-import { directRecipientMembers, getMessages as loadMessages } from "../../store/messages.ts";
+import { directRecipientMembers } from "../../store/messages.ts";
 import type { MessageRow } from "../../store/schema.ts";
 import { buildNarrow, type BuiltNarrow } from "../../narrow/build.ts";
 import { IncompatibleParametersError } from "../../errors.ts";
@@ -42,12 +42,12 @@ export function parseAnchor(anchor: string | undefined, useFirstUnread: boolean)
   return Math.min(Math.max(Number(anchor), 0), LARGER_THAN_MAX_MESSAGE_ID);
 }
 
-/** How the caller wants messages shown, and whether search fields are wanted. */
-type ShowOptions = MessagePresentOptions & { narrow: BuiltNarrow | null };
+/** How the caller wants messages shown, whether search fields are wanted, and the caller's flags if already read. */
+type ShowOptions = MessagePresentOptions & { narrow: BuiltNarrow | null; flags?: ReadonlyMap<number, readonly string[]> };
 
 /** Messages with the caller's flags (and match fields for a search), in the order given. */
 export async function showMessages(ctx: AuthedCtx, rows: readonly MessageRow[], opts: ShowOptions): Promise<Array<ApiMessage & { flags: readonly string[] } & Partial<SearchFields>>> {
-  const [loaded, flags] = await Promise.all([messageLookupRows(ctx.db, ctx.realm.id, rows), flagsFor(ctx.db, ctx.actor.id, [...rows])]);
+  const [loaded, flags] = await Promise.all([messageLookupRows(ctx.db, ctx.realm.id, rows), opts.flags ?? flagsFor(ctx.db, ctx.actor.id, [...rows])]);
   const lookups = messageLookups(ctx.realm, emailDomain(ctx.config.externalUrl), loaded);
   const search = opts.narrow?.search ?? null;
   const matcher = search ? searchMatcher(search) : null;
@@ -94,12 +94,13 @@ export async function getMessages(ctx: AuthedCtx, input: GetMessagesInput): Prom
   const scope = queryScope(ctx);
   const range: RangeResult | null = anchor === null ? null : await fetchMessageRange(scope, narrow, { anchor, numBefore: input.num_before, numAfter: input.num_after, includeAnchor: input.include_anchor });
   const ids = range ? range.ids : await fetchRequestedMessages(scope, narrow, input.message_ids ?? []);
-  const rows = await loadMessages(ctx.db, ctx.realm.id, ids);
+  const { rows, flags } = await messagesWithFlags(ctx.db, ctx.realm.id, ctx.actor.id, ids);
   const messages = await showMessages(ctx, rows, {
     applyMarkdown: input.apply_markdown,
     clientGravatar: input.client_gravatar,
     emptyTopicName: input.allow_empty_topic_name,
     narrow,
+    flags,
   });
   if (!range) return { messages, history_limited: false, found_anchor: false, found_oldest: false, found_newest: false };
   return {
