@@ -1,19 +1,29 @@
 /** Aggregate figures about channels. */
 import type { Db } from "./types.ts";
 import { receivingSubscriptions } from "./subscriptions.ts";
-import { collectChunks, idChunks } from "./chunks.ts";
+import { cachedRead } from "./read-cache.ts";
+
+/**
+ * Active subscribers (active users only) of every channel of a realm that has any, kept while
+ * subscriptions are unwritten (every register and channel list shows them). Shared: not to change.
+ */
+const realmSubscriberCounts = cachedRead(
+  "subscriber counts of a realm",
+  ["subscriptions"],
+  (realmId: number) => String(realmId),
+  (counts: ReadonlyMap<number, number>) => counts,
+  async (db, realmId): Promise<ReadonlyMap<number, number>> => {
+    const rows = await receivingSubscriptions(db, realmId)
+      .select(["stream_id"])
+      .select((eb) => eb.fn.countAll<number>().as("count"))
+      .groupBy("stream_id")
+      .execute();
+    return new Map(rows.map((row) => [row.stream_id, Number(row.count)]));
+  },
+);
 
 /** Number of active subscribers (active users only) of each given stream. */
 export async function subscriberCounts(db: Db, realmId: number, streamIds: number[]): Promise<Map<number, number>> {
-  const out = new Map<number, number>(streamIds.map((id) => [id, 0]));
-  const rows = await collectChunks(idChunks(streamIds), (chunk) =>
-    receivingSubscriptions(db, realmId)
-      .select(["stream_id"])
-      .select((eb) => eb.fn.countAll<number>().as("count"))
-      .where("stream_id", "in", chunk)
-      .groupBy("stream_id")
-      .execute(),
-  );
-  for (const row of rows) out.set(row.stream_id, Number(row.count));
-  return out;
+  const all = await realmSubscriberCounts(db, realmId);
+  return new Map(streamIds.map((id) => [id, all.get(id) ?? 0]));
 }

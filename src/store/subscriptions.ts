@@ -68,10 +68,14 @@ export async function subscriptionColorsByUser(db: Db, realmId: number, userIds:
   return out;
 }
 
-/** Every subscription row (active or not) of a user. */
-export function userSubscriptionRows(db: Db, realmId: number, userId: number): Promise<SubscriptionRow[]> {
-  return db.selectFrom("subscriptions").selectAll().where("realm_id", "=", realmId).where("user_id", "=", userId).orderBy("stream_id").execute();
-}
+/** Every subscription row (active or not) of a user, by channel id. */
+export const userSubscriptionRows = cachedRead(
+  "subscriptions of a user",
+  ["subscriptions"],
+  (realmId: number, userId: number) => `${realmId}/${userId}`,
+  (rows: SubscriptionRow[]) => rows.map((row) => ({ ...row })),
+  (db, realmId, userId) => db.selectFrom("subscriptions").selectAll().where("realm_id", "=", realmId).where("user_id", "=", userId).orderBy("stream_id").execute(),
+);
 
 /** The subscriptions of a realm that receive their channel's messages: active, of active users. */
 export function receivingSubscriptions(db: Db, realmId: number | Expression<number>) {

@@ -47,9 +47,13 @@ export async function topicPoliciesOfUsers(db: Db, realmId: number, streamId: nu
 }
 
 /** Every topic row of a user. */
-export function userTopicRows(db: Db, realmId: number, userId: number): Promise<UserTopicRow[]> {
-  return db.selectFrom("user_topics").selectAll().where("realm_id", "=", realmId).where("user_id", "=", userId).orderBy("id").execute();
-}
+export const userTopicRows = cachedRead(
+  "user topics of a user",
+  ["user_topics"],
+  (realmId: number, userId: number) => `${realmId}/${userId}`,
+  (rows: UserTopicRow[]) => rows.map((row) => ({ ...row })),
+  (db, realmId, userId) => db.selectFrom("user_topics").selectAll().where("realm_id", "=", realmId).where("user_id", "=", userId).orderBy("id").execute(),
+);
 
 /**
  * Sets a user's policy for a topic: inherit deletes the row, anything else inserts or updates it
