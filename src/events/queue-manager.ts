@@ -11,8 +11,9 @@ import { adaptForQueue } from "./adapters.ts";
 import { expiredQueues, scheduleSweeps, sweepIntervalMs } from "./gc.ts";
 import { heartbeatDelayMs, heartbeatEvent, scheduleHeartbeat } from "./heartbeat.ts";
 import { LongPolls } from "./long-poll.ts";
+import type { PendingEvents } from "./pending-events.ts";
 import { EventQueue, type QueueSnapshot } from "./queue.ts";
-import type { ApiEvent, Delivery, QueuedEvent } from "./types.ts";
+import type { ApiEvent, Delivery } from "./types.ts";
 
 /** Zulip's ceiling on a client-requested queue lifespan (queue_lifespan_secs): one week. */
 const MAX_QUEUE_LIFESPAN_SECONDS = 7 * 24 * 3600;
@@ -144,7 +145,7 @@ export class QueueManager {
    * The queue's pending events. Unless `dontBlock`, an empty queue is waited on until an event
    * arrives or a heartbeat is due. Null when the queue was deleted while waiting.
    */
-  async nextEvents(queue: EventQueue, dontBlock: boolean): Promise<QueuedEvent[] | null> {
+  async nextEvents(queue: EventQueue, dontBlock: boolean): Promise<PendingEvents | null> {
     const now = this.clock.nowMs();
     queue.touch(now);
     if (queue.isEmpty() && !dontBlock && !this.closing) {
@@ -157,7 +158,7 @@ export class QueueManager {
       }
     }
     queue.markServed(this.clock.nowMs());
-    return queue.contents();
+    return queue.pending();
   }
 
   /** Drops every idle queue; returns how many. */

@@ -4,6 +4,7 @@
  */
 import type { QueueOptions } from "./queue-options.ts";
 import { eventMatchesNarrow } from "./narrow.ts";
+import { PendingEvents } from "./pending-events.ts";
 import type { ApiEvent, QueuedEvent } from "./types.ts";
 
 /** What creating a queue needs. */
@@ -41,7 +42,12 @@ export class EventQueue {
   lastTouchedMs: number;
   /** Last time the client was handed the queue's contents (or the queue was made). */
   lastServedMs: number;
-  private events: QueuedEvent[] = [];
+  /**
+   * The pending events, oldest first, and their ids beside them: the event objects are shared
+   * with the other queues that got them (never copied only to add an id).
+   */
+  private events: ApiEvent[] = [];
+  private ids: number[] = [];
   private nextId = 0;
   /** Id of the newest event dropped by an acknowledgement; -1 before any. */
   private newestPrunedId = -1;
@@ -66,7 +72,10 @@ export class EventQueue {
   static restore(saved: QueueSnapshot): EventQueue {
     const queue = new EventQueue({ ...saved, nowMs: saved.lastServedMs });
     queue.lastTouchedMs = saved.lastTouchedMs;
-    queue.events = [...saved.events];
+    for (const { id, ...event } of saved.events) {
+      queue.ids.push(id);
+      queue.events.push(event);
+    }
     queue.nextId = saved.nextId;
     queue.newestPrunedId = saved.newestPrunedId;
     return queue;
@@ -79,13 +88,12 @@ export class EventQueue {
     return eventMatchesNarrow(this.options.narrow, event);
   }
 
-  /** Appends an event with the next id. */
-  push(event: ApiEvent): QueuedEvent {
-    // The id first: a property after a spread takes V8's slow path (see actions/context.ts), and
-    // this runs for every event and queue. Events carry no id of their own.
-    const queued = { id: this.nextId++, ...event };
-    this.events.push(queued);
-    return queued;
+  /** Appends an event with the next id; returns the id. Events carry no id of their own. */
+  push(event: ApiEvent): number {
+    const id = this.nextId++;
+    this.ids.push(id);
+    this.events.push(event);
+    return id;
   }
 
   /**
@@ -94,16 +102,22 @@ export class EventQueue {
    */
   acknowledge(lastEventId: number): AckResult {
     if (lastEventId < this.newestPrunedId) return "already_pruned";
-    while (this.events.length > 0 && this.events[0].id <= lastEventId) {
-      this.newestPrunedId = this.events[0].id;
+    while (this.ids.length > 0 && this.ids[0] <= lastEventId) {
+      this.newestPrunedId = this.ids[0];
+      this.ids.shift();
       this.events.shift();
     }
     return lastEventId === this.newestPrunedId ? "ok" : "not_in_queue";
   }
 
-  /** The pending events, oldest first. */
+  /** The pending events, oldest first, as they are now (later pushes do not change them). */
+  pending(): PendingEvents {
+    return new PendingEvents([...this.ids], [...this.events]);
+  }
+
+  /** The pending events, oldest first, each with its id. */
   contents(): QueuedEvent[] {
-    return [...this.events];
+    return this.pending().toArray();
   }
 
   isEmpty(): boolean {

@@ -16,7 +16,7 @@ import { authenticate, authenticateWebhook, hasCredentials, type AuthEnv, type C
 import { jsonPath, registerCsrf, secureSite } from "./session.ts";
 import { registerSessionRoutes } from "./session-routes.ts";
 import { BOT_TYPES } from "../actions/users/bots.ts";
-import { Redirect, type AppRequest, type Endpoint, type RawRoutes } from "./endpoint.ts";
+import { JsonMembers, Redirect, type AppRequest, type Endpoint, type RawRoutes } from "./endpoint.ts";
 import { AdministratorRequiredError, JsonableError } from "../errors.ts";
 import { isRealmAdmin } from "../permissions/check.ts";
 import { MAX_PATH_PARAM_CHARS, parseParams, pathSegmentTooLong, type ParseResult } from "./params.ts";
@@ -166,6 +166,7 @@ function endpointHandler(deps: ServerDeps, authEnv: AuthEnv, endpoint: Endpoint,
     const { params, ignored } = readParams(req, endpoint);
     const data = await endpoint.handler(params, ctx);
     if (data instanceof Redirect) return reply.redirect(data.location, 302);
+    if (data instanceof JsonMembers) return reply.type("application/json; charset=utf-8").send(data.envelope(ignored));
     const extra = ignored.length > 0 ? { ignored_parameters_unsupported: ignored } : {};
     return reply.send({ result: "success", msg: "", ...data, ...extra });
   };

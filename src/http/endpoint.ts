@@ -12,8 +12,25 @@ export class Redirect {
   constructor(readonly location: string) {}
 }
 
+/**
+ * Success data already written as JSON: the text of its members without braces
+ * (`"events":[…],"queue_id":"…"`), sent after `"result":"success","msg":""` as it is, where
+ * serialising the answer per request would cost too much (GET /events answering every
+ * long poll of a fan-out).
+ */
+export class JsonMembers {
+  constructor(readonly text: string) {}
+
+  /** The whole success answer: the bytes `reply.send({ result, msg, ...data, ...extra })` writes for the same data. */
+  envelope(ignored: readonly string[]): string {
+    const members = this.text === "" ? "" : `,${this.text}`;
+    const extra = ignored.length > 0 ? `,"ignored_parameters_unsupported":${JSON.stringify(ignored)}` : "";
+    return `{"result":"success","msg":""${members}${extra}}`;
+  }
+}
+
 /** Success data merged into `{result: "success", msg: ""}`. */
-type SuccessData = Record<string, unknown>;
+type SuccessData = Record<string, unknown> | JsonMembers;
 
 type Common<S extends z.ZodObject> = {
   method: "GET" | "POST" | "PATCH" | "DELETE" | "PUT";

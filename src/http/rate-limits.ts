@@ -116,9 +116,11 @@ export function registerRateLimits(app: App, deps: RateLimitDeps, host: string):
     if (charge) charge.refusedUntilMs = clock.nowMs() + retryAfter * 1000;
   });
 
-  app.addHook("onSend", async (req, reply, payload) => {
+  // A callback hook, not an async one: every async onSend hook holds each answer back by a
+  // microtask, so a fan-out's thousands of answers (their bodies) stay alive all at once.
+  app.addHook("onSend", (req, reply, payload, done) => {
     const charge = charges.get(req);
     if (charge) setHeaders(reply, charge);
-    return payload;
+    done(null, payload);
   });
 }

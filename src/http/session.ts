@@ -168,8 +168,9 @@ export function registerCsrf(app: App, externalUrl: string): void {
   app.addHook("onRequest", async (req) => {
     if (req.routeOptions.url?.startsWith(`${JSON_PREFIX}/`)) checkCsrf(req, siteOrigin);
   });
-  app.addHook("onSend", async (req, reply, payload) => {
+  // A callback hook, as rate-limits.ts's: an async one would hold every answer back by a microtask.
+  app.addHook("onSend", (req, reply, payload, done) => {
     if (isJsonRequest(req)) setCsrfCookieIfNeeded(req, reply, secure);
-    return payload;
+    done(null, payload);
   });
 }

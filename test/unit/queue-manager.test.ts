@@ -7,31 +7,12 @@ import { unsupportedNarrowOperator } from "../../src/events/narrow.ts";
 import { QueueManager } from "../../src/events/queue-manager.ts";
 import type { EventQueue } from "../../src/events/queue.ts";
 import type { ApiEvent } from "../../src/events/types.ts";
-import type { ClientCapabilities, QueueOptions } from "../../src/events/queue-options.ts";
+import { queueOptions } from "../helpers/queue-options.ts";
 
 const REALM = 1;
 const config = loadConfig({ PORT: "9991" });
 
-function options(overrides: Partial<QueueOptions> = {}, capabilities: Partial<ClientCapabilities> = {}): QueueOptions {
-  return {
-    apply_markdown: false,
-    client_gravatar: true,
-    include_subscribers: "false",
-    slim_presence: false,
-    presence_history_limit_days: null,
-    all_public_streams: false,
-    narrow: [],
-    event_types: null,
-    fetch_event_types: null,
-    ...overrides,
-    capabilities: {
-      notification_settings_null: false, bulk_message_deletion: false, user_avatar_url_field_optional: false,
-      stream_typing_notifications: false, user_settings_object: false, linkifier_url_template: false,
-      user_list_incomplete: false, include_deactivated_groups: false, archived_channels: false,
-      empty_topic_name: false, simplified_presence_events: false, ...capabilities,
-    },
-  };
-}
+const options = queueOptions;
 
 /** An event outside the ApiEvent union (unknown type, partial payload): queues pass it on as given. */
 const loose = (event: object): ApiEvent => event as ApiEvent;
@@ -46,7 +27,9 @@ describe("QueueManager", () => {
   let clock: ManualClock;
   let manager: QueueManager;
   const make = (userId: number, opts = options(), lifespanSeconds?: number) => manager.create({ realmId: REALM, userId, options: opts, lifespanSeconds });
-  const pending = async (queue: EventQueue) => (await manager.nextEvents(queue, true)) ?? [];
+  /** nextEvents, its answer as the list a client receives. */
+  const next = async (queue: EventQueue, dontBlock = false) => (await manager.nextEvents(queue, dontBlock))?.toArray() ?? null;
+  const pending = async (queue: EventQueue) => (await next(queue, true)) ?? [];
 
   beforeEach(() => {
     clock = new ManualClock();
@@ -170,14 +153,14 @@ describe("QueueManager", () => {
 
   test("a waiting poll returns when an event arrives", async () => {
     const queue = make(1);
-    const poll = manager.nextEvents(queue, false);
+    const poll = next(queue);
     manager.deliver({ realmId: REALM, event: loose({ type: "custom" }), userIds: [1] });
     assert.deepEqual(await poll, [{ type: "custom", id: 0 }]);
   });
 
   test("a waiting poll gets a heartbeat after the heartbeat interval, not before", async () => {
     const queue = make(1);
-    const poll = manager.nextEvents(queue, false);
+    const poll = next(queue);
     let done = false;
     void poll.then(() => (done = true));
     clock.advance(59_000);
@@ -190,13 +173,13 @@ describe("QueueManager", () => {
   test("a client back after the heartbeat interval with nothing pending gets a heartbeat at once", async () => {
     const queue = make(1);
     clock.advance(61_000);
-    assert.deepEqual(await manager.nextEvents(queue, false), [{ type: "heartbeat", id: 0 }]);
+    assert.deepEqual(await next(queue), [{ type: "heartbeat", id: 0 }]);
   });
 
   test("a newer poll releases the older one", async () => {
     const queue = make(1);
-    const first = manager.nextEvents(queue, false);
-    const second = manager.nextEvents(queue, false);
+    const first = next(queue);
+    const second = next(queue);
     assert.deepEqual(await first, []);
     manager.deliver({ realmId: REALM, event: loose({ type: "custom" }), userIds: [1] });
     assert.deepEqual(await second, [{ type: "custom", id: 0 }]);
@@ -206,7 +189,7 @@ describe("QueueManager", () => {
     const idle = make(1);
     const busy = make(2);
     const longLived = make(3, options(), 3600);
-    const poll = manager.nextEvents(busy, false);
+    const poll = next(busy);
     clock.advance(599_000);
     assert.ok(manager.find(idle.id, 1));
     clock.advance(61_000); // heartbeats the busy poll (answered: touched) and sweeps
@@ -218,7 +201,7 @@ describe("QueueManager", () => {
 
   test("deleting a queue releases its waiting poll with nothing", async () => {
     const queue = make(1);
-    const poll = manager.nextEvents(queue, false);
+    const poll = next(queue);
     manager.delete(queue);
     assert.equal(await poll, null);
     assert.equal(manager.size, 0);

@@ -6,7 +6,7 @@ import type { AuthedCtx, ActionCtx } from "../context.ts";
 import { isGuest } from "../../permissions/check.ts";
 import { unsupportedNarrowOperator, type NarrowTerm } from "../../events/narrow.ts";
 import type { EventQueue } from "../../events/queue.ts";
-import type { QueuedEvent } from "../../events/types.ts";
+import type { PendingEvents } from "../../events/pending-events.ts";
 import { BadEventQueueIdError, JsonableError } from "../../errors.ts";
 import type { ClientCapabilities, QueueOptions } from "../../events/queue-options.ts";
 
@@ -97,7 +97,7 @@ function acknowledge(queue: EventQueue, lastEventId: number | undefined): void {
  * The queue's events after `last_event_id`, waiting for some unless `dont_block`. Without a
  * queue_id and with dont_block, makes a queue from the given options (its id is in the reply).
  */
-export async function getEvents(ctx: AuthedCtx, input: GetEventsInput): Promise<{ events: QueuedEvent[]; queue_id: string }> {
+export async function getEvents(ctx: AuthedCtx, input: GetEventsInput): Promise<{ events: PendingEvents; queue_id: string }> {
   let queue: EventQueue;
   if (input.queue_id === undefined) {
     if (!input.dont_block) throw new JsonableError("Missing 'queue_id' argument");

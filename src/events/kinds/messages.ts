@@ -38,7 +38,15 @@ export function messageEventTemplate(message: ApiMessage, variants: MessageEvent
 /** Every message event: the published template, or a queue's copy. */
 export type AnyMessageEvent = MessageEventTemplate | MessageEvent;
 
-/** What one queue sees of a message event template (a queue's copy passes unchanged). */
+/** A template's copies made so far, by what tells them apart (see copyKey); local echoes are not kept. */
+const copiesByTemplate = new WeakMap<MessageEventTemplate, Map<string, MessageEvent>>();
+
+/**
+ * What one queue sees of a message event template (a queue's copy passes unchanged). Queues
+ * that see the same get the same object: events are never changed once made, and one copy per
+ * variant, rather than per queue, is what a fan-out to thousands of queues can afford (its
+ * JSON text is then built once too: events/pending-events.ts).
+ */
 export function messageEventForQueue(
   event: AnyMessageEvent,
   options: { apply_markdown: boolean; client_gravatar: boolean; capabilities: { empty_topic_name: boolean } },
@@ -46,14 +54,41 @@ export function messageEventForQueue(
 ): MessageEvent {
   if (!("variants" in event)) return event;
   const { variants } = event;
+  const rawContent = !options.apply_markdown;
+  const noAvatar = options.client_gravatar && variants.gravatar_computable;
+  const topicName = event.message.type === "stream" && event.message.subject === "" && !options.capabilities.empty_topic_name;
+  const flags = variants.user_flags[String(target.userId)] ?? [];
+  if (variants.sender_queue_id === target.queueId && variants.local_id !== null) {
+    return { type: "message", message: messageCopy(event, rawContent, noAvatar, topicName), flags, local_message_id: variants.local_id };
+  }
+  let copies = copiesByTemplate.get(event);
+  if (copies === undefined) {
+    copies = new Map();
+    copiesByTemplate.set(event, copies);
+  }
+  const key = copyKey(rawContent, noAvatar, topicName, flags);
+  let copy = copies.get(key);
+  if (copy === undefined) {
+    copy = { type: "message", message: messageCopy(event, rawContent, noAvatar, topicName), flags };
+    copies.set(key, copy);
+  }
+  return copy;
+}
+
+/** What tells two queues' copies apart: the message's formats and the user's flags (flag names hold no spaces). */
+function copyKey(rawContent: boolean, noAvatar: boolean, topicName: boolean, flags: readonly string[]): string {
+  return `${rawContent ? "r" : "-"}${noAvatar ? "a" : "-"}${topicName ? "t" : "-"}${flags.join(" ")}`;
+}
+
+/** The template's message as a queue with these formats receives it. */
+function messageCopy(event: MessageEventTemplate, rawContent: boolean, noAvatar: boolean, topicName: boolean): ApiMessage {
+  const { variants } = event;
   const message: ApiMessage = { ...event.message };
-  if (!options.apply_markdown) {
+  if (rawContent) {
     message.content = variants.raw_content;
     message.content_type = "text/x-markdown";
   }
-  if (options.client_gravatar && variants.gravatar_computable) message.avatar_url = null;
-  if (message.type === "stream" && message.subject === "" && !options.capabilities.empty_topic_name) message.subject = variants.empty_topic_display_name;
-  const out: MessageEvent = { type: "message", message, flags: variants.user_flags[String(target.userId)] ?? [] };
-  if (variants.sender_queue_id === target.queueId && variants.local_id !== null) out.local_message_id = variants.local_id;
-  return out;
+  if (noAvatar) message.avatar_url = null;
+  if (topicName) message.subject = variants.empty_topic_display_name;
+  return message;
 }
