@@ -21,7 +21,7 @@ export const sendError = signal<string | null>(null);
 export const focusRequest = signal<{ field: "topic" | "content" | "recipients"; n: number }>({ field: "content", n: 0 });
 
 /** Where the view should put the caret in the text (bumped with each request); `focus`: focus the box too. */
-export const caretRequest = signal<{ start: number; end: number; focus: boolean; n: number }>({ start: 0, end: 0, focus: false, n: 0 });
+export const caretRequest = signal<{ start: number; end: number; focus: boolean; n: number; text: string }>({ start: 0, end: 0, focus: false, n: 0, text: "" });
 /** The caret (selection) in the text as the view last reported it. */
 let caret = { start: 0, end: 0 };
 
@@ -42,7 +42,7 @@ export function replaceRange(start: number, end: number, text: string, keepCaret
   content.value = current.slice(0, from) + text + current.slice(to);
   const shift = (at: number) => (at >= to ? at + text.length - (to - from) : Math.min(at, from));
   caret = keepCaret ? { start: shift(caret.start), end: shift(caret.end) } : { start: from + text.length, end: from + text.length };
-  caretRequest.value = { ...caret, focus: !keepCaret, n: caretRequest.value.n + 1 };
+  caretRequest.value = { ...caret, focus: !keepCaret, n: caretRequest.value.n + 1, text: content.value };
 }
 
 /** Inserts text at the caret (replacing the selection); `block` puts it on lines of its own. */

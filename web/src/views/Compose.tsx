@@ -3,7 +3,7 @@
  * autocomplete (`@`, `#`, `:`), file uploads (the "Upload files" button, pasting, dropping), and
  * sending with Enter or Ctrl+Enter as the user's `enter_sends` setting says.
  */
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { api } from "../api/client.ts";
 import * as compose from "../state/compose.ts";
 import { settings, sortedSubscriptions } from "../state/store.ts";
@@ -94,12 +94,14 @@ function useFocusRequests(textRef: { current: HTMLTextAreaElement | null }, topi
     target?.focus();
   }, [request]);
   const caret = compose.caretRequest.value;
-  useEffect(() => {
+  // A layout effect: it runs right after the text is rendered, before the next key is handled.
+  useLayoutEffect(() => {
     const el = textRef.current;
     if (caret.n === 0 || el === null) return;
     if (caret.focus) el.focus();
-    // Setting the text moved the browser's caret to the end: put it back where the state says.
-    if (document.activeElement === el) el.setSelectionRange(caret.start, caret.end);
+    // Setting the text moved the browser's caret to the end: put it back where the state says,
+    // unless the user typed since (the caret is then theirs).
+    if (document.activeElement === el && el.value === caret.text) el.setSelectionRange(caret.start, caret.end);
   }, [caret]);
 }
 
