@@ -5,9 +5,9 @@
  * This module turns that into Zulip's flag lists, and gives query builders SQL for
  * "received by user" and "unread for user".
  */
-import { sql, type Expression, type RawBuilder, type SqlBool } from "kysely";
+import { sql, type Expression, type RawBuilder, type SelectQueryBuilder, type SqlBool } from "kysely";
 import type { Db } from "./types.ts";
-import { MESSAGE_COLUMNS, MESSAGE_FLAG, RECIPIENT_TYPE, type MessageRow } from "./schema.ts";
+import { MESSAGE_COLUMNS, MESSAGE_FLAG, RECIPIENT_TYPE, type Database, type MessageRow } from "./schema.ts";
 import { collectChunks, idChunks } from "./chunks.ts";
 
 /** One of Zulip's API flag names (a key of MESSAGE_FLAG). */
@@ -115,23 +115,30 @@ export async function receivedIds(db: Db, userId: number, messages: FlagMessage[
   return out;
 }
 
+/** The columns `withViewerFlags` adds: the viewer's flag row (if any) and whether they received the message. */
+type ViewerFlagColumns = { viewer_flags: number | null; viewer_received: number };
+
+/** A message row read with the viewer's flag inputs (see withViewerFlags). */
+export type RowWithViewerFlags = MessageRow & ViewerFlagColumns;
+
 /**
- * Messages by id (ascending; unknown ids skipped), each with the viewer's flag list, in one query
- * per chunk: the viewer's row and whether they received it come with the message (a message
- * list's flags, without two more round trips).
+ * Widens a query over `messages` to every message column and the viewer's flag inputs (their
+ * flag row, joined, and whether they received the message), so a message list's flags come
+ * with its rows instead of from two more queries.
  */
-export async function messagesWithFlags(db: Db, realmId: number, viewerId: number, ids: readonly number[]): Promise<{ rows: MessageRow[]; flags: Map<number, readonly string[]> }> {
-  const found = await collectChunks(idChunks(ids), (chunk) =>
-    db
-      .selectFrom("messages")
-      .leftJoin("user_message_flags as vf", (j) => j.onRef("vf.message_id", "=", "messages.id").on("vf.user_id", "=", viewerId))
-      .select(MESSAGE_COLUMNS.map((c) => `messages.${c}` as const))
-      .select(["vf.flags as viewer_flags", sql<number>`case when ${receivedBySql(viewerId)} then 1 else 0 end`.as("viewer_received")])
-      .where("messages.realm_id", "=", realmId)
-      .where("messages.id", "in", chunk)
-      .orderBy("messages.id")
-      .execute(),
-  );
+export function withViewerFlags<Q extends SelectQueryBuilder<Database, "messages", object>>(query: Q, viewerId: number): SelectQueryBuilder<Database, "messages", RowWithViewerFlags> {
+  return (query as unknown as SelectQueryBuilder<Database, "messages", object>)
+    .leftJoin("user_message_flags as vf", (j) => j.onRef("vf.message_id", "=", "messages.id").on("vf.user_id", "=", viewerId))
+    .select(MESSAGE_COLUMNS.map((c) => `messages.${c}` as const))
+    .select(["vf.flags as viewer_flags", sql<number>`case when ${receivedBySql(viewerId)} then 1 else 0 end`.as("viewer_received")]) as unknown as SelectQueryBuilder<
+    Database,
+    "messages",
+    RowWithViewerFlags
+  >;
+}
+
+/** Splits rows read through withViewerFlags into message rows and the viewer's flag list of each. */
+export function splitViewerFlags(viewerId: number, found: readonly RowWithViewerFlags[]): { rows: MessageRow[]; flags: Map<number, readonly string[]> } {
   const rows: MessageRow[] = [];
   const flags = new Map<number, readonly string[]>();
   for (const { viewer_flags, viewer_received, ...row } of found) {
@@ -139,6 +146,14 @@ export async function messagesWithFlags(db: Db, realmId: number, viewerId: numbe
     flags.set(row.id, flagNames(effectiveFlagBits(viewerId, row, { received: Number(viewer_received) === 1, stored: viewer_flags ?? undefined })));
   }
   return { rows, flags };
+}
+
+/** Messages by id (ascending; unknown ids skipped), each with the viewer's flag list, in one query per chunk. */
+export async function messagesWithFlags(db: Db, realmId: number, viewerId: number, ids: readonly number[]): Promise<{ rows: MessageRow[]; flags: Map<number, readonly string[]> }> {
+  const found = await collectChunks(idChunks(ids), (chunk) =>
+    withViewerFlags(db.selectFrom("messages"), viewerId).where("messages.realm_id", "=", realmId).where("messages.id", "in", chunk).orderBy("messages.id").execute(),
+  );
+  return splitViewerFlags(viewerId, found);
 }
 
 /** Effective flag bits of one user for each message (by message id). */

@@ -5,7 +5,8 @@
  */
 import { sql, type Expression, type SqlBool } from "kysely";
 import { MAX_STORED_ID, type Db, type Engine } from "./types.ts";
-import { unreadForSql } from "./message-flags.ts";
+import { splitViewerFlags, unreadForSql, withViewerFlags } from "./message-flags.ts";
+import type { MessageRow } from "./schema.ts";
 import { restrictToSearch, type SearchedQuery } from "./dialect/search-query.ts";
 import type { BuiltNarrow } from "./message-narrow.ts";
 import { collectChunks, idChunks } from "./chunks.ts";
@@ -73,8 +74,13 @@ function rangePlan(anchor: number, numBefore: number, numAfter: number, includeA
 /** PostgreSQL refuses a bound beyond an integer column's range: bounds are capped. */
 const idBound = (n: number) => Math.min(n, MAX_STORED_ID);
 
-/** Reads the anchored range of a narrow (anchor 0 = oldest; LARGER_THAN_MAX_MESSAGE_ID = newest). */
-export async function fetchMessageRange(scope: QueryScope, narrow: BuiltNarrow, request: RangeRequest): Promise<RangeResult> {
+/** The range's queries, each run by `run` (which may widen what it selects), and the rows they found by id. */
+async function readRange<R extends { id: number }>(
+  scope: QueryScope,
+  narrow: BuiltNarrow,
+  request: RangeRequest,
+  run: (query: SearchedQuery["query"]) => Promise<R[]>,
+): Promise<{ range: RangeResult; found: Map<number, R> }> {
   const anchor = request.anchor === "first_unread" ? await firstUnreadId(scope, narrow) : request.anchor;
   const left = anchor === 0;
   const right = anchor >= LARGER_THAN_MAX_MESSAGE_ID;
@@ -82,20 +88,37 @@ export async function fetchMessageRange(scope: QueryScope, narrow: BuiltNarrow, 
   const numAfter = right ? 0 : request.numAfter;
   const plan = rangePlan(anchor, numBefore, numAfter, request.includeAnchor, left, right);
   const { query, id } = matching(scope, narrow, narrow.visible);
-  const ids: number[] = [];
+  const found = new Map<number, R>();
+  const take = (rows: R[]) => {
+    for (const row of rows) found.set(row.id, row);
+  };
   if (plan.before) {
     const q = plan.before.upTo === null ? query : query.where(id, "<=", idBound(plan.before.upTo));
-    ids.push(...(await q.orderBy(id, "desc").limit(plan.before.limit).execute()).map((r) => r.id));
+    take(await run(q.orderBy(id, "desc").limit(plan.before.limit)));
   }
   if (plan.after) {
     const q = plan.after.from === null ? query : query.where(id, ">=", idBound(plan.after.from));
-    ids.push(...(await q.orderBy(id, "asc").limit(plan.after.limit).execute()).map((r) => r.id));
+    take(await run(q.orderBy(id, "asc").limit(plan.after.limit)));
   }
-  if (!plan.before && !plan.after && anchor <= MAX_STORED_ID) {
-    ids.push(...(await query.where(id, "=", anchor).execute()).map((r) => r.id));
-  }
-  ids.sort((a, b) => a - b);
-  return limitRows(ids, anchor, numBefore, numAfter, left, right);
+  if (!plan.before && !plan.after && anchor <= MAX_STORED_ID) take(await run(query.where(id, "=", anchor)));
+  const ids = [...found.keys()].sort((a, b) => a - b);
+  return { range: limitRows(ids, anchor, numBefore, numAfter, left, right), found };
+}
+
+/** Reads the anchored range of a narrow (anchor 0 = oldest; LARGER_THAN_MAX_MESSAGE_ID = newest). */
+export async function fetchMessageRange(scope: QueryScope, narrow: BuiltNarrow, request: RangeRequest): Promise<RangeResult> {
+  return (await readRange(scope, narrow, request, (query) => query.execute())).range;
+}
+
+/** fetchMessageRange, with the messages' rows and the viewer's flags read by the same queries. */
+export async function fetchMessageRangeWithFlags(
+  scope: QueryScope,
+  narrow: BuiltNarrow,
+  request: RangeRequest,
+): Promise<{ range: RangeResult; rows: MessageRow[]; flags: Map<number, readonly string[]> }> {
+  const { range, found } = await readRange(scope, narrow, request, (query) => withViewerFlags(query, scope.viewerId).execute());
+  const { rows, flags } = splitViewerFlags(scope.viewerId, range.ids.flatMap((id) => found.get(id) ?? []));
+  return { range, rows, flags };
 }
 
 /** Zulip's post_process_limited_query: trims headroom and works out the found_* flags. */

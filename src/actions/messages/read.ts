@@ -8,7 +8,7 @@ import { emailDomain } from "../../store/emails.ts";
 import { messageLookups, presentMessage, type ApiMessage, type MessagePresentOptions } from "../../present/messages.ts";
 import { messageLookupRows } from "../../store/message-lookups.ts";
 import { flagsFor, messagesWithFlags } from "../../store/message-flags.ts";
-import { fetchMessageRange, fetchRequestedMessages, LARGER_THAN_MAX_MESSAGE_ID, type RangeResult } from "../../store/message-queries.ts";
+import { fetchMessageRangeWithFlags, fetchRequestedMessages, LARGER_THAN_MAX_MESSAGE_ID, type RangeResult } from "../../store/message-queries.ts";
 import { directRecipientMembers } from "../../store/messages.ts";
 import type { MessageRow } from "../../store/schema.ts";
 import { buildNarrow, type BuiltNarrow } from "../../narrow/build.ts";
@@ -92,9 +92,10 @@ export async function getMessages(ctx: AuthedCtx, input: GetMessagesInput): Prom
   const terms = await applyWithOperator(parsed, (id) => readableMessage(ctx, id), members);
   const narrow = await buildNarrow(narrowScope(ctx), terms);
   const scope = queryScope(ctx);
-  const range: RangeResult | null = anchor === null ? null : await fetchMessageRange(scope, narrow, { anchor, numBefore: input.num_before, numAfter: input.num_after, includeAnchor: input.include_anchor });
-  const ids = range ? range.ids : await fetchRequestedMessages(scope, narrow, input.message_ids ?? []);
-  const { rows, flags } = await messagesWithFlags(ctx.db, ctx.realm.id, ctx.actor.id, ids);
+  // A range reads its rows and the caller's flags with its own queries; an id list, after them.
+  const ranged = anchor === null ? null : await fetchMessageRangeWithFlags(scope, narrow, { anchor, numBefore: input.num_before, numAfter: input.num_after, includeAnchor: input.include_anchor });
+  const range: RangeResult | null = ranged?.range ?? null;
+  const { rows, flags } = ranged ?? (await messagesWithFlags(ctx.db, ctx.realm.id, ctx.actor.id, await fetchRequestedMessages(scope, narrow, input.message_ids ?? [])));
   const messages = await showMessages(ctx, rows, {
     applyMarkdown: input.apply_markdown,
     clientGravatar: input.client_gravatar,
