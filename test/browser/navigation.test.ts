@@ -213,6 +213,10 @@ describe("web app: reading, navigation and liveness (sqlite)", () => {
     await owner.keyboard.press("Escape");
     await selected.waitFor({ state: "detached" });
 
+    // Away from the combined feed: the new message would be on screen there, and marked read as
+    // soon as it is seen (under load, before `n` is pressed).
+    await owner.evaluate((hash) => (location.hash = hash), `#narrow/channel/${lobbyId}-lobby`);
+    await heading(owner).filter({ hasText: "#lobby" }).waitFor();
     expectSuccess(await server.api.post(server.fixtures.owner, "/mark_all_as_read", {}));
     expectSuccess(await server.api.post(server.fixtures.member, "/messages", { type: "stream", to: "quiet", topic: "standup", content: "Standup moved to 10:30." }));
     await owner.getByRole("link", { name: "quiet, 1 unread" }).waitFor();
