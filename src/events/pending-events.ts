@@ -1,6 +1,6 @@
 /**
- * What GET /events hands a client: a queue's pending events, kept as the queue holds them (its
- * ids beside events that several queues share) rather than as one `{ id, ...event }` copy per
+ * What GET /events hands a client: a queue's pending events, kept as the queue holds them (events that
+ * several queues share, with consecutive ids) rather than as one `{ id, ...event }` copy per
  * queue, and written as JSON from each event's text, built once per event object however many
  * queues hold it. A message delivered to 10,000 queues is stringified once per variant (flags,
  * formats), not 10,000 times.
@@ -29,23 +29,23 @@ export function queuedEventJson(id: number, event: ApiEvent): string {
   return rest === "}" ? `{"id":${id}}` : `{"id":${id},${rest}`;
 }
 
-/** A queue's pending events, oldest first: `ids[k]` is the queue's id of `events[k]`. */
+/** A queue's pending events, oldest first, with consecutive ids from `firstId`. */
 export class PendingEvents {
   constructor(
-    readonly ids: readonly number[],
+    readonly firstId: number,
     readonly events: readonly ApiEvent[],
   ) {}
 
   /** The events as a client receives them, each with its id first. */
   toArray(): QueuedEvent[] {
     // The id first: a property after a spread takes V8's slow path (see actions/context.ts).
-    return this.events.map((event, k) => ({ id: this.ids[k], ...event }));
+    return this.events.map((event, k) => ({ id: this.firstId + k, ...event }));
   }
 
   /** `JSON.stringify(this.toArray())`, without building the copies. */
   json(): string {
     let text = "[";
-    for (let k = 0; k < this.events.length; k++) text += (k === 0 ? "" : ",") + queuedEventJson(this.ids[k], this.events[k]);
+    for (let k = 0; k < this.events.length; k++) text += (k === 0 ? "" : ",") + queuedEventJson(this.firstId + k, this.events[k]);
     return `${text}]`;
   }
 

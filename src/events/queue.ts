@@ -43,11 +43,10 @@ export class EventQueue {
   /** Last time the client was handed the queue's contents (or the queue was made). */
   lastServedMs: number;
   /**
-   * The pending events, oldest first, and their ids beside them: the event objects are shared
-   * with the other queues that got them (never copied only to add an id).
+   * The pending events, oldest first: the event objects are shared with the other queues that
+   * got them (never copied only to add an id). Their ids are consecutive and end at nextId - 1.
    */
   private events: ApiEvent[] = [];
-  private ids: number[] = [];
   private nextId = 0;
   /** Id of the newest event dropped by an acknowledgement; -1 before any. */
   private newestPrunedId = -1;
@@ -72,10 +71,7 @@ export class EventQueue {
   static restore(saved: QueueSnapshot): EventQueue {
     const queue = new EventQueue({ ...saved, nowMs: saved.lastServedMs });
     queue.lastTouchedMs = saved.lastTouchedMs;
-    for (const { id, ...event } of saved.events) {
-      queue.ids.push(id);
-      queue.events.push(event);
-    }
+    for (const { id: _id, ...event } of saved.events) queue.events.push(event);
     queue.nextId = saved.nextId;
     queue.newestPrunedId = saved.newestPrunedId;
     return queue;
@@ -90,10 +86,8 @@ export class EventQueue {
 
   /** Appends an event with the next id; returns the id. Events carry no id of their own. */
   push(event: ApiEvent): number {
-    const id = this.nextId++;
-    this.ids.push(id);
     this.events.push(event);
-    return id;
+    return this.nextId++;
   }
 
   /**
@@ -102,9 +96,8 @@ export class EventQueue {
    */
   acknowledge(lastEventId: number): AckResult {
     if (lastEventId < this.newestPrunedId) return "already_pruned";
-    while (this.ids.length > 0 && this.ids[0] <= lastEventId) {
-      this.newestPrunedId = this.ids[0];
-      this.ids.shift();
+    while (this.events.length > 0 && this.firstPendingId() <= lastEventId) {
+      this.newestPrunedId = this.firstPendingId();
       this.events.shift();
     }
     return lastEventId === this.newestPrunedId ? "ok" : "not_in_queue";
@@ -112,7 +105,12 @@ export class EventQueue {
 
   /** The pending events, oldest first, as they are now (later pushes do not change them). */
   pending(): PendingEvents {
-    return new PendingEvents([...this.ids], [...this.events]);
+    return new PendingEvents(this.firstPendingId(), [...this.events]);
+  }
+
+  /** The id of the oldest pending event (of the next one when none is pending). */
+  private firstPendingId(): number {
+    return this.nextId - this.events.length;
   }
 
   /** The pending events, oldest first, each with its id. */
