@@ -3,7 +3,7 @@ import type { Selectable } from "kysely";
 import type { Db } from "./types.ts";
 import { prepared, type Placeholders } from "./prepared.ts";
 import type { LinkifierTable } from "./schema.ts";
-import { cachedRead } from "./read-cache.ts";
+import { cachedRead, copyRows } from "./read-cache.ts";
 
 /** A stored linkifier. */
 export type LinkifierRow = Selectable<LinkifierTable>;
@@ -17,7 +17,7 @@ export const listLinkifiers = cachedRead(
   "linkifiers",
   ["linkifiers"],
   (realmId: number) => String(realmId),
-  (rows: LinkifierRow[]) => rows.map((row) => ({ ...row })),
+  copyRows<LinkifierRow>,
   (db, realmId) => linkifiersQuery(db, { realmId }),
 );
 

@@ -80,3 +80,30 @@ export function cachedRead<A extends unknown[], R>(
     return copy(value);
   };
 }
+
+/** A cachedRead `copy` for lists of rows: each caller gets rows of its own. */
+export function copyRows<R extends object>(rows: R[]): R[] {
+  return rows.map((row) => ({ ...row }));
+}
+
+/**
+ * A cached read of a realm's rows of `table` by id, in id order, shared by every caller (not to
+ * change): hand out rows with `copiesByIds`.
+ */
+export function cachedRowsById<R extends { id: number }>(name: string, table: string, read: (db: Db, realmId: number) => Promise<R[]>): (db: Db, realmId: number) => Promise<ReadonlyMap<number, R>> {
+  return cachedRead(
+    name,
+    [table],
+    (realmId: number) => String(realmId),
+    (byId: ReadonlyMap<number, R>) => byId,
+    async (db, realmId): Promise<ReadonlyMap<number, R>> => new Map((await read(db, realmId)).map((row) => [row.id, row])),
+  );
+}
+
+/** Copies of the rows of `ids` (ascending, each once; unknown ids skipped). */
+export function copiesByIds<R extends object>(byId: ReadonlyMap<number, R>, ids: readonly number[]): R[] {
+  return [...new Set(ids)].sort((a, b) => a - b).flatMap((id) => {
+    const row = byId.get(id);
+    return row ? [{ ...row }] : [];
+  });
+}

@@ -3,7 +3,7 @@ import { sql, type Updateable } from "kysely";
 import type { Db } from "./types.ts";
 import { prepared, type Placeholders } from "./prepared.ts";
 import type { NewStream, StreamRow, StreamTable } from "./schema.ts";
-import { cachedRead } from "./read-cache.ts";
+import { cachedRead, cachedRowsById, copiesByIds } from "./read-cache.ts";
 import { collectChunks, valueChunks } from "./chunks.ts";
 
 const streamByIdQuery = prepared("streamById", (db, param: Placeholders<{ realmId: number; streamId: number }>) =>
@@ -36,16 +36,7 @@ export const getStreamByName = cachedRead(
  * Every stream of a realm by id, in id order, archived ones too, kept while the streams table is
  * unwritten. Shared by all callers: the functions below hand out copies of the rows.
  */
-const realmStreamsById = cachedRead(
-  "realm streams by id",
-  ["streams"],
-  (realmId: number) => String(realmId),
-  (byId: ReadonlyMap<number, StreamRow>) => byId,
-  async (db, realmId): Promise<ReadonlyMap<number, StreamRow>> => {
-    const rows = await db.selectFrom("streams").selectAll().where("realm_id", "=", realmId).orderBy("id").execute();
-    return new Map(rows.map((row) => [row.id, row]));
-  },
-);
+const realmStreamsById = cachedRowsById("realm streams by id", "streams", (db, realmId) => db.selectFrom("streams").selectAll().where("realm_id", "=", realmId).orderBy("id").execute());
 
 /** Every stream of a realm, by id; archived ones only when asked. */
 export async function listStreams(db: Db, realmId: number, opts: { includeArchived: boolean }): Promise<StreamRow[]> {
@@ -56,11 +47,7 @@ export async function listStreams(db: Db, realmId: number, opts: { includeArchiv
 
 /** Streams of a realm with the given ids, ascending; unknown ids are skipped. */
 export async function getStreamsByIds(db: Db, realmId: number, ids: number[]): Promise<StreamRow[]> {
-  const byId = await realmStreamsById(db, realmId);
-  return [...new Set(ids)].sort((a, b) => a - b).flatMap((id) => {
-    const row = byId.get(id);
-    return row ? [{ ...row }] : [];
-  });
+  return copiesByIds(await realmStreamsById(db, realmId), ids);
 }
 
 /** Streams of a realm with any of the given exact names. */

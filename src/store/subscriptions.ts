@@ -9,7 +9,7 @@ import { sql, type Expression, type Updateable } from "kysely";
 import { maxMessageId } from "./messages.ts";
 import { idListAgg, parseIdList } from "./dialect/id-list.ts";
 import { prepared, type Placeholders } from "./prepared.ts";
-import { cachedRead } from "./read-cache.ts";
+import { cachedRead, copyRows } from "./read-cache.ts";
 import { collectChunks, eachChunk, idChunks, rowChunks, valueChunks } from "./chunks.ts";
 
 /** The fields of an active user that channel permission checks need. */
@@ -73,7 +73,7 @@ export const userSubscriptionRows = cachedRead(
   "subscriptions of a user",
   ["subscriptions"],
   (realmId: number, userId: number) => `${realmId}/${userId}`,
-  (rows: SubscriptionRow[]) => rows.map((row) => ({ ...row })),
+  copyRows<SubscriptionRow>,
   (db, realmId, userId) => db.selectFrom("subscriptions").selectAll().where("realm_id", "=", realmId).where("user_id", "=", userId).orderBy("stream_id").execute(),
 );
 

@@ -4,7 +4,7 @@ import type { Db } from "./types.ts";
 import { prepared, type Placeholders } from "./prepared.ts";
 import type { UserTopicTable } from "./schema.ts";
 import type { Selectable } from "kysely";
-import { cachedRead } from "./read-cache.ts";
+import { cachedRead, copyRows } from "./read-cache.ts";
 import { collectChunks, idChunks, valueChunks } from "./chunks.ts";
 
 /** Zulip's visibility_policy values. */
@@ -51,7 +51,7 @@ export const userTopicRows = cachedRead(
   "user topics of a user",
   ["user_topics"],
   (realmId: number, userId: number) => `${realmId}/${userId}`,
-  (rows: UserTopicRow[]) => rows.map((row) => ({ ...row })),
+  copyRows<UserTopicRow>,
   (db, realmId, userId) => db.selectFrom("user_topics").selectAll().where("realm_id", "=", realmId).where("user_id", "=", userId).orderBy("id").execute(),
 );
 

@@ -6,7 +6,7 @@ import type { Db } from "./types.ts";
 import type { NewUser, ServiceRow, UserRow, UserUpdate } from "./schema.ts";
 import { prepared, type Placeholders } from "./prepared.ts";
 import { setSubscribersActive } from "./subscriptions.ts";
-import { cachedRead } from "./read-cache.ts";
+import { cachedRead, cachedRowsById, copiesByIds } from "./read-cache.ts";
 import { collectChunks, eachChunk, idChunks, valueChunks } from "./chunks.ts";
 
 /** A user or bot by id, active or not. */
@@ -29,16 +29,7 @@ export function getUserByDeliveryEmail(db: Db, realmId: number, email: string): 
  * (every register lists them, every message list looks up its senders). Shared by all callers:
  * the functions below hand out copies of the rows.
  */
-const realmUsersById = cachedRead(
-  "realm users by id",
-  ["users"],
-  (realmId: number) => String(realmId),
-  (byId: ReadonlyMap<number, UserRow>) => byId,
-  async (db, realmId): Promise<ReadonlyMap<number, UserRow>> => {
-    const rows = await db.selectFrom("users").selectAll().where("realm_id", "=", realmId).orderBy("id").execute();
-    return new Map(rows.map((row) => [row.id, row]));
-  },
-);
+const realmUsersById = cachedRowsById("realm users by id", "users", (db, realmId) => db.selectFrom("users").selectAll().where("realm_id", "=", realmId).orderBy("id").execute());
 
 /** Every user and bot of the realm, by id. */
 export async function listUsers(db: Db, realmId: number): Promise<UserRow[]> {
@@ -47,11 +38,7 @@ export async function listUsers(db: Db, realmId: number): Promise<UserRow[]> {
 
 /** Users (and bots) by id, ascending; unknown ids are skipped. */
 export async function usersByIds(db: Db, realmId: number, ids: number[]): Promise<UserRow[]> {
-  const byId = await realmUsersById(db, realmId);
-  return [...new Set(ids)].sort((a, b) => a - b).flatMap((id) => {
-    const row = byId.get(id);
-    return row ? [{ ...row }] : [];
-  });
+  return copiesByIds(await realmUsersById(db, realmId), ids);
 }
 
 /** Ids and roles of the given users (all, or active ones only); unknown ids are skipped. */
