@@ -72,12 +72,12 @@ for (const store of STORES) {
           const recipientId = await streamRecipientId(tx, f.realmId, streamId);
           const ids: number[] = [];
           for (let i = 0; i < REALISTIC; i++) {
-            const row = await insertMessage(tx, server.store.kind, {
+            const { message } = await insertMessage(tx, server.store.kind, {
               realm_id: f.realmId, sender_id: f.owner.id, recipient_id: recipientId, stream_id: streamId, topic: "many", content: `m${i}`,
               rendered_content: `<p>m${i}</p>`, date_sent: Math.floor(Date.now() / 1000), sending_client: "test", last_edit_time: null,
               last_moved_time: null, edit_history: null, is_me_message: 0, has_link: 0, has_image: 0, has_attachment: 0, stream_wildcard_mention: 0,
             }, new Map());
-            ids.push(row.id);
+            ids.push(message.id);
           }
           return ids;
         }),

@@ -145,14 +145,16 @@ const CASES: Record<string, Case> = {
   insertMessageWithFlag: {
     engines: ["postgres"],
     params: (s) => [
-      newMessage(s, { search_tsv: "'lunch':1 'soup':3", flag_user_id: s.fx.member.id, flags: 1 }),
-      newMessage(s, { topic: "", content: "", rendered_content: "", search_tsv: "", flag_user_id: s.fx.owner.id, flags: 0 }),
+      // topic_had_messages: a topic with messages, one without, and a direct message.
+      newMessage(s, { search_tsv: "'lunch':1 'soup':3", flag_user_id: s.fx.member.id, flags: 1, lowered_topic: "lunch" }),
+      newMessage(s, { topic: "Fresh", content: "", rendered_content: "", search_tsv: "", flag_user_id: s.fx.owner.id, flags: 0, lowered_topic: "fresh" }),
+      newMessage(s, { stream_id: null, topic: "", search_tsv: "", flag_user_id: s.fx.owner.id, flags: 0, lowered_topic: "" }),
     ],
     readBack: async (db, rows) => {
       const message = await insertedMessage(db, rows);
-      const [{ id }] = rows as Array<{ id: number }>;
+      const [{ id, topic_had_messages }] = rows as Array<{ id: number; topic_had_messages: boolean }>;
       const flags = await db.selectFrom("user_message_flags").select(["user_id", "flags"]).where("message_id", "=", id).execute();
-      return { message, flags };
+      return { message, flags, topic_had_messages };
     },
   },
   insertFlagRow: {

@@ -19,7 +19,7 @@ import { messageLookups, newChannelMessageLookups, presentMessage } from "../../
 import { messageLookupRows } from "../../store/message-lookups.ts";
 import type { Db } from "../../store/types.ts";
 import { defaultFlagBits, effectiveFlagBits, flagNames } from "../../store/message-flags.ts";
-import { directConversation, insertMessage, streamRecipientId, topicParticipantIds } from "../../store/messages.ts";
+import { directConversation, insertMessage, streamRecipientId, topicParticipantIds, type InsertedMessage } from "../../store/messages.ts";
 import { MESSAGE_FLAG, type MessageRow, type StreamRow, type UserRow } from "../../store/schema.ts";
 import { lowerFirstMessageId } from "../../store/streams.ts";
 import { mutersOf } from "../../store/muted-users.ts";
@@ -217,7 +217,7 @@ async function messageEvent(ctx: Pick<DoEnv, "realm" | "config">, db: Db, messag
   });
 }
 
-function insertSentMessage(ctx: Pick<DoEnv, "realm" | "clock" | "engine">, tx: Db, request: SendRequest): Promise<MessageRow> {
+function insertSentMessage(ctx: Pick<DoEnv, "realm" | "clock" | "engine">, tx: Db, request: SendRequest): Promise<InsertedMessage> {
   const { rendered } = request;
   return insertMessage(tx, ctx.engine, {
     realm_id: ctx.realm.id,
@@ -248,7 +248,7 @@ function insertSentMessage(ctx: Pick<DoEnv, "realm" | "clock" | "engine">, tx: D
 export async function doSendMessage(tx: Db, env: Pick<DoEnv, "realm" | "clock" | "engine" | "config" | "emit">, request: SendRequest): Promise<SendMessageResult> {
   const { sender, stream } = request;
   const filled = env.emit.reserveMessageId();
-  const message = await insertSentMessage(env, tx, request);
+  const { message, topicHadMessages } = await insertSentMessage(env, tx, request);
   filled(message.id);
   await claimAttachments(tx, env.realm.id, sender.id, message.id, request.rendered.linkedUploadPaths, env.emit);
   const outgoingWebhookJobs = await doQueueOutgoingWebhooks(tx, env, message.id, request);
@@ -259,7 +259,7 @@ export async function doSendMessage(tx: Db, env: Pick<DoEnv, "realm" | "clock" |
   if (stream) {
     // The row may be older than a concurrent send's commit: the write itself keeps the oldest id.
     if (stream.first_message_id === null || stream.first_message_id > message.id) await lowerFirstMessageId(tx, env.realm.id, stream.id, message.id);
-    const policy = await applySenderVisibility(tx, env, sender, stream, message);
+    const policy = await applySenderVisibility(tx, env, { sender, stream, message, topicHadMessages });
     if (policy !== undefined) result.automatic_new_visibility_policy = policy;
     const mentionedUsers = request.mentionedIds.size === 0 ? [] : await usersByIds(tx, env.realm.id, [...request.mentionedIds]);
     await followForMentions(tx, env, mentionedUsers, message);
