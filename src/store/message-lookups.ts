@@ -2,6 +2,7 @@
 import type { Db } from "./types.ts";
 import type { MessageRow, ReactionRow, StreamRow, UserRow } from "./schema.ts";
 import { listLinkifiers, type LinkifierRow } from "./linkifiers.ts";
+import type { AttachedRows } from "./message-attached.ts";
 import { directRecipientMembers } from "./messages.ts";
 import { reactionsOfMessages } from "./reactions.ts";
 import { getStreamsByIds } from "./streams.ts";
@@ -22,8 +23,11 @@ export type MessageLookupRows = {
   linkifiers: LinkifierRow[];
 };
 
-/** Batch-loads the senders, channels, direct-message participants, reactions, submessages and linkifiers of the messages. */
-export async function messageLookupRows(db: Db, realmId: number, rows: readonly MessageRow[]): Promise<MessageLookupRows> {
+/**
+ * Batch-loads the senders, channels, direct-message participants, reactions, submessages and
+ * linkifiers of the messages; `attached`: the reactions and submessages, already read with the rows.
+ */
+export async function messageLookupRows(db: Db, realmId: number, rows: readonly MessageRow[], attached?: AttachedRows): Promise<MessageLookupRows> {
   const ids = rows.map((r) => r.id);
   const streamIds = [...new Set(rows.flatMap((r) => (r.stream_id === null ? [] : [r.stream_id])))];
   const directIds = [...new Set(rows.filter((r) => r.stream_id === null).map((r) => r.recipient_id))];
@@ -32,8 +36,8 @@ export async function messageLookupRows(db: Db, realmId: number, rows: readonly 
   const [users, streams, reactions, submessages, linkifiers] = await Promise.all([
     usersByIds(db, realmId, userIds),
     getStreamsByIds(db, realmId, streamIds),
-    reactionsOfMessages(db, realmId, ids),
-    submessagesOfMessages(db, ids),
+    attached?.reactions ?? reactionsOfMessages(db, realmId, ids),
+    attached?.submessages ?? submessagesOfMessages(db, ids),
     rows.length === 0 ? [] : listLinkifiers(db, realmId),
   ]);
   return { directMembers, users, streams, reactions, submessages, linkifiers };

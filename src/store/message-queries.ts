@@ -10,6 +10,7 @@ import type { MessageRow } from "./schema.ts";
 import { restrictToSearch, type SearchedQuery } from "./dialect/search-query.ts";
 import type { BuiltNarrow } from "./message-narrow.ts";
 import { collectChunks, idChunks } from "./chunks.ts";
+import { splitAttachedRows, withAttachedRows, type AttachedRows } from "./message-attached.ts";
 
 /** Where a query runs: the store and engine, the realm and the viewer. */
 export type QueryScope = { db: Db; engine: Engine; realmId: number; viewerId: number };
@@ -110,15 +111,22 @@ export async function fetchMessageRange(scope: QueryScope, narrow: BuiltNarrow, 
   return (await readRange(scope, narrow, request, (query) => query.execute())).range;
 }
 
-/** fetchMessageRange, with the messages' rows and the viewer's flags read by the same queries. */
+/**
+ * fetchMessageRange, with the messages' rows and the viewer's flags read by the same queries (and on
+ * PostgreSQL their reactions and submessages too: `attached`).
+ */
 export async function fetchMessageRangeWithFlags(
   scope: QueryScope,
   narrow: BuiltNarrow,
   request: RangeRequest,
-): Promise<{ range: RangeResult; rows: MessageRow[]; flags: Map<number, readonly string[]> }> {
+): Promise<{ range: RangeResult; rows: MessageRow[]; flags: Map<number, readonly string[]>; attached?: AttachedRows }> {
+  if (scope.engine === "postgres") {
+    const { range, found } = await readRange(scope, narrow, request, (query) => withAttachedRows(withViewerFlags(query, scope.viewerId)).execute());
+    const { rows: withFlags, attached } = splitAttachedRows(range.ids.flatMap((id) => found.get(id) ?? []));
+    return { range, ...splitViewerFlags(scope.viewerId, withFlags), attached };
+  }
   const { range, found } = await readRange(scope, narrow, request, (query) => withViewerFlags(query, scope.viewerId).execute());
-  const { rows, flags } = splitViewerFlags(scope.viewerId, range.ids.flatMap((id) => found.get(id) ?? []));
-  return { range, rows, flags };
+  return { range, ...splitViewerFlags(scope.viewerId, range.ids.flatMap((id) => found.get(id) ?? [])) };
 }
 
 /** Zulip's post_process_limited_query: trims headroom and works out the found_* flags. */

@@ -25,6 +25,29 @@ for (const store of STORES) {
       await server?.stop();
     });
 
+    test("a message list shows each message's submessages and reactions as the single message does", async () => {
+      const { owner, member } = server.fixtures;
+      const poll = await send(owner, { type: "stream", to: "polls", topic: "list", content: "/poll Tea or coffee?" });
+      const plain = await send(member, { type: "stream", to: "polls", topic: "list", content: "no widget here" });
+      const reacted = await send(owner, { type: "stream", to: "polls", topic: "list", content: "react to me" });
+      expectSuccess(await submit(owner, poll, "widget", { widget_type: "poll", extra_data: { question: "Tea or coffee?", options: [] } }));
+      expectSuccess(await submit(member, poll, "widget", { type: "new_option", option: "Tea", idx: 1 }));
+      for (const [user, emoji_name] of [[member, "tada"], [owner, "tada"], [owner, "octopus"]] as const) {
+        expectSuccess(await server.api.post(user, `/messages/${reacted}/reactions`, { emoji_name }));
+      }
+      expectSuccess(await server.api.post(member, `/messages/${poll}/reactions`, { emoji_name: "thumbs_up" }));
+      const narrow = JSON.stringify([{ operator: "channel", operand: "polls" }, { operator: "topic", operand: "list" }]);
+      const listed = expectSuccess(await server.api.get(member, "/messages", { anchor: "newest", num_before: 10, num_after: 0, narrow })).messages;
+      assert.deepEqual(listed.map((m: { id: number }) => m.id), [poll, plain, reacted]);
+      for (const m of listed) {
+        const single = expectSuccess(await server.api.get(member, `/messages/${m.id}`)).message;
+        assert.deepEqual([m.submessages, m.reactions], [single.submessages, single.reactions], `message ${m.id}`);
+      }
+      assert.equal(listed[0].submessages.length, 2);
+      assert.deepEqual(listed[2].reactions.map((r: { emoji_name: string; user_id: number }) => [r.emoji_name, r.user_id]), [["tada", member.id], ["tada", owner.id], ["octopus", owner.id]]);
+      assert.deepEqual([listed[1].submessages, listed[1].reactions], [[], []]);
+    });
+
     test("a poll: the sender starts it, others vote, every holder gets the event", async () => {
       const { owner, member } = server.fixtures;
       const id = await send(owner, { type: "stream", to: "polls", topic: "lunch", content: "/poll Where?" });

@@ -7,6 +7,7 @@ import { JsonableError } from "../../errors.ts";
 import { emailDomain } from "../../store/emails.ts";
 import { messageLookups, presentMessage, type ApiMessage, type MessagePresentOptions } from "../../present/messages.ts";
 import { messageLookupRows } from "../../store/message-lookups.ts";
+import type { AttachedRows } from "../../store/message-attached.ts";
 import { flagsFor, messagesWithFlags } from "../../store/message-flags.ts";
 import { fetchMessageRangeWithFlags, fetchRequestedMessages, LARGER_THAN_MAX_MESSAGE_ID, type RangeResult } from "../../store/message-queries.ts";
 import { directRecipientMembers } from "../../store/messages.ts";
@@ -43,11 +44,11 @@ export function parseAnchor(anchor: string | undefined, useFirstUnread: boolean)
 }
 
 /** How the caller wants messages shown, whether search fields are wanted, and the caller's flags if already read. */
-type ShowOptions = MessagePresentOptions & { narrow: BuiltNarrow | null; flags?: ReadonlyMap<number, readonly string[]> };
+type ShowOptions = MessagePresentOptions & { narrow: BuiltNarrow | null; flags?: ReadonlyMap<number, readonly string[]>; attached?: AttachedRows };
 
 /** Messages with the caller's flags (and match fields for a search), in the order given. */
 export async function showMessages(ctx: AuthedCtx, rows: readonly MessageRow[], opts: ShowOptions): Promise<Array<ApiMessage & { flags: readonly string[] } & Partial<SearchFields>>> {
-  const [loaded, flags] = await Promise.all([messageLookupRows(ctx.db, ctx.realm.id, rows), opts.flags ?? flagsFor(ctx.db, ctx.actor.id, [...rows])]);
+  const [loaded, flags] = await Promise.all([messageLookupRows(ctx.db, ctx.realm.id, rows, opts.attached), opts.flags ?? flagsFor(ctx.db, ctx.actor.id, [...rows])]);
   const lookups = messageLookups(ctx.realm, emailDomain(ctx.config.externalUrl), loaded);
   const search = opts.narrow?.search ?? null;
   const matcher = search ? searchMatcher(search) : null;
@@ -102,6 +103,7 @@ export async function getMessages(ctx: AuthedCtx, input: GetMessagesInput): Prom
     emptyTopicName: input.allow_empty_topic_name,
     narrow,
     flags,
+    attached: ranged?.attached,
   });
   if (!range) return { messages, history_limited: false, found_anchor: false, found_oldest: false, found_newest: false };
   return {
