@@ -59,12 +59,26 @@ function Option({ s, active, onPick }: { s: Suggestion; active: boolean; onPick:
   );
 }
 
-/** The autocomplete of a text box whose text is compose.content. */
+/** What the list shows: the typed trigger, the caret, the highlighted option, and where Esc closed it. */
+type ListState = { trigger: Trigger | null; caret: number; active: number; dismissedAt: number | null };
+
+const CLOSED: ListState = { trigger: null, caret: 0, active: 0, dismissedAt: null };
+
+/** The state after the text box's text or caret changed. */
+function retyped(state: ListState, next: Trigger | null, caret: number): ListState {
+  const same = next?.start === state.trigger?.start && next?.query === state.trigger?.query;
+  const dismissedAt = next === null || next.start !== state.dismissedAt ? null : state.dismissedAt;
+  return { trigger: next, caret, active: same ? state.active : 0, dismissedAt };
+}
+
+/**
+ * The autocomplete of a text box whose text is compose.content. State changes are functional
+ * updates, so a handler that runs late (an effect from an earlier render) cannot undo a newer one
+ * (an Esc that closed the list).
+ */
 export function useAutocomplete(): AutocompleteControl {
-  const [trigger, setTrigger] = useState<Trigger | null>(null);
-  const [caret, setCaret] = useState(0);
-  const [active, setActive] = useState(0);
-  const [dismissedAt, setDismissedAt] = useState<number | null>(null);
+  const [state, setState] = useState<ListState>(CLOSED);
+  const { trigger, caret, active, dismissedAt } = state;
   useEffect(() => {
     if (trigger?.kind === "mention") void ensureGroups();
     if (trigger?.kind === "emoji") void ensureEmoji();
@@ -76,20 +90,20 @@ export function useAutocomplete(): AutocompleteControl {
   const pick = (s: Suggestion) => {
     if (trigger === null) return;
     compose.replaceRange(trigger.start, caret, s.insert);
-    setTrigger(null);
+    setState((now) => ({ ...now, trigger: null }));
   };
   const update = (el: HTMLTextAreaElement) => {
     const next = el.selectionStart === el.selectionEnd ? findTrigger(el.value, el.selectionStart) : null;
-    if (next?.start !== trigger?.start || next?.query !== trigger?.query) setActive(0);
-    if (next === null || next.start !== dismissedAt) setDismissedAt(null);
-    setTrigger(next);
-    setCaret(el.selectionStart);
+    const at = el.selectionStart;
+    setState((now) => retyped(now, next, at));
   };
   const onKeyDown = (e: KeyboardEvent): boolean => {
     if (!shown || e.isComposing) return false;
-    if (e.key === "ArrowDown" || e.key === "ArrowUp") setActive((current + (e.key === "ArrowDown" ? 1 : suggestions.length - 1)) % suggestions.length);
-    else if ((e.key === "Enter" && !e.shiftKey) || (e.key === "Tab" && !e.shiftKey)) pick(suggestions[current]);
-    else if (e.key === "Escape") setDismissedAt(trigger?.start ?? null);
+    if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+      const step = e.key === "ArrowDown" ? 1 : suggestions.length - 1;
+      setState((now) => ({ ...now, active: (current + step) % suggestions.length }));
+    } else if ((e.key === "Enter" && !e.shiftKey) || (e.key === "Tab" && !e.shiftKey)) pick(suggestions[current]);
+    else if (e.key === "Escape") setState((now) => ({ ...now, dismissedAt: now.trigger?.start ?? null }));
     else return false;
     e.preventDefault();
     e.stopPropagation();
@@ -107,5 +121,5 @@ export function useAutocomplete(): AutocompleteControl {
     "aria-controls": shown ? LISTBOX_ID : undefined,
     "aria-activedescendant": shown ? optionId(suggestions[current]) : undefined,
   };
-  return { attributes, onKeyDown, update, close: () => setTrigger(null), list };
+  return { attributes, onKeyDown, update, close: () => setState((now) => ({ ...now, trigger: null })), list };
 }

@@ -114,9 +114,11 @@ export function Compose() {
   const [dropping, setDropping] = useState(false);
   const autocomplete = useAutocomplete();
   useFocusRequests(textRef, topicRef, toRef);
-  // Text changed by the state (sent, quoted, uploaded, completed): the typed word is read again.
+  // Text changed by the state (sent, quoted, uploaded, completed): the typed word is read again,
+  // in a layout effect, right after the text is rendered (a deferred effect could run after the
+  // next key, with the text of before it).
   const text = compose.content.value;
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (textRef.current !== null && textRef.current.value === text) autocomplete.update(textRef.current);
   }, [text]);
   const enterSends = settings.value.enter_sends;
