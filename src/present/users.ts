@@ -58,7 +58,7 @@ function isoMinutes(seconds: number): string {
 type ProfileData = Record<string, { value: string; rendered_value?: string }>;
 
 /** Builds profile_data from stored values. */
-export function profileDataOf(values: ProfileValueRow[]): ProfileData {
+export function profileDataOf(values: ReadonlyArray<Readonly<ProfileValueRow>>): ProfileData {
   const out: ProfileData = {};
   for (const v of values) out[String(v.field_id)] = v.rendered_value === null ? { value: v.value } : { value: v.value, rendered_value: v.rendered_value };
   return out;

@@ -16,7 +16,7 @@ import {
   presentUser,
   profileDataOf,
 } from "../present/users.ts";
-import { listProfileFields, profileValuesByUser } from "../store/custom-profile.ts";
+import { listProfileFields, realmProfileValues } from "../store/custom-profile.ts";
 import type { UserRow } from "../store/schema.ts";
 import { listBots, listUsers, servicesByBot } from "../store/users.ts";
 import type { QueueOptions } from "../events/queue-options.ts";
@@ -27,7 +27,7 @@ async function userLists(ctx: SnapshotCtx, opts: QueueOptions): Promise<Record<s
   const host = emailDomain(ctx.config.externalUrl);
   const users = await listUsers(ctx.db, ctx.realm.id);
   const hidden = await inaccessibleUserIds(ctx.db, ctx.realm, ctx.actor, users);
-  const values = await profileValuesByUser(ctx.db, ctx.realm.id, null);
+  const values = await realmProfileValues(ctx.db, ctx.realm.id);
   const active: Record<string, unknown>[] = [];
   const inactive: Record<string, unknown>[] = [];
   for (const u of users) {

@@ -2,7 +2,7 @@
 import type { Selectable } from "kysely";
 import type { Db } from "./types.ts";
 import { eachChunk, idChunks, rowChunks } from "./chunks.ts";
-import { cachedRead } from "./read-cache.ts";
+import { cachedRealmValue } from "./read-cache.ts";
 import type { AlertWordTable } from "./schema-alert-words.ts";
 
 /** A stored alert word. */
@@ -40,19 +40,13 @@ export type RealmAlertWords = ReadonlyMap<number, readonly string[]>;
  * path: kept by the read cache until alert_words is written, so a send in a realm where nobody
  * changed their words reads nothing. Shared between callers, hence read-only.
  */
-export const realmAlertWords = cachedRead(
-  "realm alert words",
-  ["alert_words"],
-  (realmId: number) => String(realmId),
-  (words: RealmAlertWords) => words,
-  async (db, realmId): Promise<RealmAlertWords> => {
-    const rows = await db.selectFrom("alert_words").select(["user_id", "word"]).where("realm_id", "=", realmId).orderBy("id").execute();
-    const out = new Map<number, string[]>();
-    for (const row of rows) {
-      const list = out.get(row.user_id);
-      if (list) list.push(row.word.toLowerCase());
-      else out.set(row.user_id, [row.word.toLowerCase()]);
-    }
-    return out;
-  },
-);
+export const realmAlertWords = cachedRealmValue("realm alert words", ["alert_words"], async (db, realmId): Promise<RealmAlertWords> => {
+  const rows = await db.selectFrom("alert_words").select(["user_id", "word"]).where("realm_id", "=", realmId).orderBy("id").execute();
+  const out = new Map<number, string[]>();
+  for (const row of rows) {
+    const list = out.get(row.user_id);
+    if (list) list.push(row.word.toLowerCase());
+    else out.set(row.user_id, [row.word.toLowerCase()]);
+  }
+  return out;
+});

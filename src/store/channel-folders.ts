@@ -3,14 +3,17 @@ import type { Selectable } from "kysely";
 import type { Db } from "./types.ts";
 import type { ChannelFolderTable } from "./schema-fl420.ts";
 import type { StreamRow } from "./schema.ts";
+import { cachedRealmRows } from "./read-cache.ts";
 
 /** A stored channel folder. */
 export type ChannelFolderRow = Selectable<ChannelFolderTable>;
 
-/** A realm's folders in display order. */
-export function listChannelFolders(db: Db, realmId: number): Promise<ChannelFolderRow[]> {
-  return db.selectFrom("channel_folders").selectAll().where("realm_id", "=", realmId).orderBy("order").orderBy("id").execute();
-}
+/** A realm's folders in display order (every register reads them). */
+export const listChannelFolders = cachedRealmRows<ChannelFolderRow>(
+  "channel folders",
+  ["channel_folders"],
+  (db, realmId) => db.selectFrom("channel_folders").selectAll().where("realm_id", "=", realmId).orderBy("order").orderBy("id").execute(),
+);
 
 /** One folder of the realm. */
 export function getChannelFolder(db: Db, realmId: number, id: number): Promise<ChannelFolderRow | undefined> {

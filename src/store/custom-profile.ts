@@ -2,6 +2,7 @@
 import type { Db } from "./types.ts";
 import type { CustomProfileFieldRow } from "./schema.ts";
 import { collectChunks, idChunks } from "./chunks.ts";
+import { cachedRealmRows, cachedRealmValue } from "./read-cache.ts";
 
 /** One user's value for one field. */
 export type ProfileValueRow = { user_id: number; field_id: number; value: string; rendered_value: string | null };
@@ -18,10 +19,10 @@ export type NewProfileField = {
   editableByUser?: boolean;
 };
 
-/** The realm's fields in display order. */
-export function listProfileFields(db: Db, realmId: number): Promise<CustomProfileFieldRow[]> {
-  return db.selectFrom("custom_profile_fields").selectAll().where("realm_id", "=", realmId).orderBy("order").orderBy("id").execute();
-}
+/** The realm's fields in display order (every register reads them). */
+export const listProfileFields = cachedRealmRows<CustomProfileFieldRow>("profile fields", ["custom_profile_fields"], (db, realmId) =>
+  db.selectFrom("custom_profile_fields").selectAll().where("realm_id", "=", realmId).orderBy("order").orderBy("id").execute(),
+);
 
 /** A field by id, or undefined. */
 export function getProfileField(db: Db, realmId: number, fieldId: number): Promise<CustomProfileFieldRow | undefined> {
@@ -52,16 +53,15 @@ export async function createProfileField(db: Db, realmId: number, field: NewProf
     .executeTakeFirstOrThrow();
 }
 
-/** Values of the given users (every user when `userIds` is null), grouped by user id. */
-export async function profileValuesByUser(db: Db, realmId: number, userIds: number[] | null): Promise<Map<number, ProfileValueRow[]>> {
+/** Users' values by user id, each user's in field order. */
+export type ProfileValuesByUser = ReadonlyMap<number, ReadonlyArray<Readonly<ProfileValueRow>>>;
+
+function valuesQuery(db: Db, realmId: number) {
+  return db.selectFrom("custom_profile_values").select(["user_id", "field_id", "value", "rendered_value"]).where("realm_id", "=", realmId).orderBy("field_id");
+}
+
+function byUser(rows: ProfileValueRow[]): ProfileValuesByUser {
   const out = new Map<number, ProfileValueRow[]>();
-  const query = db
-    .selectFrom("custom_profile_values")
-    .select(["user_id", "field_id", "value", "rendered_value"])
-    .where("realm_id", "=", realmId)
-    .orderBy("field_id");
-  // Each user's values come whole from one chunk, so each list stays in field order.
-  const rows = userIds === null ? await query.execute() : await collectChunks(idChunks(userIds), (chunk) => query.where("user_id", "in", chunk).execute());
   for (const row of rows) {
     const list = out.get(row.user_id);
     if (list) list.push(row);
@@ -69,6 +69,18 @@ export async function profileValuesByUser(db: Db, realmId: number, userIds: numb
   }
   return out;
 }
+
+/** Values of the given users. */
+export async function profileValuesByUser(db: Db, realmId: number, userIds: readonly number[]): Promise<ProfileValuesByUser> {
+  // Each user's values come whole from one chunk, so each list stays in field order.
+  return byUser(await collectChunks(idChunks(userIds), (chunk) => valuesQuery(db, realmId).where("user_id", "in", chunk).execute()));
+}
+
+/**
+ * Every user's values (the register snapshot's realm_users), kept by the read cache until
+ * custom_profile_values is written. Shared between callers, hence read-only.
+ */
+export const realmProfileValues = cachedRealmValue("realm profile values", ["custom_profile_values"], async (db, realmId) => byUser(await valuesQuery(db, realmId).execute()));
 
 /** One user's stored value for one field, or undefined. */
 export async function getProfileValue(db: Db, realmId: number, userId: number, fieldId: number): Promise<string | undefined> {

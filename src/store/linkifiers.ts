@@ -3,7 +3,7 @@ import type { Selectable } from "kysely";
 import type { Db } from "./types.ts";
 import { prepared, type Placeholders } from "./prepared.ts";
 import type { LinkifierTable } from "./schema.ts";
-import { cachedRead, copyRows } from "./read-cache.ts";
+import { cachedRealmRows } from "./read-cache.ts";
 
 /** A stored linkifier. */
 export type LinkifierRow = Selectable<LinkifierTable>;
@@ -13,11 +13,9 @@ const linkifiersQuery = prepared("linkifiers", (db, param: Placeholders<{ realmI
 );
 
 /** The realm's linkifiers in processing order (ties by id); the message renderer uses these. */
-export const listLinkifiers = cachedRead(
+export const listLinkifiers = cachedRealmRows<LinkifierRow>(
   "linkifiers",
   ["linkifiers"],
-  (realmId: number) => String(realmId),
-  copyRows<LinkifierRow>,
   (db, realmId) => linkifiersQuery(db, { realmId }),
 );
 

@@ -2,14 +2,17 @@
 import type { Selectable } from "kysely";
 import type { Db } from "./types.ts";
 import type { RealmPlaygroundTable } from "./schema.ts";
+import { cachedRealmRows } from "./read-cache.ts";
 
 /** A stored playground. */
 type PlaygroundRow = Selectable<RealmPlaygroundTable>;
 
-/** The realm's playgrounds, oldest first. */
-export function listPlaygrounds(db: Db, realmId: number): Promise<PlaygroundRow[]> {
-  return db.selectFrom("realm_playgrounds").selectAll().where("realm_id", "=", realmId).orderBy("id").execute();
-}
+/** The realm's playgrounds, oldest first (every register reads them). */
+export const listPlaygrounds = cachedRealmRows<PlaygroundRow>(
+  "playgrounds",
+  ["realm_playgrounds"],
+  (db, realmId) => db.selectFrom("realm_playgrounds").selectAll().where("realm_id", "=", realmId).orderBy("id").execute(),
+);
 
 /** A playground by id, if any. */
 export function getPlayground(db: Db, realmId: number, id: number): Promise<PlaygroundRow | undefined> {

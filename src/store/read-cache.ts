@@ -86,18 +86,22 @@ export function copyRows<R extends object>(rows: R[]): R[] {
   return rows.map((row) => ({ ...row }));
 }
 
+/** A cached read of a realm's rows (reading only `tables`) as a list; each caller gets rows of its own. */
+export function cachedRealmRows<R extends object>(name: string, tables: readonly string[], read: (db: Db, realmId: number) => Promise<R[]>): (db: Db, realmId: number) => Promise<R[]> {
+  return cachedRead(name, tables, (realmId: number) => String(realmId), copyRows<R>, read);
+}
+
+/** A cached read of a realm-wide value (reading only `tables`) that every caller shares: immutable, or not to change. */
+export function cachedRealmValue<R>(name: string, tables: readonly string[], read: (db: Db, realmId: number) => Promise<R>): (db: Db, realmId: number) => Promise<R> {
+  return cachedRead(name, tables, (realmId: number) => String(realmId), (value: R) => value, read);
+}
+
 /**
  * A cached read of a realm's rows of `table` by id, in id order, shared by every caller (not to
  * change): hand out rows with `copiesByIds`.
  */
 export function cachedRowsById<R extends { id: number }>(name: string, table: string, read: (db: Db, realmId: number) => Promise<R[]>): (db: Db, realmId: number) => Promise<ReadonlyMap<number, R>> {
-  return cachedRead(
-    name,
-    [table],
-    (realmId: number) => String(realmId),
-    (byId: ReadonlyMap<number, R>) => byId,
-    async (db, realmId): Promise<ReadonlyMap<number, R>> => new Map((await read(db, realmId)).map((row) => [row.id, row])),
-  );
+  return cachedRealmValue(name, [table], async (db, realmId): Promise<ReadonlyMap<number, R>> => new Map((await read(db, realmId)).map((row) => [row.id, row])));
 }
 
 /** Copies of the rows of `ids` (ascending, each once; unknown ids skipped). */

@@ -2,14 +2,17 @@
 import type { Selectable } from "kysely";
 import type { Db } from "./types.ts";
 import type { RealmEmojiTable } from "./schema.ts";
+import { cachedRealmRows } from "./read-cache.ts";
 
 /** A custom emoji row. */
 export type RealmEmojiRow = Selectable<RealmEmojiTable>;
 
-/** Every custom emoji of the realm, active or not, by id. */
-export function listRealmEmoji(db: Db, realmId: number): Promise<RealmEmojiRow[]> {
-  return db.selectFrom("realm_emoji").selectAll().where("realm_id", "=", realmId).orderBy("id").execute();
-}
+/** Every custom emoji of the realm, active or not, by id (every register reads it). */
+export const listRealmEmoji = cachedRealmRows<RealmEmojiRow>(
+  "realm emoji",
+  ["realm_emoji"],
+  (db, realmId) => db.selectFrom("realm_emoji").selectAll().where("realm_id", "=", realmId).orderBy("id").execute(),
+);
 
 /** The active custom emoji with this name. */
 export function getActiveRealmEmoji(db: Db, realmId: number, name: string): Promise<RealmEmojiRow | undefined> {

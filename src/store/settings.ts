@@ -4,6 +4,7 @@
  */
 import type { Db } from "./types.ts";
 import type { UserRow } from "./schema.ts";
+import { cachedRealmValue } from "./read-cache.ts";
 
 /**
  * A user's current row, write-locked until the transaction ends (a no-op update: PostgreSQL
@@ -20,10 +21,10 @@ export function lockUser(db: Db, realmId: number, userId: number): Promise<UserR
 }
 
 /** The realm's stored defaults for new users (a JSON object text; "{}" when none were set). */
-export async function getRealmUserDefaults(db: Db, realmId: number): Promise<string> {
+export const getRealmUserDefaults = cachedRealmValue("realm user defaults", ["realm_user_defaults"], async (db, realmId): Promise<string> => {
   const row = await db.selectFrom("realm_user_defaults").select("settings").where("realm_id", "=", realmId).executeTakeFirst();
   return row?.settings ?? "{}";
-}
+});
 
 /**
  * The stored defaults, write-locked until the transaction ends (created empty if missing), so

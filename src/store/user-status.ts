@@ -2,6 +2,7 @@
 import type { Selectable } from "kysely";
 import type { Db } from "./types.ts";
 import type { UserRow, UserStatusTable } from "./schema.ts";
+import { cachedRealmRows } from "./read-cache.ts";
 
 /** A stored status. */
 type UserStatusRow = Selectable<UserStatusTable>;
@@ -45,18 +46,24 @@ export async function upsertUserStatus(db: Db, realmId: number, userId: number, 
     .execute();
 }
 
+/** A status with its user's settings (for `away`). */
+type ShownStatusRow = UserStatusRow & { settings: string };
+
 /**
  * Statuses of active users that have something to show (text, emoji, or away), with each
- * user's settings for `away` (Zulip's get_all_users_status_dict).
+ * user's settings for `away` (Zulip's get_all_users_status_dict; every register reads them).
  */
-export function listShownStatuses(db: Db, realmId: number): Promise<Array<UserStatusRow & { settings: string }>> {
-  return db
-    .selectFrom("user_status")
-    .innerJoin("users", "users.id", "user_status.user_id")
-    .selectAll("user_status")
-    .select("users.settings")
-    .where("user_status.realm_id", "=", realmId)
-    .where("users.is_active", "=", 1)
-    .orderBy("user_status.user_id")
-    .execute();
-}
+export const listShownStatuses = cachedRealmRows<ShownStatusRow>(
+  "shown statuses",
+  ["user_status", "users"],
+  (db, realmId): Promise<ShownStatusRow[]> =>
+    db
+      .selectFrom("user_status")
+      .innerJoin("users", "users.id", "user_status.user_id")
+      .selectAll("user_status")
+      .select("users.settings")
+      .where("user_status.realm_id", "=", realmId)
+      .where("users.is_active", "=", 1)
+      .orderBy("user_status.user_id")
+      .execute(),
+);

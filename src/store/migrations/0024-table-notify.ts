@@ -8,7 +8,7 @@
 import { sql, type Kysely, type Migration } from "kysely";
 import type { Engine } from "../types.ts";
 
-/** The tables the triggers watch; test/store/read-cache-tables.test.ts checks it covers every cached read. */
+/** The tables the triggers watch; test/store/read-cache.test.ts checks it and later migrations' lists cover every cached read. */
 export const NOTIFYING_TABLES = [
   "alert_words",
   "default_streams",
@@ -34,7 +34,12 @@ async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
       perform pg_notify('parley_tables', tg_table_name);
       return null;
     end $$`.execute(db);
-  for (const table of NOTIFYING_TABLES) {
+  await createNotifyTriggers(db, NOTIFYING_TABLES);
+}
+
+/** Has each of `tables` notify its commits through parley_notify_table (later migrations add tables). */
+export async function createNotifyTriggers(db: Kysely<unknown>, tables: readonly string[]): Promise<void> {
+  for (const table of tables) {
     await sql`create trigger parley_notify after insert or update or delete or truncate on ${sql.table(table)} for each statement execute function parley_notify_table()`.execute(db);
   }
 }

@@ -22,6 +22,7 @@ import { invitesMigration } from "./0022-invites.ts";
 import { sessionsMigration } from "./0023-sessions.ts";
 import { tableNotifyMigration } from "./0024-table-notify.ts";
 import { unreadWatermarksMigration } from "./0025-unread-watermarks.ts";
+import { realmTableNotifyMigration } from "./0026-realm-table-notify.ts";
 
 /** All migrations by name; names sort in the order they run. */
 export function migrations(engine: Engine): Record<string, Migration> {
@@ -47,5 +48,6 @@ export function migrations(engine: Engine): Record<string, Migration> {
     "0023-sessions": sessionsMigration(engine),
     "0024-table-notify": tableNotifyMigration(engine),
     "0025-unread-watermarks": unreadWatermarksMigration(),
+    "0026-realm-table-notify": realmTableNotifyMigration(engine),
   };
 }
