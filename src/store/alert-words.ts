@@ -4,6 +4,7 @@ import type { Db } from "./types.ts";
 import { eachChunk, idChunks, rowChunks } from "./chunks.ts";
 import { cachedRealmValue } from "./read-cache.ts";
 import type { AlertWordTable } from "./schema-alert-words.ts";
+import { pushTo } from "../collections.ts";
 
 /** A stored alert word. */
 type AlertWordRow = Selectable<AlertWordTable>;
@@ -43,10 +44,6 @@ export type RealmAlertWords = ReadonlyMap<number, readonly string[]>;
 export const realmAlertWords = cachedRealmValue("realm alert words", ["alert_words"], async (db, realmId): Promise<RealmAlertWords> => {
   const rows = await db.selectFrom("alert_words").select(["user_id", "word"]).where("realm_id", "=", realmId).orderBy("id").execute();
   const out = new Map<number, string[]>();
-  for (const row of rows) {
-    const list = out.get(row.user_id);
-    if (list) list.push(row.word.toLowerCase());
-    else out.set(row.user_id, [row.word.toLowerCase()]);
-  }
+  for (const row of rows) pushTo(out, row.user_id, row.word.toLowerCase());
   return out;
 });

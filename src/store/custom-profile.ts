@@ -3,6 +3,7 @@ import type { Db } from "./types.ts";
 import type { CustomProfileFieldRow } from "./schema.ts";
 import { collectChunks, idChunks } from "./chunks.ts";
 import { cachedRealmRows, cachedRealmValue } from "./read-cache.ts";
+import { pushTo } from "../collections.ts";
 
 /** One user's value for one field. */
 export type ProfileValueRow = { user_id: number; field_id: number; value: string; rendered_value: string | null };
@@ -62,11 +63,7 @@ function valuesQuery(db: Db, realmId: number) {
 
 function byUser(rows: ProfileValueRow[]): ProfileValuesByUser {
   const out = new Map<number, ProfileValueRow[]>();
-  for (const row of rows) {
-    const list = out.get(row.user_id);
-    if (list) list.push(row);
-    else out.set(row.user_id, [row]);
-  }
+  for (const row of rows) pushTo(out, row.user_id, row);
   return out;
 }
 

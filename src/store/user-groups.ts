@@ -3,6 +3,7 @@ import { sql, type Insertable, type RawBuilder, type Updateable } from "kysely";
 import type { Db } from "./types.ts";
 import type { StreamRow, StreamTable, UserGroupRow, UserGroupTable } from "./schema.ts";
 import { collectChunks, idChunks, valueChunks } from "./chunks.ts";
+import { pushTo } from "../collections.ts";
 
 /** A group by id within a realm, or undefined. */
 export function getGroup(db: Db, realmId: number, groupId: number): Promise<UserGroupRow | undefined> {
@@ -39,19 +40,13 @@ export async function loadGroupGraph(db: Db, realmId: number): Promise<GroupGrap
     .execute();
   const [members, subgroups] = await Promise.all([membersQuery, subgroupsQuery]);
   const graph: GroupGraph = { members: new Map(), subgroups: new Map() };
-  for (const m of members) push(graph.members, m.group_id, m.user_id);
-  for (const s of subgroups) push(graph.subgroups, s.supergroup_id, s.subgroup_id);
+  for (const m of members) pushTo(graph.members, m.group_id, m.user_id);
+  for (const s of subgroups) pushTo(graph.subgroups, s.supergroup_id, s.subgroup_id);
   return graph;
 }
 
 /** Direct, active members and direct subgroups of each group. */
 type GroupGraph = { members: Map<number, number[]>; subgroups: Map<number, number[]> };
-
-function push(map: Map<number, number[]>, key: number, value: number): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
-}
 
 /** Direct member ids of a group (deactivated users included; callers filter). */
 export async function directMemberIds(db: Db, groupId: number): Promise<number[]> {

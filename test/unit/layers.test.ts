@@ -15,7 +15,7 @@ const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../sr
 type Unit = string;
 
 /** Units every layer may import: program-wide concepts that import no other layer. */
-const SHARED: readonly Unit[] = ["errors", "config", "clock", "secrets", "version", "uri-template", "log"];
+const SHARED: readonly Unit[] = ["errors", "config", "clock", "secrets", "version", "uri-template", "log", "collections"];
 
 /**
  * What each unit may import, besides itself and SHARED. The table is acyclic (tested), so no
@@ -44,6 +44,7 @@ const ALLOWED: Record<Unit, { imports: readonly Unit[]; storeTypesOnly?: boolean
   version: { imports: [] },
   "uri-template": { imports: [] },
   log: { imports: [] },
+  collections: { imports: [] },
 };
 
 /** store/ modules that hold no query: the data model's constants and pure rules over loaded rows. */

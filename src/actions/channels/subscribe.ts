@@ -1,5 +1,6 @@
 /** POST /users/me/subscriptions: subscribing users to channels, creating missing ones. */
 import { nowSeconds } from "../../clock.ts";
+import { pushTo } from "../../collections.ts";
 import { JsonableError } from "../../errors.ts";
 import { hasRealmPermission, isGuest, isRealmAdmin } from "../../permissions/check.ts";
 import { type GroupSettingValue } from "../../permissions/group-setting.ts";
@@ -165,13 +166,6 @@ async function addToStream(ctx: AuthedCtx, db: Db, targets: UserRow[], stream: S
   const inactive = rows.filter((r) => r.active !== 1).map((r) => r.id);
   for (const row of await setSubscriptionsActive(db, realmId, inactive, 1, color === undefined ? {} : { color })) out.set(row.user_id, row);
   return out;
-}
-
-/** Appends `value` to the list under `key`. */
-function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
 }
 
 /** Subscribes the caller (or `principals`) to channels, creating the missing ones; events after commit. */

@@ -14,6 +14,7 @@ import { atBatchEnd } from "../group-commit.ts";
 import { prepared, type Placeholders } from "../prepared.ts";
 import { searchTokens } from "../search-words.ts";
 import { eachChunk, idChunks } from "../chunks.ts";
+import { pushTo } from "../../collections.ts";
 
 const ENTITIES: Readonly<Record<string, string>> = { amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'", "#x27": "'", nbsp: " " };
 
@@ -43,13 +44,8 @@ type IndexedMessage = { id: number; topic: string; renderedContent: string };
 /** A tsvector literal: each token with its positions (1-based; PostgreSQL caps them at 16383). */
 function tsvectorLiteral(topic: readonly string[], content: readonly string[]): string {
   const positions = new Map<string, number[]>();
-  const add = (token: string, position: number) => {
-    const list = positions.get(token);
-    if (list) list.push(position);
-    else positions.set(token, [position]);
-  };
-  topic.forEach((token, i) => add(token, i + 1));
-  content.forEach((token, i) => add(token, topic.length + 2 + i));
+  topic.forEach((token, i) => pushTo(positions, token, i + 1));
+  content.forEach((token, i) => pushTo(positions, token, topic.length + 2 + i));
   // Tokens hold only letters and digits: no quote or backslash to escape.
   return [...positions].map(([token, list]) => `'${token}':${list.join(",")}`).join(" ");
 }
