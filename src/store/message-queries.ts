@@ -75,13 +75,13 @@ function rangePlan(anchor: number, numBefore: number, numAfter: number, includeA
 /** PostgreSQL refuses a bound beyond an integer column's range: bounds are capped. */
 const idBound = (n: number) => Math.min(n, MAX_STORED_ID);
 
-/** The range's queries, each run by `run` (which may widen what it selects), and the rows they found by id. */
+/** The range's queries, each run by `run` (which may widen what it selects), and the range's rows, ascending. */
 async function readRange<R extends { id: number }>(
   scope: QueryScope,
   narrow: BuiltNarrow,
   request: RangeRequest,
   run: (query: SearchedQuery["query"]) => Promise<R[]>,
-): Promise<{ range: RangeResult; found: Map<number, R> }> {
+): Promise<{ range: RangeResult; rows: R[] }> {
   const anchor = request.anchor === "first_unread" ? await firstUnreadId(scope, narrow) : request.anchor;
   const left = anchor === 0;
   const right = anchor >= LARGER_THAN_MAX_MESSAGE_ID;
@@ -102,8 +102,8 @@ async function readRange<R extends { id: number }>(
     take(await run(q.orderBy(id, "asc").limit(plan.after.limit)));
   }
   if (!plan.before && !plan.after && anchor <= MAX_STORED_ID) take(await run(query.where(id, "=", anchor)));
-  const ids = [...found.keys()].sort((a, b) => a - b);
-  return { range: limitRows(ids, anchor, numBefore, numAfter, left, right), found };
+  const range = limitRows([...found.keys()].sort((a, b) => a - b), anchor, numBefore, numAfter, left, right);
+  return { range, rows: range.ids.flatMap((id) => found.get(id) ?? []) };
 }
 
 /** Reads the anchored range of a narrow (anchor 0 = oldest; LARGER_THAN_MAX_MESSAGE_ID = newest). */
@@ -121,12 +121,12 @@ export async function fetchMessageRangeWithFlags(
   request: RangeRequest,
 ): Promise<{ range: RangeResult; rows: MessageRow[]; flags: Map<number, readonly string[]>; attached?: AttachedRows }> {
   if (scope.engine === "postgres") {
-    const { range, found } = await readRange(scope, narrow, request, (query) => withAttachedRows(withViewerFlags(query, scope.viewerId)).execute());
-    const { rows: withFlags, attached } = splitAttachedRows(range.ids.flatMap((id) => found.get(id) ?? []));
+    const { range, rows } = await readRange(scope, narrow, request, (query) => withAttachedRows(withViewerFlags(query, scope.viewerId)).execute());
+    const { rows: withFlags, attached } = splitAttachedRows(rows);
     return { range, ...splitViewerFlags(scope.viewerId, withFlags), attached };
   }
-  const { range, found } = await readRange(scope, narrow, request, (query) => withViewerFlags(query, scope.viewerId).execute());
-  return { range, ...splitViewerFlags(scope.viewerId, range.ids.flatMap((id) => found.get(id) ?? [])) };
+  const { range, rows } = await readRange(scope, narrow, request, (query) => withViewerFlags(query, scope.viewerId).execute());
+  return { range, ...splitViewerFlags(scope.viewerId, rows) };
 }
 
 /** Zulip's post_process_limited_query: trims headroom and works out the found_* flags. */
