@@ -87,10 +87,11 @@ export function useAutocomplete(): AutocompleteControl {
   const suggestions = open ? suggestionsFor(trigger) : [];
   const shown = suggestions.length > 0;
   const current = shown ? Math.min(active, suggestions.length - 1) : 0;
+  const close = () => setState((now) => ({ ...now, trigger: null }));
   const pick = (s: Suggestion) => {
     if (trigger === null) return;
     compose.replaceRange(trigger.start, caret, s.insert);
-    setState((now) => ({ ...now, trigger: null }));
+    close();
   };
   const update = (el: HTMLTextAreaElement) => {
     const next = el.selectionStart === el.selectionEnd ? findTrigger(el.value, el.selectionStart) : null;
@@ -100,8 +101,9 @@ export function useAutocomplete(): AutocompleteControl {
   const onKeyDown = (e: KeyboardEvent): boolean => {
     if (!shown || e.isComposing) return false;
     if (e.key === "ArrowDown" || e.key === "ArrowUp") {
-      const step = e.key === "ArrowDown" ? 1 : suggestions.length - 1;
-      setState((now) => ({ ...now, active: (current + step) % suggestions.length }));
+      const count = suggestions.length;
+      const step = e.key === "ArrowDown" ? 1 : count - 1;
+      setState((now) => ({ ...now, active: (Math.min(now.active, count - 1) + step) % count }));
     } else if ((e.key === "Enter" && !e.shiftKey) || (e.key === "Tab" && !e.shiftKey)) pick(suggestions[current]);
     else if (e.key === "Escape") setState((now) => ({ ...now, dismissedAt: now.trigger?.start ?? null }));
     else return false;
@@ -121,5 +123,5 @@ export function useAutocomplete(): AutocompleteControl {
     "aria-controls": shown ? LISTBOX_ID : undefined,
     "aria-activedescendant": shown ? optionId(suggestions[current]) : undefined,
   };
-  return { attributes, onKeyDown, update, close: () => setState((now) => ({ ...now, trigger: null })), list };
+  return { attributes, onKeyDown, update, close, list };
 }
