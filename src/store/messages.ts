@@ -205,9 +205,12 @@ const insertIndexedMessageQuery = prepared("insertIndexedMessage", (db, param: P
   return db.insertInto("messages").values(values).returning("id");
 });
 
+/** Above every message id (the column is a 32-bit integer). */
+const MAX_MESSAGE_ID = 2 ** 31 - 1;
+
 // PostgreSQL, the common send: the message with its search vector, and its one flag row. The
 // statement's snapshot predates its own insert, so `topic_had_messages` sees only earlier messages
-// (false for a direct message: its stream_id is null).
+// (false for a direct message: its stream_id is null). Migration 0027 says why a function asks.
 const insertMessageWithFlagQuery = prepared(
   "insertMessageWithFlag",
   (db, param: Placeholders<NewMessage & { search_tsv: string; flag_user_id: number; flags: number; lowered_topic: string }>) => {
@@ -220,18 +223,9 @@ const insertMessageWithFlagQuery = prepared(
       .expression((eb) =>
         eb.selectFrom("inserted").select([sql<number>`${param("flag_user_id")}::integer`.as("user_id"), "inserted.id", sql<number>`${param("flags")}::integer`.as("flags")]),
       )
-      .returning((eb) => [
+      .returning([
         "message_id as id",
-        eb
-          .exists(
-            eb
-              .selectFrom("messages")
-              .select(sql`1`.as("one"))
-              .where("realm_id", "=", param("realm_id"))
-              .where("stream_id", "=", param("stream_id"))
-              .where(sql<string>`lower(topic)`, "=", param("lowered_topic")),
-          )
-          .as("topic_had_messages"),
+        sql<boolean>`parley_topic_has_messages(${param("realm_id")}, ${param("stream_id")}, ${param("lowered_topic")}, ${sql.lit(MAX_MESSAGE_ID)})`.as("topic_had_messages"),
       ]);
   },
 );
@@ -326,6 +320,11 @@ export async function maxMessageId(db: Db): Promise<number> {
   return Number(row?.max_id ?? 0);
 }
 
+// PostgreSQL asks migration 0027's function, whose plan suits every topic size.
+const pgEarlierTopicMessageQuery = prepared("pgEarlierTopicMessage", (db, param: Placeholders<{ realmId: number; streamId: number; loweredTopic: string; beforeId: number }>) =>
+  db.selectNoFrom(sql<boolean>`parley_topic_has_messages(${param("realmId")}, ${param("streamId")}, ${param("loweredTopic")}, ${param("beforeId")})`.as("found")),
+);
+
 const earlierTopicMessageQuery = prepared("earlierTopicMessage", (db, param: Placeholders<{ realmId: number; streamId: number; loweredTopic: string; beforeId: number }>) =>
   db
     .selectFrom("messages")
@@ -340,8 +339,10 @@ const earlierTopicMessageQuery = prepared("earlierTopicMessage", (db, param: Pla
 
 /** Whether a channel topic (case-insensitive) holds a message older than `beforeId`; the newest
  * such one is looked for, whose index and table pages a busy topic keeps in cache. */
-export async function topicHasEarlierMessages(db: Db, realmId: number, streamId: number, topic: string, beforeId: number): Promise<boolean> {
-  return (await earlierTopicMessageQuery(db, { realmId, streamId, loweredTopic: topic.toLowerCase(), beforeId })).length > 0;
+export async function topicHasEarlierMessages(db: Db, engine: Engine, realmId: number, streamId: number, topic: string, beforeId: number): Promise<boolean> {
+  const values = { realmId, streamId, loweredTopic: topic.toLowerCase(), beforeId };
+  if (engine === "postgres") return Boolean((await pgEarlierTopicMessageQuery(db, values))[0]?.found);
+  return (await earlierTopicMessageQuery(db, values)).length > 0;
 }
 
 /** Distinct senders of a channel topic (case-insensitive), for topic wildcard mentions. */

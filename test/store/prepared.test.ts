@@ -115,6 +115,15 @@ const CASES: Record<string, Case> = {
       { realmId: s.fx.realmId, streamId: s.streamA, loweredTopic: "other", beforeId: 0 },
     ],
   },
+  pgEarlierTopicMessage: {
+    engines: ["postgres"],
+    params: (s) => [
+      { realmId: s.fx.realmId, streamId: s.streamA, loweredTopic: "lunch", beforeId: s.lunch2 },
+      { realmId: s.fx.realmId, streamId: s.streamA, loweredTopic: "lunch", beforeId: s.lunch1 },
+      { realmId: s.fx.realmId, streamId: s.streamA, loweredTopic: "other", beforeId: 0 },
+      { realmId: 0, streamId: s.streamA, loweredTopic: "lunch", beforeId: s.lunch2 },
+    ],
+  },
   userInGroup: {
     params: (s) => {
       const members = s.groups.get("role:members");
@@ -349,6 +358,24 @@ for (const kind of STORES) {
       assert.equal(await found("userInGroup", { groupId: s.groups.get("role:members"), userId: s.gone }), 0);
       assert.equal(await found("linkifiers", { realmId: s.fx.realmId }), 2);
     });
+
+    if (kind === "postgres") {
+      test("the topic function (migration 0027) answers as the plain query, and the send's insert tells it", async () => {
+        const ask = REGISTERED.find((q) => q.name === "pgEarlierTopicMessage");
+        const plain = REGISTERED.find((q) => q.name === "earlierTopicMessage");
+        for (const values of CASES.pgEarlierTopicMessage.params(s)) {
+          const [row] = (await ask?.run(store.db, values)) as Array<{ found: boolean }>;
+          assert.equal(row.found, ((await plain?.run(store.db, values))?.length ?? 0) > 0, JSON.stringify(values));
+        }
+        const insert = REGISTERED.find((q) => q.name === "insertMessageWithFlag");
+        const told = [];
+        for (const values of CASES.insertMessageWithFlag.params(s)) {
+          told.push(await rolledBack(store.db, async (tx) => ((await insert?.run(tx, values)) as Array<{ topic_had_messages: boolean }>)[0].topic_had_messages));
+        }
+        // A topic with messages, a new topic, a direct message.
+        assert.deepEqual(told, [true, false, false]);
+      });
+    }
   });
 }
 

@@ -19,7 +19,7 @@ const ON_SEND = 2;
 const ON_INITIATION = 3;
 
 /** What setting a topic policy reads: the realm, the time, and the transaction's emit. */
-type VisibilityEnv = Pick<DoEnv, "realm" | "clock" | "emit">;
+type VisibilityEnv = Pick<DoEnv, "realm" | "engine" | "clock" | "emit">;
 
 /** What deciding a send's policy may need to ask the database, asked only when needed. */
 type SendFacts = { initiated: () => Promise<boolean>; streamMuted: () => Promise<boolean> };
@@ -58,7 +58,7 @@ export async function applySenderVisibility(tx: Db, env: VisibilityEnv, sent: Se
   if (follow === 4 && unmute === 4) return undefined;
   const current = (await getUserTopic(tx, env.realm.id, sender.id, stream.id, message.topic))?.visibility_policy ?? VISIBILITY_POLICY.inherit;
   const policy = await policyForSend(follow, unmute, current, {
-    initiated: once(async () => current === VISIBILITY_POLICY.inherit && !(topicHadMessages ?? (await topicHasEarlierMessages(tx, env.realm.id, stream.id, message.topic, message.id)))),
+    initiated: once(async () => current === VISIBILITY_POLICY.inherit && !(topicHadMessages ?? (await topicHasEarlierMessages(tx, env.engine, env.realm.id, stream.id, message.topic, message.id)))),
     streamMuted: once(async () => (await getSubscription(tx, env.realm.id, sender.id, stream.id))?.is_muted === 1),
   });
   if (policy === null) return undefined;

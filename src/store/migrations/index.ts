@@ -23,6 +23,7 @@ import { sessionsMigration } from "./0023-sessions.ts";
 import { tableNotifyMigration } from "./0024-table-notify.ts";
 import { unreadWatermarksMigration } from "./0025-unread-watermarks.ts";
 import { realmTableNotifyMigration } from "./0026-realm-table-notify.ts";
+import { topicExistsFunctionMigration } from "./0027-topic-exists-function.ts";
 
 /** All migrations by name; names sort in the order they run. */
 export function migrations(engine: Engine): Record<string, Migration> {
@@ -49,5 +50,6 @@ export function migrations(engine: Engine): Record<string, Migration> {
     "0024-table-notify": tableNotifyMigration(engine),
     "0025-unread-watermarks": unreadWatermarksMigration(),
     "0026-realm-table-notify": realmTableNotifyMigration(engine),
+    "0027-topic-exists-function": topicExistsFunctionMigration(engine),
   };
 }
