@@ -24,6 +24,7 @@ import { tableNotifyMigration } from "./0024-table-notify.ts";
 import { unreadWatermarksMigration } from "./0025-unread-watermarks.ts";
 import { realmTableNotifyMigration } from "./0026-realm-table-notify.ts";
 import { topicExistsFunctionMigration } from "./0027-topic-exists-function.ts";
+import { searchPendingListMigration } from "./0028-search-pending-list.ts";
 
 /** All migrations by name; names sort in the order they run. */
 export function migrations(engine: Engine): Record<string, Migration> {
@@ -51,5 +52,6 @@ export function migrations(engine: Engine): Record<string, Migration> {
     "0025-unread-watermarks": unreadWatermarksMigration(),
     "0026-realm-table-notify": realmTableNotifyMigration(engine),
     "0027-topic-exists-function": topicExistsFunctionMigration(engine),
+    "0028-search-pending-list": searchPendingListMigration(engine),
   };
 }
