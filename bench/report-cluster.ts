@@ -37,7 +37,7 @@ export function clusterTable(results: readonly (ClusterResult | NotMeasured)[]):
   const lines = [
     "The send scenario's load sent through nginx (deploy/nginx.conf, a worker per core) to Parley processes sharing one PostgreSQL database and Redis: one process, then three. " +
       "CPU per send: user + system CPU time over the measured run (/proc, 10 ms ticks) of each part divided by the answered sends: every Parley process; PostgreSQL's postmaster, background processes and the backends of this database " +
-      "(other databases' left out); the whole redis-server; nginx's master and workers. Each layout had an unrecorded warm-up run first. " +
+      "(other databases' left out); the whole redis-server; nginx's master and workers. Each layout had an unrecorded warm-up run first, as many times longer as it has processes (each process serves as many warm-up sends as the single one did). " +
       "In the event delivery table, the three processes' row counts as server CPU every Parley process and nginx.",
     "",
     `| layout | sends/s | p50 | p99 | errors | ${PARTS.map((p) => `${PART_NAMES[p]} CPU per send`).join(" | ")} | total CPU per send | total over one process's (target at most ${CLUSTER_TARGETS.cpuRatio}) |`,

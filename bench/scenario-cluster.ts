@@ -4,7 +4,8 @@
  * - Sends: the send scenario's load (BENCH_SUBSCRIBERS subscribers, BENCH_SENDERS senders)
  *   through nginx, first with one process behind it, then with three (the first one plus two
  *   started then). Each layout gets an unrecorded warm-up run first (every process compiles its
- *   send path), then the measured run, over which the CPU of every part is read from /proc
+ *   send path; with three, it lasts three times as long, so each process serves as many warm-up
+ *   sends as the single one), then the measured run, over which the CPU of every part is read from /proc
  *   (bench/part-cpu.ts: Parley, PostgreSQL, Redis, nginx) and divided by the answered sends. On
  *   a 2-core machine three processes cannot send more; the figure that says whether capacity
  *   grows with cores is the CPU per send of three over one's (target: at most 1.25).
@@ -43,7 +44,11 @@ const MIN_WARM_SECONDS = 0.5;
 /** A warm-up run, then the measured one with every part's CPU read around it. */
 async function measureSends(layout: BenchServer, nginx: Nginx, processes: readonly BenchServer[], org: BenchOrg, channelId: number, settings: BenchSettings, fresh: FreshStore): Promise<ClusterSends> {
   const common = { requests: sendRequests(channelId, org.users.slice(0, settings.subscribers)), concurrency: settings.senders, expectBody: '"result":"success"' };
-  await loadServer(layout, { ...common, seconds: Math.max(MIN_WARM_SECONDS, settings.warmupSeconds), warmupSeconds: 0 });
+  // Each process gets a share of the load: the warm-up lasts as many times longer as there are
+  // processes, so that each serves as many warm-up sends as a single process does (a process
+  // that has served a third of them still runs part of its send path unoptimised).
+  const warmSeconds = Math.max(MIN_WARM_SECONDS, settings.warmupSeconds) * processes.length;
+  await loadServer(layout, { ...common, seconds: warmSeconds, warmupSeconds: 0 });
   await waitUntilIdle(layout, IDLE_LIMIT_MS);
   const counted = { parley: processes.map((p) => p.pid), nginxMaster: nginx.masterPid, database: new URL(fresh.databaseUrl ?? "").pathname.slice(1) };
   const before = sampleCpu(counted);
