@@ -205,9 +205,6 @@ const insertIndexedMessageQuery = prepared("insertIndexedMessage", (db, param: P
   return db.insertInto("messages").values(values).returning("id");
 });
 
-/** Above every message id (the column is a 32-bit integer). */
-const MAX_MESSAGE_ID = 2 ** 31 - 1;
-
 // PostgreSQL, the common send: the message with its search vector, and its one flag row. The
 // statement's snapshot predates its own insert, so `topic_had_messages` sees only earlier messages
 // (false for a direct message: its stream_id is null). Migration 0027 says why a function asks.
@@ -225,7 +222,7 @@ const insertMessageWithFlagQuery = prepared(
       )
       .returning([
         "message_id as id",
-        sql<boolean>`parley_topic_has_messages(${param("realm_id")}, ${param("stream_id")}, ${param("lowered_topic")}, ${sql.lit(MAX_MESSAGE_ID)})`.as("topic_had_messages"),
+        sql<boolean>`parley_topic_has_messages(${param("realm_id")}, ${param("stream_id")}, ${param("lowered_topic")})`.as("topic_had_messages"),
       ]);
   },
 );
