@@ -14,3 +14,12 @@ export type SnapshotCtx = Caller & { clock: Clock; queues: QueueManager };
 export type StateProvider = {
   fetch(ctx: SnapshotCtx, opts: QueueOptions, want: (eventType: string) => boolean): Promise<Record<string, unknown>>;
 };
+
+/**
+ * `load()` when `wanted`, else undefined. Providers start every wanted key's reads at once and
+ * then await them together: on PostgreSQL each read is a round trip, and one after another they
+ * made the register's longest wait.
+ */
+export function ifWanted<T>(wanted: boolean, load: () => T | Promise<T>): Promise<T | undefined> {
+  return wanted ? Promise.resolve(load()) : Promise.resolve(undefined);
+}

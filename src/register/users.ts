@@ -20,7 +20,7 @@ import { listProfileFields, realmProfileValues } from "../store/custom-profile.t
 import type { UserRow } from "../store/schema.ts";
 import { listBots, listUsers, servicesByBot } from "../store/users.ts";
 import type { QueueOptions } from "../events/queue-options.ts";
-import type { StateProvider } from "./provider.ts";
+import { ifWanted, type StateProvider } from "./provider.ts";
 
 /** realm_users / realm_non_active_users as this queue's user sees them. */
 async function userLists(ctx: SnapshotCtx, opts: QueueOptions): Promise<Record<string, unknown>> {
@@ -91,14 +91,18 @@ async function realmBots(ctx: SnapshotCtx): Promise<Record<string, unknown>[]> {
 /** Snapshot builder for users, bots and custom profile fields. */
 export const usersState: StateProvider = {
   async fetch(ctx, opts, want) {
+    const actor = ctx.actor;
+    const [lists, own, bots, fields] = await Promise.all([
+      ifWanted(want("realm_user"), () => userLists(ctx, opts)),
+      ifWanted(want("realm_user") && actor !== null, () => (actor ? ownFields(ctx, actor) : {})),
+      ifWanted(want("realm_bot"), () => realmBots(ctx)),
+      ifWanted(want("custom_profile_fields"), () => listProfileFields(ctx.db, ctx.realm.id)),
+    ]);
     const out: Record<string, unknown> = {};
-    if (want("realm_user")) {
-      Object.assign(out, await userLists(ctx, opts));
-      if (ctx.actor !== null) Object.assign(out, await ownFields(ctx, ctx.actor));
-    }
-    if (want("realm_bot")) out.realm_bots = await realmBots(ctx);
-    if (want("custom_profile_fields")) {
-      out.custom_profile_fields = (await listProfileFields(ctx.db, ctx.realm.id)).map(presentProfileField);
+    Object.assign(out, lists, own);
+    if (bots !== undefined) out.realm_bots = bots;
+    if (fields !== undefined) {
+      out.custom_profile_fields = fields.map(presentProfileField);
       out.custom_profile_field_types = CUSTOM_PROFILE_FIELD_TYPES;
     }
     return out;

@@ -66,7 +66,8 @@ type IdRange = { afterId: number; throughId?: number; oldestFirst?: boolean };
 /** Received messages without a flag row that the user did not send (unread by default), within `range`. */
 async function defaultUnread(db: Db, realmId: number, userId: number, filter: UnreadFilter, range: IdRange): Promise<UnreadRow[]> {
   const order = range.oldestFirst ? "asc" : "desc";
-  const channel = await db
+  // Started now, read below: the direct messages' query runs beside it (a round trip less).
+  const channelRows = db
     .selectFrom("subscription_periods as sp")
     .innerJoin("subscriptions as s", (j) => j.onRef("s.stream_id", "=", "sp.stream_id").onRef("s.user_id", "=", "sp.user_id"))
     .innerJoin("messages as m", (j) => j.onRef("m.stream_id", "=", "sp.stream_id").onRef("m.id", ">=", "sp.first_message_id"))
@@ -85,8 +86,8 @@ async function defaultUnread(db: Db, realmId: number, userId: number, filter: Un
     .orderBy("m.id", order)
     .limit(filter.limit)
     .execute();
-  if (filter.streamId !== undefined) return channel.map(unreadRow);
-  const direct = await db
+  if (filter.streamId !== undefined) return (await channelRows).map(unreadRow);
+  const directRows = db
     .selectFrom("direct_group_members as g")
     .innerJoin("recipients as r", (j) => j.onRef("r.type_id", "=", "g.group_id").on("r.type", "=", RECIPIENT_TYPE.direct))
     .innerJoin("messages as m", "m.recipient_id", "r.id")
@@ -101,6 +102,7 @@ async function defaultUnread(db: Db, realmId: number, userId: number, filter: Un
     .orderBy("m.id", order)
     .limit(filter.limit)
     .execute();
+  const [channel, direct] = await Promise.all([channelRows, directRows]);
   return [...channel, ...direct].map(unreadRow);
 }
 
@@ -158,8 +160,9 @@ type MuteCheck = (streamId: number, topic: string) => boolean;
 
 /** The user's mute check, from their subscriptions and topic policies. */
 async function muteChecker(db: Db, realmId: number, userId: number): Promise<MuteCheck> {
-  const mutedStreams = new Set(await mutedStreamIds(db, realmId, userId));
-  const policies = new Map((await userTopicRows(db, realmId, userId)).map((r) => [`${r.stream_id}:${r.topic.toLowerCase()}`, r.visibility_policy]));
+  const [streamIds, topicRows] = await Promise.all([mutedStreamIds(db, realmId, userId), userTopicRows(db, realmId, userId)]);
+  const mutedStreams = new Set(streamIds);
+  const policies = new Map(topicRows.map((r) => [`${r.stream_id}:${r.topic.toLowerCase()}`, r.visibility_policy]));
   return (streamId, topic) => {
     const policy = policies.get(`${streamId}:${topic.toLowerCase()}`) ?? VISIBILITY_POLICY.inherit;
     if (mutedStreams.has(streamId)) return policy !== VISIBILITY_POLICY.unmuted && policy !== VISIBILITY_POLICY.followed;
@@ -169,8 +172,10 @@ async function muteChecker(db: Db, realmId: number, userId: number): Promise<Mut
 
 /** Sorts unread rows into conversations and finds mentions (Zulip's extract_unread_data_from_um_rows). */
 export async function classifyUnreads(db: Db, realmId: number, userId: number, rows: UnreadRow[]): Promise<RawUnreads> {
-  const isMuted = await muteChecker(db, realmId, userId);
-  const members = await directRecipientMembers(db, [...new Set(rows.filter((r) => r.stream_id === null).map((r) => r.recipient_id))]);
+  const [isMuted, members] = await Promise.all([
+    muteChecker(db, realmId, userId),
+    directRecipientMembers(db, [...new Set(rows.filter((r) => r.stream_id === null).map((r) => r.recipient_id))]),
+  ]);
   const out: RawUnreads = { pms: new Map(), streams: new Map(), huddles: new Map(), unmuted: new Set(), mentions: new Set() };
   for (const row of rows) {
     const unmuted = row.stream_id !== null && !isMuted(row.stream_id, row.topic);
