@@ -42,8 +42,7 @@ async function settledMessageId(ctx: ActionCtx): Promise<number> {
 
 /** Gives the user's row-less unread messages up to the settled id their rows, and raises their watermark. */
 export async function settleUnreads(ctx: ActionCtx, userId: number): Promise<void> {
-  const through = await settledMessageId(ctx);
-  const watermark = await unreadWatermark(ctx.db, userId);
+  const [through, watermark] = await Promise.all([settledMessageId(ctx), unreadWatermark(ctx.db, userId)]);
   if (through <= watermark) return;
   // The settling transaction locks the row, so it must exist before.
   if (watermark === 0) await withTransaction(ctx, (tx) => ensureUnreadWatermark(tx, userId));
