@@ -105,9 +105,16 @@ export class ProcessRegistry {
   private async dropDead(): Promise<void> {
     try {
       const ids = await this.redis.smembers(this.processesKey);
-      for (const id of ids) {
-        if ((await this.redis.exists(this.urlKey(id))) === 0) await this.redis.srem(this.processesKey, id);
-      }
+      if (ids.length === 0) return;
+      // One round trip for every process's key, and one for the removal.
+      const checks = this.redis.pipeline();
+      for (const id of ids) checks.exists(this.urlKey(id));
+      const answers = (await checks.exec()) ?? [];
+      const dead = ids.filter((_, i) => {
+        const [err, count] = answers[i] ?? [null, 1];
+        return err === null && count === 0;
+      });
+      if (dead.length > 0) await this.redis.srem(this.processesKey, ...dead);
     } catch (err) {
       this.log.warn({ err }, "could not tidy the set of processes in Redis");
     }

@@ -49,6 +49,21 @@ describe("ProcessRegistry", () => {
     await west.leave();
   });
 
+  test("a renewal takes processes whose keys expired (they crashed) out of the set, and keeps the live ones", async () => {
+    const live = await ProcessRegistry.join(REDIS_URL, prefix, { processId: "live", internalUrl: "http://127.0.0.1:9005" }, [], log);
+    try {
+      // Two crashed processes: in the set, their address keys expired.
+      await redis.sadd(`${prefix}:processes`, "gone-1", "gone-2");
+      (live as unknown as { renew(): void }).renew();
+      const members = async () => (await redis.smembers(`${prefix}:processes`)).sort();
+      const deadline = Date.now() + 5000;
+      while ((await members()).includes("gone-2") && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+      assert.deepEqual(await members(), ["live"]);
+    } finally {
+      await live.leave();
+    }
+  });
+
   test("a process joining again under the same id (after a crash) replaces what it had left", async () => {
     const before = await ProcessRegistry.join(REDIS_URL, prefix, { processId: "south", internalUrl: "http://127.0.0.1:9003" }, [5, 6], log);
     const again = await ProcessRegistry.join(REDIS_URL, prefix, { processId: "south", internalUrl: "http://127.0.0.1:9013" }, [7], log);
