@@ -7,7 +7,7 @@ import type { Db } from "../store/types.ts";
 import { userSetting } from "../store/user-settings.ts";
 import type { UserRow } from "../store/schema.ts";
 import { DELIVERY_TYPE } from "../store/schema-drafts.ts";
-import { ifWanted, type StateProvider } from "./provider.ts";
+import { readWanted, type StateProvider } from "./provider.ts";
 
 /** Zulip's MAX_DRAFTS_IN_REGISTER_RESPONSE: the newest drafts only; GET /drafts has them all. */
 const MAX_DRAFTS_IN_REGISTER_RESPONSE = 1000;
@@ -33,17 +33,12 @@ function syncsDrafts(user: UserRow): boolean {
 export const draftsState: StateProvider = {
   async fetch(ctx, _opts, want) {
     const user = ctx.actor;
-    const [drafts, scheduled, reminders] = await Promise.all([
-      ifWanted(want("drafts"), async () =>
-        user && syncsDrafts(user) ? (await listDrafts(ctx.db, ctx.realm.id, user.id, { newestFirst: true, limit: MAX_DRAFTS_IN_REGISTER_RESPONSE })).map(presentDraft) : [],
-      ),
-      ifWanted(want("scheduled_messages"), () => (user ? scheduledMessagesOf(ctx.db, ctx.realm.id, user.id) : [])),
-      ifWanted(want("reminders"), () => (user ? remindersOf(ctx.db, ctx.realm.id, user.id) : [])),
-    ]);
-    const out: Record<string, unknown> = {};
-    if (drafts !== undefined) out.drafts = drafts;
-    if (scheduled !== undefined) out.scheduled_messages = scheduled;
-    if (reminders !== undefined) out.reminders = reminders;
-    return out;
+    return readWanted({
+      drafts:
+        want("drafts") &&
+        (async () => (user && syncsDrafts(user) ? (await listDrafts(ctx.db, ctx.realm.id, user.id, { newestFirst: true, limit: MAX_DRAFTS_IN_REGISTER_RESPONSE })).map(presentDraft) : [])),
+      scheduled_messages: want("scheduled_messages") && (() => (user ? scheduledMessagesOf(ctx.db, ctx.realm.id, user.id) : [])),
+      reminders: want("reminders") && (() => (user ? remindersOf(ctx.db, ctx.realm.id, user.id) : [])),
+    });
   },
 };

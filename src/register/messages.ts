@@ -7,7 +7,7 @@ import { mutedTopicsState, userTopicsState } from "./user-topics.ts";
 import type { SnapshotCtx } from "./provider.ts";
 import type { UserRow } from "../store/schema.ts";
 import { classifyUnreads, maxReceivedMessageId, MAX_UNREAD_MESSAGES, recentDirectConversations, starredMessageIds, unreadRows, type RawUnreads } from "../store/unreads.ts";
-import { ifWanted, type StateProvider } from "./provider.ts";
+import { readWanted, type StateProvider } from "./provider.ts";
 
 type IdGroup<K extends string> = Record<K, number | string> & { unread_message_ids: number[] };
 
@@ -60,23 +60,16 @@ export const messagesState: StateProvider = {
     const explicit = (opts.fetch_event_types ?? opts.event_types) !== null;
     // Zulip leaves muted_topics out for clients that explicitly ask for user_topic (FL 134).
     const mutedTopics = want("muted_topics") && (!explicit || !want("user_topic"));
-    const [maxMessageId, unread, starred, recent, userTopics, muted] = await Promise.all([
-      ifWanted(want("message"), () => (actor ? maxReceivedMessageId(ctx.db, ctx.realm.id, actor.id) : -1)),
-      ifWanted(want("message") && want("update_message_flags"), () =>
-        actor ? unreadMsgs(ctx, actor) : aggregateUnreads({ pms: new Map(), streams: new Map(), huddles: new Map(), unmuted: new Set(), mentions: new Set() }, false),
-      ),
-      ifWanted(want("starred_messages"), () => (actor ? starredMessageIds(ctx.db, ctx.realm.id, actor.id) : [])),
-      ifWanted(want("recent_private_conversations"), () => (actor ? recentDirectConversations(ctx.db, ctx.realm.id, actor.id) : [])),
-      ifWanted(want("user_topic"), () => (actor ? userTopicsState(ctx.db, ctx.realm, actor.id) : [])),
-      ifWanted(mutedTopics, () => (actor ? mutedTopicsState(ctx.db, ctx.realm, actor.id) : [])),
-    ]);
-    const out: Record<string, unknown> = {};
-    if (maxMessageId !== undefined) out.max_message_id = maxMessageId;
-    if (unread !== undefined) out.unread_msgs = unread;
-    if (starred !== undefined) out.starred_messages = starred;
-    if (recent !== undefined) out.recent_private_conversations = recent;
-    if (userTopics !== undefined) out.user_topics = userTopics;
-    if (muted !== undefined) out.muted_topics = muted;
-    return out;
+    return readWanted({
+      max_message_id: want("message") && (() => (actor ? maxReceivedMessageId(ctx.db, ctx.realm.id, actor.id) : -1)),
+      unread_msgs:
+        want("message") &&
+        want("update_message_flags") &&
+        (() => (actor ? unreadMsgs(ctx, actor) : aggregateUnreads({ pms: new Map(), streams: new Map(), huddles: new Map(), unmuted: new Set(), mentions: new Set() }, false))),
+      starred_messages: want("starred_messages") && (() => (actor ? starredMessageIds(ctx.db, ctx.realm.id, actor.id) : [])),
+      recent_private_conversations: want("recent_private_conversations") && (() => (actor ? recentDirectConversations(ctx.db, ctx.realm.id, actor.id) : [])),
+      user_topics: want("user_topic") && (() => (actor ? userTopicsState(ctx.db, ctx.realm, actor.id) : [])),
+      muted_topics: mutedTopics && (() => (actor ? mutedTopicsState(ctx.db, ctx.realm, actor.id) : [])),
+    });
   },
 };

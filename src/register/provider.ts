@@ -15,11 +15,16 @@ export type StateProvider = {
   fetch(ctx: SnapshotCtx, opts: QueueOptions, want: (eventType: string) => boolean): Promise<Record<string, unknown>>;
 };
 
+/** A snapshot key's read, or false when the client did not ask for the key. */
+export type KeyRead = (() => unknown) | false;
+
 /**
- * `load()` when `wanted`, else undefined. Providers start every wanted key's reads at once and
- * then await them together: on PostgreSQL each read is a round trip, and one after another they
+ * The snapshot keys whose read is not false, each with its value. Every read starts at once and
+ * they are awaited together: on PostgreSQL each read is a round trip, and one after another they
  * made the register's longest wait.
  */
-export function ifWanted<T>(wanted: boolean, load: () => T | Promise<T>): Promise<T | undefined> {
-  return wanted ? Promise.resolve(load()) : Promise.resolve(undefined);
+export async function readWanted(reads: Record<string, KeyRead>): Promise<Record<string, unknown>> {
+  const wanted = Object.entries(reads).filter((entry): entry is [string, () => unknown] => entry[1] !== false);
+  const values = await Promise.all(wanted.map(([, read]) => read()));
+  return Object.fromEntries(wanted.map(([key], i) => [key, values[i]]));
 }

@@ -20,7 +20,7 @@ import { listProfileFields, realmProfileValues } from "../store/custom-profile.t
 import type { UserRow } from "../store/schema.ts";
 import { listBots, listUsers, servicesByBot } from "../store/users.ts";
 import type { QueueOptions } from "../events/queue-options.ts";
-import { ifWanted, type StateProvider } from "./provider.ts";
+import { readWanted, type StateProvider } from "./provider.ts";
 
 /** realm_users / realm_non_active_users as this queue's user sees them. */
 async function userLists(ctx: SnapshotCtx, opts: QueueOptions): Promise<Record<string, unknown>> {
@@ -92,19 +92,16 @@ async function realmBots(ctx: SnapshotCtx): Promise<Record<string, unknown>[]> {
 export const usersState: StateProvider = {
   async fetch(ctx, opts, want) {
     const actor = ctx.actor;
-    const [lists, own, bots, fields] = await Promise.all([
-      ifWanted(want("realm_user"), () => userLists(ctx, opts)),
-      ifWanted(want("realm_user") && actor !== null, () => (actor ? ownFields(ctx, actor) : {})),
-      ifWanted(want("realm_bot"), () => realmBots(ctx)),
-      ifWanted(want("custom_profile_fields"), () => listProfileFields(ctx.db, ctx.realm.id)),
+    const [lists, own, keys] = await Promise.all([
+      want("realm_user") ? userLists(ctx, opts) : {},
+      want("realm_user") && actor !== null ? ownFields(ctx, actor) : {},
+      readWanted({
+        realm_bots: want("realm_bot") && (() => realmBots(ctx)),
+        custom_profile_fields: want("custom_profile_fields") && (async () => (await listProfileFields(ctx.db, ctx.realm.id)).map(presentProfileField)),
+      }),
     ]);
-    const out: Record<string, unknown> = {};
-    Object.assign(out, lists, own);
-    if (bots !== undefined) out.realm_bots = bots;
-    if (fields !== undefined) {
-      out.custom_profile_fields = fields.map(presentProfileField);
-      out.custom_profile_field_types = CUSTOM_PROFILE_FIELD_TYPES;
-    }
+    const out: Record<string, unknown> = { ...lists, ...own, ...keys };
+    if (want("custom_profile_fields")) out.custom_profile_field_types = CUSTOM_PROFILE_FIELD_TYPES;
     return out;
   },
 };
