@@ -110,10 +110,8 @@ export class ProcessRegistry {
       const checks = this.redis.pipeline();
       for (const id of ids) checks.exists(this.urlKey(id));
       const answers = (await checks.exec()) ?? [];
-      const dead = ids.filter((_, i) => {
-        const [err, count] = answers[i] ?? [null, 1];
-        return err === null && count === 0;
-      });
+      // [error, count] per id: a failed check (no count) keeps its process.
+      const dead = ids.filter((_, i) => answers[i]?.[1] === 0);
       if (dead.length > 0) await this.redis.srem(this.processesKey, ...dead);
     } catch (err) {
       this.log.warn({ err }, "could not tidy the set of processes in Redis");
