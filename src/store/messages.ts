@@ -150,34 +150,38 @@ export async function sharedDirectRecipientIds(db: Db, realmId: number, userId: 
 }
 
 /**
- * A new message's row (every column as given, and the new id), and whether its channel topic had
- * messages before it when the insert could tell at no cost (else undefined: ask
- * topicHasEarlierMessages).
+ * A new message's row (every column as given, and the new id), and what the insert could tell at
+ * no cost (else undefined): whether its channel topic had messages before it (else ask
+ * topicHasEarlierMessages), and the sender's visibility policy for the topic (null: no row; else
+ * ask getUserTopic).
  */
-export type InsertedMessage = { message: MessageRow; topicHadMessages: boolean | undefined };
+export type InsertedMessage = { message: MessageRow; topicHadMessages: boolean | undefined; senderTopicPolicy: number | null | undefined };
 
 /**
  * Inserts a message, its search-index entry and its send-time flag rows (only users whose flags
  * differ from the default). On PostgreSQL the entry is a column of the row, and the usual single
  * flag row (the sender's) is written by the same statement, which also tells whether the topic
- * had messages (a round trip fewer per send for automatic topic visibility).
+ * had messages and the sender's policy for it (two round trips fewer per send for automatic topic
+ * visibility).
  */
 export async function insertMessage(db: Db, engine: Engine, row: Omit<MessageRow, "id">, flagsByUser: ReadonlyMap<number, number>): Promise<InsertedMessage> {
   const indexed = { topic: row.topic, renderedContent: row.rendered_content };
   let id: number;
   let topicHadMessages: boolean | undefined;
+  let senderTopicPolicy: number | null | undefined;
   if (engine === "postgres" && flagsByUser.size === 1) {
     const [[flag_user_id, flags]] = flagsByUser;
     const [inserted] = await insertMessageWithFlagQuery(db, { ...row, search_tsv: searchVectorOf(indexed), flag_user_id, flags, lowered_topic: row.topic.toLowerCase() });
     id = inserted.id;
     topicHadMessages = Boolean(inserted.topic_had_messages);
+    senderTopicPolicy = inserted.sender_topic_policy;
   } else {
     [{ id }] = engine === "postgres" ? await insertIndexedMessageQuery(db, { ...row, search_tsv: searchVectorOf(indexed) }) : await insertMessageQuery(db, row);
     await indexNewMessage(db, engine, { id, ...indexed });
     await insertFlagRows(db, id, flagsByUser);
   }
   // The id first: properties after a spread take V8's slow path (see actions/context.ts).
-  return { message: { id, ...row }, topicHadMessages };
+  return { message: { id, ...row }, topicHadMessages, senderTopicPolicy };
 }
 
 type MessageColumn = Exclude<keyof MessageRow, "id">;
@@ -208,6 +212,7 @@ const insertIndexedMessageQuery = prepared("insertIndexedMessage", (db, param: P
 // PostgreSQL, the common send: the message with its search vector, and its one flag row. The
 // statement's snapshot predates its own insert, so `topic_had_messages` sees only earlier messages
 // (false for a direct message: its stream_id is null). Migration 0027 says why a function asks.
+// `sender_topic_policy` is getUserTopic's answer, by the same unique index.
 const insertMessageWithFlagQuery = prepared(
   "insertMessageWithFlag",
   (db, param: Placeholders<NewMessage & { search_tsv: string; flag_user_id: number; flags: number; lowered_topic: string }>) => {
@@ -223,6 +228,9 @@ const insertMessageWithFlagQuery = prepared(
       .returning([
         "message_id as id",
         sql<boolean>`parley_topic_has_messages(${param("realm_id")}, ${param("stream_id")}, ${param("lowered_topic")})`.as("topic_had_messages"),
+        sql<number | null>`(select visibility_policy from user_topics where user_id = ${param("sender_id")} and stream_id = ${param("stream_id")} and lower(topic) = ${param("lowered_topic")} and realm_id = ${param("realm_id")})`.as(
+          "sender_topic_policy",
+        ),
       ]);
   },
 );

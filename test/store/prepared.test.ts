@@ -161,9 +161,9 @@ const CASES: Record<string, Case> = {
     ],
     readBack: async (db, rows) => {
       const message = await insertedMessage(db, rows);
-      const [{ id, topic_had_messages }] = rows as Array<{ id: number; topic_had_messages: boolean }>;
+      const [{ id, topic_had_messages, sender_topic_policy }] = rows as Array<{ id: number; topic_had_messages: boolean; sender_topic_policy: number | null }>;
       const flags = await db.selectFrom("user_message_flags").select(["user_id", "flags"]).where("message_id", "=", id).execute();
-      return { message, flags, topic_had_messages };
+      return { message, flags, topic_had_messages, sender_topic_policy };
     },
   },
   insertFlagRow: {
@@ -360,7 +360,7 @@ for (const kind of STORES) {
     });
 
     if (kind === "postgres") {
-      test("the topic function (migration 0027) answers as the plain query, and the send's insert tells it", async () => {
+      test("the topic function (migration 0027) answers as the plain query, and the send's insert tells it and the sender's policy", async () => {
         const ask = REGISTERED.find((q) => q.name === "pgEarlierTopicMessage");
         const plain = REGISTERED.find((q) => q.name === "earlierTopicMessage");
         for (const values of CASES.pgEarlierTopicMessage.params(s)) {
@@ -370,10 +370,11 @@ for (const kind of STORES) {
         const insert = REGISTERED.find((q) => q.name === "insertMessageWithFlag");
         const told = [];
         for (const values of CASES.insertMessageWithFlag.params(s)) {
-          told.push(await rolledBack(store.db, async (tx) => ((await insert?.run(tx, values)) as Array<{ topic_had_messages: boolean }>)[0].topic_had_messages));
+          const [row] = await rolledBack(store.db, async (tx) => (await insert?.run(tx, values)) as Array<{ topic_had_messages: boolean; sender_topic_policy: number | null }>);
+          told.push([row.topic_had_messages, row.sender_topic_policy]);
         }
-        // A topic with messages, a new topic, a direct message.
-        assert.deepEqual(told, [true, false, false]);
+        // A topic with messages for which the sender set a policy, a new topic, a direct message.
+        assert.deepEqual(told, [[true, 1], [false, null], [false, null]]);
       });
     }
   });

@@ -46,17 +46,21 @@ async function setPolicy(tx: Db, env: VisibilityEnv, userId: number, message: Me
   env.emit(userTopicEvent(streamId, message.topic, policy, now), [userId]);
 }
 
-/** A sent channel message; `topicHadMessages` when the insert already told (else it is asked when needed). */
-type SentToChannel = { sender: UserRow; stream: StreamRow; message: MessageRow; topicHadMessages?: boolean };
+/**
+ * A sent channel message; `topicHadMessages` and the sender's `senderTopicPolicy` (null: none set)
+ * when the insert already told (else each is asked when needed).
+ */
+type SentToChannel = { sender: UserRow; stream: StreamRow; message: MessageRow; topicHadMessages?: boolean; senderTopicPolicy?: number | null };
 
 /** Applies the sender's automatic policy; returns the new policy when it changed. */
 export async function applySenderVisibility(tx: Db, env: VisibilityEnv, sent: SentToChannel): Promise<number | undefined> {
-  const { sender, stream, message, topicHadMessages } = sent;
+  const { sender, stream, message, topicHadMessages, senderTopicPolicy } = sent;
   if (sender.is_bot === 1) return undefined;
   const follow = userSetting(sender, "automatically_follow_topics_policy");
   const unmute = userSetting(sender, "automatically_unmute_topics_in_muted_streams_policy");
   if (follow === 4 && unmute === 4) return undefined;
-  const current = (await getUserTopic(tx, env.realm.id, sender.id, stream.id, message.topic))?.visibility_policy ?? VISIBILITY_POLICY.inherit;
+  const stored = senderTopicPolicy === undefined ? (await getUserTopic(tx, env.realm.id, sender.id, stream.id, message.topic))?.visibility_policy : senderTopicPolicy;
+  const current = stored ?? VISIBILITY_POLICY.inherit;
   const policy = await policyForSend(follow, unmute, current, {
     initiated: once(async () => current === VISIBILITY_POLICY.inherit && !(topicHadMessages ?? (await topicHasEarlierMessages(tx, env.engine, env.realm.id, stream.id, message.topic, message.id)))),
     streamMuted: once(async () => (await getSubscription(tx, env.realm.id, sender.id, stream.id))?.is_muted === 1),

@@ -248,7 +248,7 @@ function insertSentMessage(ctx: Pick<DoEnv, "realm" | "clock" | "engine">, tx: D
 export async function doSendMessage(tx: Db, env: Pick<DoEnv, "realm" | "clock" | "engine" | "config" | "emit">, request: SendRequest): Promise<SendMessageResult> {
   const { sender, stream } = request;
   const filled = env.emit.reserveMessageId();
-  const { message, topicHadMessages } = await insertSentMessage(env, tx, request);
+  const { message, topicHadMessages, senderTopicPolicy } = await insertSentMessage(env, tx, request);
   filled(message.id);
   await claimAttachments(tx, env.realm.id, sender.id, message.id, request.rendered.linkedUploadPaths, env.emit);
   const outgoingWebhookJobs = await doQueueOutgoingWebhooks(tx, env, message.id, request);
@@ -259,7 +259,7 @@ export async function doSendMessage(tx: Db, env: Pick<DoEnv, "realm" | "clock" |
   if (stream) {
     // The row may be older than a concurrent send's commit: the write itself keeps the oldest id.
     if (stream.first_message_id === null || stream.first_message_id > message.id) await lowerFirstMessageId(tx, env.realm.id, stream.id, message.id);
-    const policy = await applySenderVisibility(tx, env, { sender, stream, message, topicHadMessages });
+    const policy = await applySenderVisibility(tx, env, { sender, stream, message, topicHadMessages, senderTopicPolicy });
     if (policy !== undefined) result.automatic_new_visibility_policy = policy;
     const mentionedUsers = request.mentionedIds.size === 0 ? [] : await usersByIds(tx, env.realm.id, [...request.mentionedIds]);
     await followForMentions(tx, env, mentionedUsers, message);
