@@ -4,6 +4,13 @@
  * is parsed once per connection and its plan kept, so a send's INSERT costs the server only its
  * execution. Only prepared queries are named: their SQL never depends on the values (no `in`
  * lists), so each has one text and one name, and there are few of them.
+ *
+ * The pool's connections set plan_cache_mode=force_generic_plan (store/db.ts), which only named
+ * statements heed: each is planned once, for any values, from its first call. PostgreSQL would
+ * otherwise plan the first five calls for their values and then keep planning every call whose
+ * generic plan it costs higher, however little that plan then costs to run. So a prepared query
+ * must have a plan that suits every value: an equality lookup on an index, or a walk driven by one
+ * index whatever the values (check it with EXPLAIN under force_generic_plan).
  */
 import type pg from "pg";
 

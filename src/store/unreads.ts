@@ -14,6 +14,7 @@ import { mutedStreamIds } from "./subscriptions.ts";
 import { MESSAGE_FLAG, RECIPIENT_TYPE } from "./schema.ts";
 import { userTopicRows, VISIBILITY_POLICY } from "./user-topics.ts";
 import { unreadWatermark } from "./unread-watermarks.ts";
+import { prepared, type Placeholder, type Placeholders } from "./prepared.ts";
 
 /** Zulip's MAX_UNREAD_MESSAGES: the snapshot holds at most this many (the newest) unread messages. */
 export const MAX_UNREAD_MESSAGES = 50_000;
@@ -118,23 +119,44 @@ export async function unreadIdsWithoutRows(db: Db, realmId: number, userId: numb
     .slice(0, limit);
 }
 
+/** The query of storedUnread: flag rows lacking `read`, newest first, with the messages' fields. */
+function storedUnreadQuery(db: Db, realmId: number | Placeholder<number>, userId: number | Placeholder<number>, limit: number | Placeholder<number>, filter: Omit<UnreadFilter, "limit">) {
+  return (
+    db
+      .selectFrom("user_message_flags as f")
+      .innerJoin("messages as m", "m.id", "f.message_id")
+      .leftJoin("subscriptions as s", (j) => j.onRef("s.stream_id", "=", "m.stream_id").onRef("s.user_id", "=", "f.user_id"))
+      .select(["m.id", "m.stream_id", "m.topic", "m.recipient_id", "m.sender_id", "m.stream_wildcard_mention", "f.flags"])
+      .where("f.user_id", "=", userId)
+      .where("m.realm_id", "=", realmId)
+      // Literal, as the partial index user_message_flags_unread writes it (SQLite matches it by its text).
+      .where(sql<boolean>`(f.flags & ${sql.lit(MESSAGE_FLAG.read)}) = 0`)
+      .$if(!filter.includeUnsubscribed, (q) => q.where((eb) => eb.or([eb("m.stream_id", "is", null), eb("s.active", "=", 1)])))
+      .$if(filter.streamId !== undefined, (q) => q.where("m.stream_id", "=", filter.streamId ?? 0))
+      .$if(filter.topic !== undefined, (q) => q.where(sql<string>`lower(m.topic)`, "=", (filter.topic ?? "").toLowerCase()))
+      .orderBy("m.id", "desc")
+      // Bound as a parameter either way (Kysely writes a number into the SQL): one text for the named statement and its twin.
+      .limit(sql<number>`${limit}`)
+  );
+}
+
+type UnreadParams = { realmId: number; userId: number; limit: number };
+
+// The register snapshot's form (subscribed channels and direct messages), run as a named statement.
+const subscribedStoredUnreadQuery = prepared("subscribedStoredUnread", (db, param: Placeholders<UnreadParams>) =>
+  storedUnreadQuery(db, param("realmId"), param("userId"), param("limit"), {}),
+);
+
+/** Whether `filter` is the register snapshot's: every subscribed channel and direct messages, nothing else. */
+function isSnapshotFilter(filter: UnreadFilter): boolean {
+  return filter.streamId === undefined && filter.topic === undefined && filter.includeUnsubscribed !== true;
+}
+
 /** Messages whose flag row lacks `read` (channel messages only while subscribed). */
 async function storedUnread(db: Db, realmId: number, userId: number, filter: UnreadFilter): Promise<UnreadRow[]> {
-  const rows = await db
-    .selectFrom("user_message_flags as f")
-    .innerJoin("messages as m", "m.id", "f.message_id")
-    .leftJoin("subscriptions as s", (j) => j.onRef("s.stream_id", "=", "m.stream_id").onRef("s.user_id", "=", "f.user_id"))
-    .select(["m.id", "m.stream_id", "m.topic", "m.recipient_id", "m.sender_id", "m.stream_wildcard_mention", "f.flags"])
-    .where("f.user_id", "=", userId)
-    .where("m.realm_id", "=", realmId)
-    // Literal, as the partial index user_message_flags_unread writes it (SQLite matches it by its text).
-    .where(sql<boolean>`(f.flags & ${sql.lit(MESSAGE_FLAG.read)}) = 0`)
-    .$if(!filter.includeUnsubscribed, (q) => q.where((eb) => eb.or([eb("m.stream_id", "is", null), eb("s.active", "=", 1)])))
-    .$if(filter.streamId !== undefined, (q) => q.where("m.stream_id", "=", filter.streamId ?? 0))
-    .$if(filter.topic !== undefined, (q) => q.where(sql<string>`lower(m.topic)`, "=", (filter.topic ?? "").toLowerCase()))
-    .orderBy("m.id", "desc")
-    .limit(filter.limit)
-    .execute();
+  const rows = isSnapshotFilter(filter)
+    ? await subscribedStoredUnreadQuery(db, { realmId, userId, limit: filter.limit })
+    : await storedUnreadQuery(db, realmId, userId, filter.limit, filter).execute();
   return rows.map((r) => ({
     id: r.id,
     stream_id: r.stream_id,
@@ -145,10 +167,39 @@ async function storedUnread(db: Db, realmId: number, userId: number, filter: Unr
   }));
 }
 
+/**
+ * The register snapshot's row-less unread messages above the watermark, newest first: one
+ * statement for channels and direct messages, walking down from the newest message and checking
+ * each against the user's periods and conversations. Above a settled watermark there are few
+ * messages, so this costs little to run, and as a named statement nothing to plan (defaultUnread's
+ * joins cost PostgreSQL more to plan, about 0.5 ms each, than to run).
+ */
+const snapshotDefaultUnreadQuery = prepared("snapshotDefaultUnread", (db, param: Placeholders<UnreadParams & { afterId: number }>) =>
+  db
+    .selectFrom("messages as m")
+    .select(["m.id", "m.stream_id", "m.topic", "m.recipient_id", "m.sender_id", "m.stream_wildcard_mention"])
+    .where("m.realm_id", "=", param("realmId"))
+    .where("m.id", ">", param("afterId"))
+    .where("m.sender_id", "<>", param("userId"))
+    .where(
+      sql<boolean>`not exists (select 1 from user_message_flags f where f.message_id = m.id and f.user_id = ${param("userId")})
+        and (exists (select 1 from subscription_periods sp join subscriptions s on s.user_id = sp.user_id and s.stream_id = sp.stream_id
+                     where sp.user_id = ${param("userId")} and sp.stream_id = m.stream_id and sp.first_message_id <= m.id
+                       and (sp.last_message_id is null or m.id <= sp.last_message_id) and s.active = 1)
+          or exists (select 1 from recipients r join direct_group_members g on g.group_id = r.type_id
+                     where r.id = m.recipient_id and r.type = ${sql.lit(RECIPIENT_TYPE.direct)} and g.user_id = ${param("userId")}))`,
+    )
+    .orderBy("m.id", "desc")
+    .limit(sql<number>`${param("limit")}`),
+);
+
 /** The user's newest unread messages under `filter`, ascending, at most `filter.limit`; `truncated` when the limit was reached. */
 export async function unreadRows(db: Db, realmId: number, userId: number, filter: UnreadFilter): Promise<{ rows: UnreadRow[]; truncated: boolean }> {
   const afterId = await unreadWatermark(db, userId);
-  const [byDefault, stored] = await Promise.all([defaultUnread(db, realmId, userId, filter, { afterId }), storedUnread(db, realmId, userId, filter)]);
+  const withoutRows = isSnapshotFilter(filter)
+    ? snapshotDefaultUnreadQuery(db, { realmId, userId, afterId, limit: filter.limit }).then((rows) => rows.map(unreadRow))
+    : defaultUnread(db, realmId, userId, filter, { afterId });
+  const [byDefault, stored] = await Promise.all([withoutRows, storedUnread(db, realmId, userId, filter)]);
   // A settling that commits between the two reads can show a message in both: once each.
   const byId = new Map([...byDefault, ...stored].map((r) => [r.id, r]));
   const all = [...byId.values()].sort((a, b) => b.id - a.id).slice(0, filter.limit);
@@ -228,32 +279,49 @@ export async function recentDirectConversations(db: Db, realmId: number, userId:
     .sort((a, b) => b.max_message_id - a.max_message_id);
 }
 
-/** The highest id among messages the user received (sent, covered by a period, direct, or flagged); -1 if none. */
+/** How many of the realm's newest messages maxReceivedMessageId looks through for the user's channel messages. */
+const RECENT_WINDOW = 64;
+
+/**
+ * The newest id of each way a user receives messages: sent, by a subscription period among the
+ * realm's RECENT_WINDOW newest messages (null when none is there), direct, flagged. Each is an
+ * index lookup or a walk of a fixed length, so it runs as a named statement.
+ */
+const newestReceivedQuery = prepared("newestReceived", (db, param: Placeholders<{ realmId: number; userId: number }>) =>
+  db.selectNoFrom([
+    sql<number | null>`(select max(id) from messages where realm_id = ${param("realmId")} and sender_id = ${param("userId")})`.as("sent"),
+    sql<number | null>`(select max(w.id) from (select id, stream_id from messages where realm_id = ${param("realmId")} order by id desc limit ${sql.lit(RECENT_WINDOW)}) w
+      where exists (select 1 from subscription_periods sp where sp.user_id = ${param("userId")} and sp.stream_id = w.stream_id
+        and sp.first_message_id <= w.id and (sp.last_message_id is null or w.id <= sp.last_message_id)))`.as("recent_channel"),
+    sql<number | null>`(select max(m.id) from direct_group_members g join recipients r on r.type_id = g.group_id and r.type = ${sql.lit(RECIPIENT_TYPE.direct)}
+      join messages m on m.recipient_id = r.id where r.realm_id = ${param("realmId")} and g.user_id = ${param("userId")})`.as("direct"),
+    sql<number | null>`(select max(message_id) from user_message_flags where user_id = ${param("userId")})`.as("flagged"),
+  ]),
+);
+
+/** The newest message of any of the user's subscription periods, one step back along messages(stream_id, id) per period. */
+async function newestPeriodMessageId(db: Db, realmId: number, userId: number): Promise<number | null> {
+  const row = await db
+    .selectFrom("subscription_periods as sp")
+    .select(
+      sql<number | null>`max((select max(m.id) from messages m where m.stream_id = sp.stream_id and m.id >= sp.first_message_id
+        and (sp.last_message_id is null or m.id <= sp.last_message_id)))`.as("max_id"),
+    )
+    .where("sp.realm_id", "=", realmId)
+    .where("sp.user_id", "=", userId)
+    .executeTakeFirst();
+  return row?.max_id ?? null;
+}
+
+/**
+ * The highest id among messages the user received (sent, covered by a period, direct, or flagged);
+ * -1 if none. A user's channels almost always hold one of the realm's newest messages; only when
+ * none of those is theirs are their periods asked one by one.
+ */
 export async function maxReceivedMessageId(db: Db, realmId: number, userId: number): Promise<number> {
-  const maxOf = (row: { max_id: number | null } | undefined) => Number(row?.max_id ?? -1);
-  const [sent, channel, direct, flagged] = await Promise.all([
-    db.selectFrom("messages").select(sql<number | null>`max(id)`.as("max_id")).where("realm_id", "=", realmId).where("sender_id", "=", userId).executeTakeFirst(),
-    // Each period's newest message is one step back along messages(stream_id, id), not a join over the channel's history.
-    db
-      .selectFrom("subscription_periods as sp")
-      .select(
-        sql<number | null>`max((select max(m.id) from messages m where m.stream_id = sp.stream_id and m.id >= sp.first_message_id
-          and (sp.last_message_id is null or m.id <= sp.last_message_id)))`.as("max_id"),
-      )
-      .where("sp.realm_id", "=", realmId)
-      .where("sp.user_id", "=", userId)
-      .executeTakeFirst(),
-    db
-      .selectFrom("direct_group_members as g")
-      .innerJoin("recipients as r", (j) => j.onRef("r.type_id", "=", "g.group_id").on("r.type", "=", RECIPIENT_TYPE.direct))
-      .innerJoin("messages as m", "m.recipient_id", "r.id")
-      .select(sql<number | null>`max(m.id)`.as("max_id"))
-      .where("r.realm_id", "=", realmId)
-      .where("g.user_id", "=", userId)
-      .executeTakeFirst(),
-    db.selectFrom("user_message_flags").select(sql<number | null>`max(message_id)`.as("max_id")).where("user_id", "=", userId).executeTakeFirst(),
-  ]);
-  return Math.max(maxOf(sent), maxOf(channel), maxOf(direct), maxOf(flagged));
+  const [newest] = await newestReceivedQuery(db, { realmId, userId });
+  const channel = newest.recent_channel ?? (await newestPeriodMessageId(db, realmId, userId));
+  return Math.max(...[newest.sent, channel, newest.direct, newest.flagged].map((id) => Number(id ?? -1)));
 }
 
 /** Whether the user received (or holds a flag row for) any message in a channel topic, case-insensitive. */

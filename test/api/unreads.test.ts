@@ -98,6 +98,17 @@ for (const store of STORES) {
       assert.deepEqual((legacy.muted_topics as unknown[][]).map((t) => t.slice(0, 2)), [["town", "Quiet"]]);
     });
 
+    test("max_message_id finds a quiet channel's message below many newer ones of channels the user is not in", async () => {
+      const { owner, guest } = server.fixtures;
+      expectSuccess(await server.api.post(owner, "/users/me/subscriptions", { subscriptions: [{ name: "quiet" }], principals: [owner.id, guest.id] }));
+      const quiet = await send(owner, { type: "stream", to: "quiet", topic: "rarely", content: "the one message" });
+      // More than the realm's newest messages the snapshot looks through first (store/unreads.ts).
+      for (let i = 0; i < 70; i++) await send(owner, { type: "stream", to: "town", topic: "busy", content: `busy ${i}` });
+      assert.equal((await snapshot(guest, ["message"])).max_message_id, quiet);
+      const newest = await send(owner, { type: "stream", to: "quiet", topic: "rarely", content: "another" });
+      assert.equal((await snapshot(guest, ["message"])).max_message_id, newest);
+    });
+
     test("a user with no messages", async () => {
       const state = await snapshot(server.fixtures.bot, ["message", "update_message_flags", "starred_messages", "recent_private_conversations"]);
       assert.equal(state.max_message_id, -1);

@@ -16,7 +16,7 @@ import { DummyDriver, Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryComp
 import { migrate, openStore, type Store } from "../../src/store/db.ts";
 import type { Database } from "../../src/store/schema.ts";
 import type { Db } from "../../src/store/types.ts";
-import { RECIPIENT_TYPE } from "../../src/store/schema.ts";
+import { MESSAGE_FLAG, RECIPIENT_TYPE } from "../../src/store/schema.ts";
 import { Placeholder, PlaceholderUsedAsValueError, prepared, preparedQueries, type Placeholders, type PreparedQuery } from "../../src/store/prepared.ts";
 import { createFixtures, type Fixtures } from "../helpers/fixtures.ts";
 import { freshStore, STORES, type FreshStore, type StoreKind } from "../helpers/stores.ts";
@@ -174,6 +174,30 @@ const CASES: Record<string, Case> = {
     readBack: (db, _rows, values) =>
       db.selectFrom("user_message_flags").selectAll().where("message_id", "=", Number(values.messageId)).orderBy("user_id").execute(),
   },
+  subscribedStoredUnread: {
+    params: (s) => [
+      { realmId: s.fx.realmId, userId: s.fx.admin.id, limit: 10 },
+      { realmId: s.fx.realmId, userId: s.fx.admin.id, limit: 0 },
+      { realmId: s.fx.realmId, userId: s.fx.member.id, limit: 10 },
+      { realmId: 0, userId: s.fx.admin.id, limit: 10 },
+    ],
+  },
+  snapshotDefaultUnread: {
+    params: (s) => [
+      { realmId: s.fx.realmId, userId: s.fx.admin.id, afterId: 0, limit: 10 },
+      { realmId: s.fx.realmId, userId: s.fx.admin.id, afterId: s.other, limit: 10 },
+      { realmId: s.fx.realmId, userId: s.fx.member.id, afterId: 0, limit: 10 },
+      { realmId: s.fx.realmId, userId: s.fx.owner.id, afterId: 0, limit: 10 },
+    ],
+  },
+  newestReceived: {
+    params: (s) => [
+      { realmId: s.fx.realmId, userId: s.fx.admin.id },
+      { realmId: s.fx.realmId, userId: s.fx.member.id },
+      { realmId: s.fx.realmId, userId: s.fx.owner.id },
+      { realmId: 0, userId: 0 },
+    ],
+  },
   userPresence: { params: (s) => [{ realmId: s.fx.realmId, userId: s.fx.member.id }, { realmId: 0, userId: 0 }] },
   nextPresenceUpdateId: {
     params: (s) => [{ realmId: s.fx.realmId }, { realmId: s.fx.realmId }],
@@ -297,6 +321,22 @@ async function seed(db: Kysely<Database>, engine: StoreKind, fx: Fixtures): Prom
     .insertInto("user_topics")
     .values({ realm_id: realmId, user_id: fx.member.id, stream_id: streamA, topic: "Lunch", visibility_policy: 1, last_updated: 0 })
     .execute();
+  // The admin receives streamA's messages, has read the first, and left the second unread with a row (the third has none);
+  // the owner's period closed after the first.
+  await db
+    .insertInto("subscription_periods")
+    .values([
+      { realm_id: realmId, user_id: fx.admin.id, stream_id: streamA, first_message_id: lunch1, last_message_id: null },
+      { realm_id: realmId, user_id: fx.owner.id, stream_id: streamA, first_message_id: lunch1, last_message_id: lunch1 },
+    ])
+    .execute();
+  await db
+    .insertInto("user_message_flags")
+    .values([
+      { user_id: fx.admin.id, message_id: lunch1, flags: MESSAGE_FLAG.read },
+      { user_id: fx.admin.id, message_id: lunch2, flags: 0 },
+    ])
+    .execute();
   await db
     .insertInto("linkifiers")
     .values([
@@ -357,6 +397,14 @@ for (const kind of STORES) {
       assert.equal(await found("userInGroup", { groupId: s.groups.get("role:members"), userId: s.fx.owner.id }), 1);
       assert.equal(await found("userInGroup", { groupId: s.groups.get("role:members"), userId: s.gone }), 0);
       assert.equal(await found("linkifiers", { realmId: s.fx.realmId }), 2);
+      const rows = async (name: string, values: Values) => (await REGISTERED.find((q) => q.name === name)?.run(store.db, values)) as Array<Record<string, unknown>>;
+      const ids = async (name: string, values: Values) => (await rows(name, values)).map((r) => r.id);
+      const admin = { realmId: s.fx.realmId, userId: s.fx.admin.id, limit: 10 };
+      assert.deepEqual(await ids("subscribedStoredUnread", admin), [s.lunch2]);
+      assert.deepEqual(await ids("snapshotDefaultUnread", { ...admin, afterId: 0 }), [s.other]);
+      assert.deepEqual(await ids("snapshotDefaultUnread", { ...admin, userId: s.fx.owner.id, afterId: 0 }), [], "an unsubscribed user's closed period");
+      const [newest] = await rows("newestReceived", { realmId: s.fx.realmId, userId: s.fx.admin.id });
+      assert.deepEqual({ ...newest }, { sent: null, recent_channel: s.other, direct: null, flagged: s.lunch2 });
     });
 
     if (kind === "postgres") {
