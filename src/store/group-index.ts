@@ -52,15 +52,27 @@ export async function loadGroupIndexFor(db: Db, realmId: number, groupIds: numbe
   return { groups: new Map(groups.map((g) => [g.id, g])), ...(await groupContents(db, ids)) };
 }
 
+/** Each id of `ids` once, ascending. */
+function uniqueSorted(ids: readonly number[]): number[] {
+  return [...new Set(ids)].sort((a, b) => a - b);
+}
+
 /**
  * The groups that settings name (`groupIds`), enough to present the settings: members and
- * subgroups only of the anonymous ones (a named group is shown by its id).
+ * subgroups only of the anonymous ones (a named group is shown by its id). Cached like the whole
+ * index: every register presents the channels' settings, and they name the same few groups.
  */
-export async function settingGroupIndex(db: Db, realmId: number, groupIds: number[]): Promise<GroupIndex> {
-  const groups = await groupsByIds(db, realmId, [...new Set(groupIds)]);
-  const anonymous = groups.filter((g) => g.name === null).map((g) => g.id);
-  return { groups: new Map(groups.map((g) => [g.id, g])), ...(await groupContents(db, anonymous)) };
-}
+export const settingGroupIndex = cachedRead(
+  "setting group index",
+  ["user_groups", "user_group_members", "user_group_subgroups", "users"],
+  (realmId: number, groupIds: readonly number[]) => `${realmId}/${uniqueSorted(groupIds).join(",")}`,
+  copyIndex,
+  async (db, realmId, groupIds): Promise<GroupIndex> => {
+    const groups = await groupsByIds(db, realmId, uniqueSorted(groupIds));
+    const anonymous = groups.filter((g) => g.name === null).map((g) => g.id);
+    return { groups: new Map(groups.map((g) => [g.id, g])), ...(await groupContents(db, anonymous)) };
+  },
+);
 
 /** Active direct members and direct subgroups of the groups `ids`, ascending. */
 async function groupContents(db: Db, ids: number[]): Promise<Pick<GroupIndex, "members" | "subgroups">> {

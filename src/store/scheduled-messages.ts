@@ -7,22 +7,27 @@
 import type { Insertable, Updateable } from "kysely";
 import type { DeliveryType, ScheduledMessageRow, ScheduledMessageTable } from "./schema-drafts.ts";
 import type { Db } from "./types.ts";
+import { prepared, type Placeholders } from "./prepared.ts";
 
 /** A due message: which realm's worker context sends it. */
 export type DueScheduledMessage = Pick<ScheduledMessageRow, "id" | "realm_id">;
 
-/** The sender's messages (or reminders) not sent yet, failed ones included, by delivery time. */
-export function listUndeliveredScheduledMessages(db: Db, realmId: number, senderId: number, type: DeliveryType): Promise<ScheduledMessageRow[]> {
-  return db
+// Asked twice by every register (scheduled messages and reminders): a named statement.
+const undeliveredQuery = prepared("undeliveredScheduledMessages", (db, param: Placeholders<{ realmId: number; senderId: number; type: DeliveryType }>) =>
+  db
     .selectFrom("scheduled_messages")
     .selectAll()
-    .where("realm_id", "=", realmId)
-    .where("sender_id", "=", senderId)
+    .where("realm_id", "=", param("realmId"))
+    .where("sender_id", "=", param("senderId"))
     .where("delivered", "=", 0)
-    .where("delivery_type", "=", type)
+    .where("delivery_type", "=", param("type"))
     .orderBy("scheduled_timestamp")
-    .orderBy("id")
-    .execute();
+    .orderBy("id"),
+);
+
+/** The sender's messages (or reminders) not sent yet, failed ones included, by delivery time. */
+export function listUndeliveredScheduledMessages(db: Db, realmId: number, senderId: number, type: DeliveryType): Promise<ScheduledMessageRow[]> {
+  return undeliveredQuery(db, { realmId, senderId, type });
 }
 
 /** One of the sender's own scheduled messages or reminders (another user's, or the other kind, is not found). */

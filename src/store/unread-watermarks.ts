@@ -15,11 +15,17 @@
  */
 import { sql } from "kysely";
 import type { Db, Engine } from "./types.ts";
+import { prepared, type Placeholders } from "./prepared.ts";
 import { eachChunk, idChunks, rowChunks } from "./chunks.ts";
+
+// Read twice by every register (settling, then the snapshot): a named statement.
+const watermarkQuery = prepared("unreadWatermark", (db, param: Placeholders<{ userId: number }>) =>
+  db.selectFrom("unread_watermarks").select("message_id").where("user_id", "=", param("userId")),
+);
 
 /** The user's watermark (0 before their first settling). */
 export async function unreadWatermark(db: Db, userId: number): Promise<number> {
-  const row = await db.selectFrom("unread_watermarks").select("message_id").where("user_id", "=", userId).executeTakeFirst();
+  const [row] = await watermarkQuery(db, { userId });
   return row?.message_id ?? 0;
 }
 

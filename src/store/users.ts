@@ -6,7 +6,7 @@ import type { Db } from "./types.ts";
 import type { NewUser, ServiceRow, UserRow, UserUpdate } from "./schema.ts";
 import { prepared, type Placeholders } from "./prepared.ts";
 import { setSubscribersActive } from "./subscriptions.ts";
-import { cachedRead, cachedRowsById, copiesByIds } from "./read-cache.ts";
+import { cachedRead, cachedRowsById, copiesByIds, copyRows } from "./read-cache.ts";
 import { collectChunks, eachChunk, idChunks, valueChunks } from "./chunks.ts";
 
 /** A user or bot by id, active or not. */
@@ -163,12 +163,18 @@ export async function idsSharingSubscription(db: Db, realmId: number, userId: nu
   return rows.map((r) => r.user_id);
 }
 
-/** Bots, all of the realm's or only those owned by `ownerId`, active and deactivated, by id. */
-export function listBots(db: Db, realmId: number, ownerId: number | null): Promise<UserRow[]> {
-  let query = db.selectFrom("users").selectAll().where("realm_id", "=", realmId).where("is_bot", "=", 1);
-  if (ownerId !== null) query = query.where("bot_owner_id", "=", ownerId);
-  return query.orderBy("id").execute();
-}
+/** Bots, all of the realm's or only those owned by `ownerId`, active and deactivated, by id (every register asks). */
+export const listBots = cachedRead(
+  "bots",
+  ["users"],
+  (realmId: number, ownerId: number | null) => `${realmId}/${ownerId ?? "all"}`,
+  copyRows<UserRow>,
+  (db, realmId, ownerId) => {
+    let query = db.selectFrom("users").selectAll().where("realm_id", "=", realmId).where("is_bot", "=", 1);
+    if (ownerId !== null) query = query.where("bot_owner_id", "=", ownerId);
+    return query.orderBy("id").execute();
+  },
+);
 
 /** Adds an outgoing-webhook service to a bot. */
 export async function insertService(db: Db, realmId: number, service: { botUserId: number; baseUrl: string; token: string; interface: number }): Promise<void> {

@@ -198,6 +198,22 @@ const CASES: Record<string, Case> = {
       { realmId: 0, userId: 0 },
     ],
   },
+  undeliveredScheduledMessages: {
+    params: (s) => [
+      { realmId: s.fx.realmId, senderId: s.fx.member.id, type: 1 },
+      { realmId: s.fx.realmId, senderId: s.fx.member.id, type: 2 },
+      { realmId: s.fx.realmId, senderId: s.fx.admin.id, type: 1 },
+      { realmId: 0, senderId: s.fx.member.id, type: 1 },
+    ],
+  },
+  unreadWatermark: { params: (s) => [{ userId: s.fx.admin.id }, { userId: s.fx.member.id }, { userId: 0 }] },
+  starredMessageIds: {
+    params: (s) => [
+      { realmId: s.fx.realmId, userId: s.fx.admin.id },
+      { realmId: s.fx.realmId, userId: s.fx.member.id },
+      { realmId: 0, userId: s.fx.admin.id },
+    ],
+  },
   userPresence: { params: (s) => [{ realmId: s.fx.realmId, userId: s.fx.member.id }, { realmId: 0, userId: 0 }] },
   nextPresenceUpdateId: {
     params: (s) => [{ realmId: s.fx.realmId }, { realmId: s.fx.realmId }],
@@ -321,6 +337,14 @@ async function seed(db: Kysely<Database>, engine: StoreKind, fx: Fixtures): Prom
     .insertInto("user_topics")
     .values({ realm_id: realmId, user_id: fx.member.id, stream_id: streamA, topic: "Lunch", visibility_policy: 1, last_updated: 0 })
     .execute();
+  await db.insertInto("unread_watermarks").values({ user_id: fx.admin.id, message_id: lunch1 }).execute();
+  await db
+    .insertInto("scheduled_messages")
+    .values({
+      realm_id: realmId, sender_id: fx.member.id, recipient_id: recipientA, stream_id: streamA, topic: "later", content: "x", rendered_content: "<p>x</p>",
+      sending_client: "test", scheduled_timestamp: 1_800_000_000, read_by_sender: 1, has_attachment: 0, reminder_target_message_id: null, reminder_note: null,
+    })
+    .execute();
   // The admin receives streamA's messages, has read the first, and left the second unread with a row (the third has none);
   // the owner's period closed after the first.
   await db
@@ -333,7 +357,7 @@ async function seed(db: Kysely<Database>, engine: StoreKind, fx: Fixtures): Prom
   await db
     .insertInto("user_message_flags")
     .values([
-      { user_id: fx.admin.id, message_id: lunch1, flags: MESSAGE_FLAG.read },
+      { user_id: fx.admin.id, message_id: lunch1, flags: MESSAGE_FLAG.read | MESSAGE_FLAG.starred },
       { user_id: fx.admin.id, message_id: lunch2, flags: 0 },
     ])
     .execute();
@@ -403,6 +427,9 @@ for (const kind of STORES) {
       assert.deepEqual(await ids("subscribedStoredUnread", admin), [s.lunch2]);
       assert.deepEqual(await ids("snapshotDefaultUnread", { ...admin, afterId: 0 }), [s.other]);
       assert.deepEqual(await ids("snapshotDefaultUnread", { ...admin, userId: s.fx.owner.id, afterId: 0 }), [], "an unsubscribed user's closed period");
+      assert.deepEqual((await rows("starredMessageIds", { realmId: s.fx.realmId, userId: s.fx.admin.id })).map((r) => r.message_id), [s.lunch1]);
+      assert.deepEqual((await rows("unreadWatermark", { userId: s.fx.admin.id })).map((r) => r.message_id), [s.lunch1]);
+      assert.equal(await found("undeliveredScheduledMessages", { realmId: s.fx.realmId, senderId: s.fx.member.id, type: 1 }), 1);
       const [newest] = await rows("newestReceived", { realmId: s.fx.realmId, userId: s.fx.admin.id });
       assert.deepEqual({ ...newest }, { sent: null, recent_channel: s.other, direct: null, flagged: s.lunch2 });
     });
