@@ -46,8 +46,7 @@ export function openStore(opts: StoreOptions): Store {
     // No JIT: the planner's row estimates for the recursive group queries grow with their seed
     // (25,000 rows per seed group), so a few dozen seed groups crossed jit_above_cost and every
     // such query spent ~150 ms compiling itself; this server's queries are all short.
-    // Named statements keep one generic plan (pg-named-statements.ts says why each suits it).
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.pgPoolSize ?? DEFAULT_PG_POOL_SIZE, options: "-c jit=off -c plan_cache_mode=force_generic_plan" });
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.pgPoolSize ?? DEFAULT_PG_POOL_SIZE, options: "-c jit=off" });
     const versions = new PgTableVersions();
     watchPool(pool, versions);
     // After watchPool: this wrapper runs first and hands the watcher a named query.

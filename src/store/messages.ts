@@ -319,9 +319,12 @@ export async function streamTopicMaxIds(db: Db, realmId: number, streamId: numbe
   return rows.map((r) => ({ topic: r.topic, max_id: Number(r.max_id) }));
 }
 
+// Asked by every register and subscription change: a named statement.
+const newestMessageIdQuery = prepared("newestMessageId", (db) => db.selectFrom("messages").select(sql<number | null>`max(id)`.as("max_id")));
+
 /** The highest message id in the store (0 when there are none); subscription periods start after it. */
 export async function maxMessageId(db: Db): Promise<number> {
-  const row = await db.selectFrom("messages").select(sql<number | null>`max(id)`.as("max_id")).executeTakeFirst();
+  const [row] = await newestMessageIdQuery(db, {});
   return Number(row?.max_id ?? 0);
 }
 

@@ -5,12 +5,12 @@
  * execution. Only prepared queries are named: their SQL never depends on the values (no `in`
  * lists), so each has one text and one name, and there are few of them.
  *
- * The pool's connections set plan_cache_mode=force_generic_plan (store/db.ts), which only named
- * statements heed: each is planned once, for any values, from its first call. PostgreSQL would
- * otherwise plan the first five calls for their values and then keep planning every call whose
- * generic plan it costs higher, however little that plan then costs to run. So a prepared query
- * must have a plan that suits every value: an equality lookup on an index, or a walk driven by one
- * index whatever the values (check it with EXPLAIN under force_generic_plan).
+ * PostgreSQL plans a named statement's first five calls for their values, then keeps one generic
+ * plan if it costs that plan no more than the custom ones (else it plans every call). So a
+ * prepared query must have a plan that suits every value: an equality lookup on an index, or a
+ * walk driven by one index whatever the values (check it with EXPLAIN under
+ * plan_cache_mode=force_generic_plan). That setting must not be the connections' own: it makes the
+ * unnamed statements of every other query generic too.
  */
 import type pg from "pg";
 

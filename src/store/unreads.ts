@@ -9,7 +9,7 @@
 import { sql } from "kysely";
 import type { Db } from "./types.ts";
 import { receivedBySql } from "./message-flags.ts";
-import { directRecipientMembers } from "./messages.ts";
+import { directRecipientMembers, maxMessageId } from "./messages.ts";
 import { mutedStreamIds } from "./subscriptions.ts";
 import { MESSAGE_FLAG, RECIPIENT_TYPE } from "./schema.ts";
 import { userTopicRows, VISIBILITY_POLICY } from "./user-topics.ts";
@@ -171,8 +171,9 @@ async function storedUnread(db: Db, realmId: number, userId: number, filter: Unr
  * The register snapshot's row-less unread messages above the watermark, newest first: one
  * statement for channels and direct messages, walking down from the newest message and checking
  * each against the user's periods and conversations. Above a settled watermark there are few
- * messages, so this costs little to run, and as a named statement nothing to plan (defaultUnread's
- * joins cost PostgreSQL more to plan, about 0.5 ms each, than to run).
+ * messages (unreadRows asks only when there are at most SNAPSHOT_WALK_LIMIT), so this costs little
+ * to run, and as a named statement nothing to plan (defaultUnread's joins cost PostgreSQL more to
+ * plan, about 0.5 ms each, than to run).
  */
 const snapshotDefaultUnreadQuery = prepared("snapshotDefaultUnread", (db, param: Placeholders<UnreadParams & { afterId: number }>) =>
   db
@@ -193,12 +194,20 @@ const snapshotDefaultUnreadQuery = prepared("snapshotDefaultUnread", (db, param:
     .limit(sql<number>`${param("limit")}`),
 );
 
+/**
+ * The most messages above the watermark that snapshotDefaultUnread walks through; past it (a
+ * watermark far behind, as before a user's first settling) defaultUnread's plan, made for the
+ * values, reads only the user's own channels.
+ */
+const SNAPSHOT_WALK_LIMIT = 5_000;
+
 /** The user's newest unread messages under `filter`, ascending, at most `filter.limit`; `truncated` when the limit was reached. */
 export async function unreadRows(db: Db, realmId: number, userId: number, filter: UnreadFilter): Promise<{ rows: UnreadRow[]; truncated: boolean }> {
-  const afterId = await unreadWatermark(db, userId);
-  const withoutRows = isSnapshotFilter(filter)
-    ? snapshotDefaultUnreadQuery(db, { realmId, userId, afterId, limit: filter.limit }).then((rows) => rows.map(unreadRow))
-    : defaultUnread(db, realmId, userId, filter, { afterId });
+  const [afterId, newestId] = await Promise.all([unreadWatermark(db, userId), maxMessageId(db)]);
+  const withoutRows =
+    isSnapshotFilter(filter) && newestId - afterId <= SNAPSHOT_WALK_LIMIT
+      ? snapshotDefaultUnreadQuery(db, { realmId, userId, afterId, limit: filter.limit }).then((rows) => rows.map(unreadRow))
+      : defaultUnread(db, realmId, userId, filter, { afterId });
   const [byDefault, stored] = await Promise.all([withoutRows, storedUnread(db, realmId, userId, filter)]);
   // A settling that commits between the two reads can show a message in both: once each.
   const byId = new Map([...byDefault, ...stored].map((r) => [r.id, r]));

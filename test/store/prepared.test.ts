@@ -206,6 +206,7 @@ const CASES: Record<string, Case> = {
       { realmId: 0, senderId: s.fx.member.id, type: 1 },
     ],
   },
+  newestMessageId: { params: () => [{}] },
   unreadWatermark: { params: (s) => [{ userId: s.fx.admin.id }, { userId: s.fx.member.id }, { userId: 0 }] },
   starredMessageIds: {
     params: (s) => [
@@ -435,6 +436,11 @@ for (const kind of STORES) {
     });
 
     if (kind === "postgres") {
+      test("the connections leave plan_cache_mode at its default: forcing generic plans would reach every unnamed statement too", async () => {
+        const { rows } = await sql<{ plan_cache_mode: string }>`show plan_cache_mode`.execute(store.db);
+        assert.equal(rows[0].plan_cache_mode, "auto");
+      });
+
       test("the topic function (migration 0027) answers as the plain query, and the send's insert tells it and the sender's policy", async () => {
         const ask = REGISTERED.find((q) => q.name === "pgEarlierTopicMessage");
         const plain = REGISTERED.find((q) => q.name === "earlierTopicMessage");
