@@ -253,15 +253,17 @@ export async function classifyUnreads(db: Db, realmId: number, userId: number, r
   return out;
 }
 
-// Every register asks: a named statement (the partial index user_message_flags_starred serves it for any user).
+// Every register asks: a named statement. The partial index user_message_flags_starred serves it for
+// any user, and each starred row's realm is one primary-key lookup: as a join, PostgreSQL chose to
+// merge the index with the whole primary key, walking every message between the user's oldest and
+// newest starred one.
 const starredQuery = prepared("starredMessageIds", (db, param: Placeholders<{ realmId: number; userId: number }>) =>
   db
     .selectFrom("user_message_flags as f")
-    .innerJoin("messages as m", "m.id", "f.message_id")
     .select("f.message_id")
     .where("f.user_id", "=", param("userId"))
-    .where("m.realm_id", "=", param("realmId"))
     .where(sql<boolean>`(f.flags & ${sql.lit(MESSAGE_FLAG.starred)}) <> 0`)
+    .where(sql<number>`(select m.realm_id from messages m where m.id = f.message_id)`, "=", param("realmId"))
     .orderBy("f.message_id")
     .limit(STARRED_LIMIT),
 );
