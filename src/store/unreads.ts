@@ -203,9 +203,11 @@ const SNAPSHOT_WALK_LIMIT = 5_000;
 
 /** The user's newest unread messages under `filter`, ascending, at most `filter.limit`; `truncated` when the limit was reached. */
 export async function unreadRows(db: Db, realmId: number, userId: number, filter: UnreadFilter): Promise<{ rows: UnreadRow[]; truncated: boolean }> {
-  const [afterId, newestId] = await Promise.all([unreadWatermark(db, userId), maxMessageId(db)]);
+  const snapshot = isSnapshotFilter(filter);
+  // Only the snapshot's walk needs the newest id (marking as read, in batches, does not).
+  const [afterId, newestId] = await Promise.all([unreadWatermark(db, userId), snapshot ? maxMessageId(db) : null]);
   const withoutRows =
-    isSnapshotFilter(filter) && newestId - afterId <= SNAPSHOT_WALK_LIMIT
+    newestId !== null && newestId - afterId <= SNAPSHOT_WALK_LIMIT
       ? snapshotDefaultUnreadQuery(db, { realmId, userId, afterId, limit: filter.limit }).then((rows) => rows.map(unreadRow))
       : defaultUnread(db, realmId, userId, filter, { afterId });
   const [byDefault, stored] = await Promise.all([withoutRows, storedUnread(db, realmId, userId, filter)]);

@@ -12,7 +12,7 @@ import { after, before, describe, test } from "node:test";
 import { eachChunk, rowChunks } from "../../src/store/chunks.ts";
 import { expectSuccess, type Credentials } from "../helpers/client.ts";
 import { withDb } from "../helpers/db.ts";
-import { registerQueue } from "../helpers/events.ts";
+import { registerQueue, unreadMessageIds } from "../helpers/events.ts";
 import { startServer, type TestServer } from "../helpers/server.ts";
 import { STORES } from "../helpers/stores.ts";
 
@@ -26,8 +26,7 @@ for (const store of STORES) {
       expectSuccess(await server.api.post(user, "/messages", { read_by_sender: true, ...params })).id;
     const unreadIds = async (user: Credentials): Promise<{ count: number; ids: number[] }> => {
       const u = (await registerQueue(server.api, user, { fetch_event_types: ["message", "update_message_flags"] })).state.unread_msgs as Record<string, any>;
-      const ids = [...u.streams, ...u.pms, ...u.huddles].flatMap((c: { unread_message_ids: number[] }) => c.unread_message_ids).sort((a: number, b: number) => a - b);
-      return { count: u.count, ids };
+      return { count: u.count, ids: unreadMessageIds(u) };
     };
 
     before(async () => {

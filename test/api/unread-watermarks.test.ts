@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { expectSuccess, type Credentials } from "../helpers/client.ts";
 import { withDb } from "../helpers/db.ts";
-import { registerQueue } from "../helpers/events.ts";
+import { registerQueue, unreadMessageIds } from "../helpers/events.ts";
 import { startServer, type TestServer } from "../helpers/server.ts";
 import { STORES } from "../helpers/stores.ts";
 
@@ -21,10 +21,7 @@ for (const store of STORES) {
     const send = async (user: Credentials, params: Record<string, unknown>): Promise<number> =>
       expectSuccess(await server.api.post(user, "/messages", { read_by_sender: true, ...params })).id;
     const unreads = async (user: Credentials) => (await registerQueue(server.api, user, { fetch_event_types: ["message", "update_message_flags"] })).state.unread_msgs as Record<string, any>;
-    const unreadIds = async (user: Credentials): Promise<number[]> => {
-      const u = await unreads(user);
-      return [...u.streams, ...u.pms, ...u.huddles].flatMap((c: { unread_message_ids: number[] }) => c.unread_message_ids).sort((a: number, b: number) => a - b);
-    };
+    const unreadIds = async (user: Credentials): Promise<number[]> => unreadMessageIds(await unreads(user));
     const watermark = (userId: number) =>
       withDb(server, async (db) => (await db.selectFrom("unread_watermarks").select("message_id").where("user_id", "=", userId).executeTakeFirst())?.message_id ?? null);
 

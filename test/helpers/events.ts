@@ -43,3 +43,8 @@ export async function pollEvents(api: ApiClient, queue: Queue): Promise<Array<Re
 export function withoutIds(events: Array<Record<string, unknown>>): Array<Record<string, unknown>> {
   return events.map(({ id: _id, ...rest }) => rest);
 }
+
+/** Every message id of a register snapshot's `unread_msgs` (channels, direct and group conversations), ascending. */
+export function unreadMessageIds(unreadMsgs: Record<string, any>): number[] {
+  return [...unreadMsgs.streams, ...unreadMsgs.pms, ...unreadMsgs.huddles].flatMap((c: { unread_message_ids: number[] }) => c.unread_message_ids).sort((a: number, b: number) => a - b);
+}
