@@ -9,7 +9,9 @@ import type { QueueManager } from "../events/queue-manager.ts";
 import type { RateLimiter } from "../rate-limit.ts";
 import type { ApiEvent, Delivery } from "../events/types.ts";
 import type { Engine } from "../store/types.ts";
-import type { GroupCommitter } from "../store/group-commit.ts";
+import type { GroupCommitter, TransactionRun } from "../store/group-commit.ts";
+import type { MessageInsert } from "../store/message-inserts.ts";
+import type { InsertedMessage } from "../store/messages.ts";
 import type { Store } from "../store/db.ts";
 import type { PresenceWriteBehind } from "../store/presence-write-behind.ts";
 import { syncReadCache } from "../store/read-cache.ts";
@@ -226,7 +228,31 @@ export function withBackgroundTransaction<T>(store: Store, fn: (tx: Transaction<
  * (see CONFLICT_CODES), or whose group-commit batch another's error rolled back
  * (BatchRolledBackError), runs again, alone, with its events of the failed attempt dropped.
  */
-export async function withTransaction<T>(ctx: ActionCtx, fn: (tx: Transaction<Database>, emit: Emit) => Promise<T>): Promise<T> {
+export function withTransaction<T>(ctx: ActionCtx, fn: (tx: Transaction<Database>, emit: Emit) => Promise<T>): Promise<T> {
+  return runTransaction(ctx, undefined, fn);
+}
+
+/**
+ * `withTransaction` for a transaction that starts by inserting `message` (a checked channel
+ * send): the store inserts it, on PostgreSQL in one statement with the messages of the sends
+ * batched with it (store/message-inserts.ts), and `fn` gets what the insert told.
+ */
+export function withMessageTransaction<T>(
+  ctx: ActionCtx,
+  message: MessageInsert,
+  fn: (tx: Transaction<Database>, emit: Emit, inserted: InsertedMessage) => Promise<T>,
+): Promise<T> {
+  return runTransaction(ctx, message, (tx, emit, inserted) => {
+    if (inserted === undefined) throw new Error("the store ran a message transaction without its insert");
+    return fn(tx, emit, inserted);
+  });
+}
+
+async function runTransaction<T>(
+  ctx: ActionCtx,
+  message: MessageInsert | undefined,
+  fn: (tx: Transaction<Database>, emit: Emit, inserted: InsertedMessage | undefined) => Promise<T>,
+): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     const pending: Delivery[] = [];
     const ticket = messageOrder.ticket();
@@ -237,11 +263,13 @@ export async function withTransaction<T>(ctx: ActionCtx, fn: (tx: Transaction<Da
       if (allPublicStreamsQueues || outgoingWebhookJobs) pending.push({ realmId: ctx.realm.id, event, userIds: ids, allPublicStreamsQueues, outgoingWebhookJobs });
       else if (ids.length > 0) pending.push({ realmId: ctx.realm.id, event, userIds: ids });
     };
-    const emit: Emit = Object.assign(push, { reserveMessageId: () => ticket.reserve() });
+    const reserveMessageId = () => ticket.reserve();
+    const emit: Emit = Object.assign(push, { reserveMessageId });
+    // A retry runs alone: on PostgreSQL, outside any group-commit batch another could fail.
+    const run: TransactionRun = { alone: attempt > 1, message: message && { row: message.row, flags: message.flags, topicPolicyUsers: message.topicPolicyUsers, reserve: reserveMessageId } };
     let result: T;
     try {
-      // A retry runs alone: on PostgreSQL, outside any group-commit batch another could fail.
-      result = await ctx.transactionGuard.run(() => ctx.transact((tx) => fn(tx, emit), { alone: attempt > 1 }));
+      result = await ctx.transactionGuard.run(() => ctx.transact((tx, inserted) => fn(tx, emit, inserted), run));
     } catch (err) {
       ticket.close();
       if (attempt < MAX_ATTEMPTS && isConflict(err)) continue;

@@ -7,7 +7,7 @@
  * sees the error; the others still commit. Nobody's promise settles before the batch's COMMIT
  * has succeeded, so no caller reports (or publishes events for) a write that was not kept.
  *
- * Writes to the FTS5 search index wait for the end of the batch (`atBatchEnd`): FTS5 flushes its
+ * Writes to the FTS5 search index wait for the end of the batch (`atBatchEnd`, batch-end.ts): FTS5 flushes its
  * pending terms to a new index segment at every savepoint, so indexing inside each savepoint cost
  * a segment (and its merging) per message; at the end of the batch one segment takes them all.
  *
@@ -17,38 +17,32 @@
 import { CompiledQuery, type Kysely, type Transaction } from "kysely";
 import type { Database } from "./schema.ts";
 import { shareReadCache } from "./read-cache.ts";
+import { deferredByBatch, type Write } from "./batch-end.ts";
+import { insertMessages, type MessageInsert } from "./message-inserts.ts";
+import type { InsertedMessage } from "./messages.ts";
+
+/** A transaction's work: after its leading message insert, when it has one (`TransactionRun.message`). */
+export type TransactionFn<T> = (tx: Transaction<Database>, inserted: InsertedMessage | undefined) => Promise<T>;
 
 type Job = {
-  fn: (tx: Transaction<Database>) => Promise<unknown>;
+  fn: TransactionFn<unknown>;
+  message: MessageInsert | undefined;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 };
 
-type Write = () => Promise<void>;
-
-/** The writes deferred by the job running in each open batch transaction. */
-const deferredByBatch = new WeakMap<object, Write[]>();
-
-/**
- * Runs `write` (a write on `db`) at the end of the group-commit batch that `db` is the
- * transaction of, just before its COMMIT, in the order of the calls, and only if the calling job
- * succeeded; outside a batch (on PostgreSQL, in migrations) it runs now. A deferred write that
- * fails fails the whole batch, so it must be one only a broken database refuses; the rest of the
- * job does not see its effects.
- */
-export async function atBatchEnd(db: object, write: Write): Promise<void> {
-  const deferred = deferredByBatch.get(db);
-  if (deferred) deferred.push(write);
-  else await write();
-}
-
 type Outcome = { job: Job; ok: true; value: unknown } | { job: Job; ok: false; error: unknown };
 
 /**
- * Runs a transaction in the next group-commit batch; settles after that batch's COMMIT. `alone`
- * (PostgreSQL, store/pg-group-commit.ts): in a transaction of its own, for a retry.
+ * How a transaction runs: `alone` (PostgreSQL, store/pg-group-commit.ts): in a transaction of its
+ * own, for a retry; `message`: a message the committer inserts first and hands to the function
+ * (on PostgreSQL, in one statement with the leading inserts of the transactions next to it in the
+ * batch: store/message-inserts.ts).
  */
-export type GroupCommitter = <T>(fn: (tx: Transaction<Database>) => Promise<T>, run?: { alone?: boolean }) => Promise<T>;
+export type TransactionRun = { alone?: boolean; message?: MessageInsert };
+
+/** Runs a transaction in the next group-commit batch; settles after that batch's COMMIT. */
+export type GroupCommitter = <T>(fn: TransactionFn<T>, run?: TransactionRun) => Promise<T>;
 
 // Compiled once: these run twice per transaction.
 const SAVEPOINT = CompiledQuery.raw("savepoint job");
@@ -71,7 +65,8 @@ export function groupCommitter(db: Kysely<Database>, maxBatch: number): GroupCom
         deferredByBatch.set(tx, deferred);
         await tx.executeQuery(SAVEPOINT);
         try {
-          const value = await job.fn(tx);
+          const inserted = job.message ? (await insertMessages(tx, "sqlite", [job.message]))[0] : undefined;
+          const value = await job.fn(tx, inserted);
           await tx.executeQuery(RELEASE);
           kept.push(...deferred);
           outcomes.push({ job, ok: true, value });
@@ -106,9 +101,9 @@ export function groupCommitter(db: Kysely<Database>, maxBatch: number): GroupCom
     }
   }
 
-  return <T>(fn: (tx: Transaction<Database>) => Promise<T>): Promise<T> =>
+  return <T>(fn: TransactionFn<T>, run?: TransactionRun): Promise<T> =>
     new Promise<T>((resolve, reject) => {
-      waiting.push({ fn, resolve: resolve as (value: unknown) => void, reject });
+      waiting.push({ fn, message: run?.message, resolve: resolve as (value: unknown) => void, reject });
       if (running) return;
       running = true;
       // better-sqlite3 answers synchronously, so a request runs start to finish inside the I/O

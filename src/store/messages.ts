@@ -50,7 +50,11 @@ const findStreamRecipient = cachedRead(
   async (db, realmId, streamId) => (await streamRecipientQuery(db, { realmId, streamId }))[0],
 );
 
-/** The recipient row id of a channel, made on first use. */
+/**
+ * The recipient row id of a channel. Channels get theirs when created (store/streams.ts), so this
+ * only reads; for a channel that lacks one (a row written by hand) it makes it, which only a
+ * transaction can.
+ */
 export async function streamRecipientId(db: Db, realmId: number, streamId: number): Promise<number> {
   const find = () => findStreamRecipient(db, realmId, streamId);
   const found = await find();

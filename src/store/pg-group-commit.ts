@@ -3,7 +3,9 @@
  * flags, COMMIT), each a round trip that wakes a PostgreSQL backend; the BEGIN and COMMIT cost as
  * much as the work. Under load, transactions that queue up while the lanes are busy run as one
  * batch: one BEGIN, each transaction's statements in turn, one COMMIT. A lone transaction runs as
- * it always did.
+ * it always did. Consecutive transactions of a batch that lead with a message insert (`run.message`:
+ * a channel send) insert their messages in one statement (store/message-inserts.ts), then run the
+ * rest of their work in turn: so a batch of sends is three round trips, however many it holds.
  *
  * No savepoints: each would cost two more round trips, which is what batching saves. So when one
  * transaction of a batch throws, the batch is rolled back: that transaction's caller gets its
@@ -13,20 +15,56 @@
  * events for) a write that was not kept.
  *
  * A transaction of a batch sees the writes of those before it in the batch (as it would had they
- * committed just before it started). Several batches run side by side, one per lane, each on its
+ * committed just before it started); in a run of sends, each also sees the later sends' messages,
+ * as their rows were written together. Several batches run side by side, one per lane, each on its
  * own pooled connection.
  */
 import type { ControlledTransaction, Kysely, Transaction } from "kysely";
 import { BatchRolledBackError } from "../errors.ts";
-import type { GroupCommitter } from "./group-commit.ts";
+import type { GroupCommitter, TransactionFn, TransactionRun } from "./group-commit.ts";
+import { insertMessages, type MessageInsert } from "./message-inserts.ts";
+import type { InsertedMessage } from "./messages.ts";
 import { shareReadCache } from "./read-cache.ts";
 import type { Database } from "./schema.ts";
 
 type Job = {
-  fn: (tx: Transaction<Database>) => Promise<unknown>;
+  fn: TransactionFn<unknown>;
+  message: MessageInsert | undefined;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 };
+
+/** Where a batch stopped: the job that threw (or every job, when a shared insert failed), and the error. */
+type Failure = { index: number | "all"; error: unknown };
+
+/**
+ * Runs the batch's jobs in turn on `tx`. A run of consecutive jobs that lead with a message insert
+ * first inserts all their messages in one statement; a failure there is nobody's in particular,
+ * unless the run is one job.
+ */
+async function runJobs(tx: Transaction<Database>, batch: Job[], values: unknown[]): Promise<Failure | null> {
+  let inserted: InsertedMessage[] = [];
+  let insertedFrom = 0;
+  for (let index = 0; index < batch.length; index++) {
+    const job = batch[index];
+    if (job.message && index >= insertedFrom + inserted.length) {
+      let end = index;
+      while (end < batch.length && batch[end].message) end++;
+      try {
+        inserted = await insertMessages(tx, "postgres", batch.slice(index, end).map((j) => j.message as MessageInsert));
+      } catch (error) {
+        return { index: end - index === 1 ? index : "all", error };
+      }
+      insertedFrom = index;
+    }
+    try {
+      values.push(await job.fn(tx, job.message ? inserted[index - insertedFrom] : undefined));
+    } catch (error) {
+      return { index, error };
+    }
+  }
+  return null;
+}
 
 /** A committer over `db`: at most `lanes` transactions (or batches) at once, batches of at most `maxBatch`. */
 export function pgGroupCommitter(db: Kysely<Database>, opts: { lanes: number; maxBatch: number }): GroupCommitter {
@@ -36,9 +74,9 @@ export function pgGroupCommitter(db: Kysely<Database>, opts: { lanes: number; ma
   async function runAlone(job: Job): Promise<void> {
     try {
       job.resolve(
-        await db.transaction().execute((tx) => {
+        await db.transaction().execute(async (tx) => {
           shareReadCache(tx, db);
-          return job.fn(tx);
+          return job.fn(tx, job.message ? (await insertMessages(tx, "postgres", [job.message]))[0] : undefined);
         }),
       );
     } catch (error) {
@@ -57,14 +95,7 @@ export function pgGroupCommitter(db: Kysely<Database>, opts: { lanes: number; ma
     }
     shareReadCache(tx, db);
     const values: unknown[] = [];
-    let failed: { index: number; error: unknown } | null = null;
-    for (let index = 0; index < batch.length && failed === null; index++) {
-      try {
-        values.push(await batch[index].fn(tx));
-      } catch (error) {
-        failed = { index, error };
-      }
-    }
+    const failed = await runJobs(tx, batch, values);
     if (failed === null) {
       try {
         await tx.commit().execute();
@@ -77,6 +108,8 @@ export function pgGroupCommitter(db: Kysely<Database>, opts: { lanes: number; ma
       return;
     }
     await tx.rollback().execute().catch(() => undefined);
+    // A shared insert that failed ("all") is nobody's in particular: each runs again alone, where
+    // the one whose message the database refused hears why.
     const { index, error } = failed;
     batch.forEach((job, i) => job.reject(i === index ? error : new BatchRolledBackError()));
   }
@@ -91,9 +124,9 @@ export function pgGroupCommitter(db: Kysely<Database>, opts: { lanes: number; ma
     }
   }
 
-  return <T>(fn: (tx: Transaction<Database>) => Promise<T>, run?: { alone?: boolean }): Promise<T> =>
+  return <T>(fn: TransactionFn<T>, run?: TransactionRun): Promise<T> =>
     new Promise<T>((resolve, reject) => {
-      const job: Job = { fn, resolve: resolve as (value: unknown) => void, reject };
+      const job: Job = { fn, message: run?.message, resolve: resolve as (value: unknown) => void, reject };
       // A transaction that a batch rolled back runs again by itself: another's failure cannot fail it twice.
       if (run?.alone) {
         void runAlone(job);

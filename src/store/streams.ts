@@ -2,7 +2,7 @@
 import { sql, type Updateable } from "kysely";
 import type { Db } from "./types.ts";
 import { prepared, type Placeholders } from "./prepared.ts";
-import type { NewStream, StreamRow, StreamTable } from "./schema.ts";
+import { RECIPIENT_TYPE, type NewStream, type StreamRow, type StreamTable } from "./schema.ts";
 import { cachedRead, cachedRowsById, copiesByIds } from "./read-cache.ts";
 import { collectChunks, valueChunks } from "./chunks.ts";
 
@@ -64,19 +64,20 @@ export async function streamIdsWhere(db: Db, realmId: number, kind: "public" | "
 }
 
 /**
- * Inserts a stream and returns its row; undefined when the realm already has a stream of that
- * name (a concurrent request may have created it after the caller looked).
+ * Inserts a stream and its recipient row, and returns the stream's row; undefined when the realm
+ * already has a stream of that name (a concurrent request may have created it after the caller
+ * looked).
  */
-export function insertStream(db: Db, row: NewStream): Promise<StreamRow | undefined> {
-  return (
-    db
-      .insertInto("streams")
-      .values(row)
-      // The target names the columns of the unique index streams_realm_name.
-      .onConflict((oc) => oc.expression(sql`realm_id, lower(name)`).doNothing())
-      .returningAll()
-      .executeTakeFirst()
-  );
+export async function insertStream(db: Db, row: NewStream): Promise<StreamRow | undefined> {
+  const stream = await db
+    .insertInto("streams")
+    .values(row)
+    // The target names the columns of the unique index streams_realm_name.
+    .onConflict((oc) => oc.expression(sql`realm_id, lower(name)`).doNothing())
+    .returningAll()
+    .executeTakeFirst();
+  if (stream) await db.insertInto("recipients").values({ realm_id: stream.realm_id, type: RECIPIENT_TYPE.stream, type_id: stream.id }).execute();
+  return stream;
 }
 
 /** Changes columns of a stream and returns the new row. */

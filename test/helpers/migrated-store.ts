@@ -3,7 +3,9 @@
  * realm and users when asked), opened in this process, closed and dropped after it.
  */
 import { after, before } from "node:test";
+import { Migrator } from "kysely";
 import { migrate, openStore, type Store } from "../../src/store/db.ts";
+import { migrations } from "../../src/store/migrations/index.ts";
 import { createFixtures, type Fixtures } from "./fixtures.ts";
 import { freshStore, type FreshStore, type StoreKind } from "./stores.ts";
 
@@ -26,6 +28,28 @@ export function useMigratedStore(kind: StoreKind, opts: Options, ready: (s: Migr
     store = openStore({ databaseUrl: fresh.databaseUrl, dataDir: fresh.dataDir, groupCommitMax: opts.groupCommitMax, pgWriteLanes: opts.pgWriteLanes });
     await migrate(store);
     ready({ fresh, store, fixtures });
+  });
+  after(async () => {
+    await store?.close();
+    await fresh?.drop();
+  });
+}
+
+/**
+ * Registers the hooks of a migration's suite: a fresh store migrated up to `through` (a migration's
+ * name), handed to `ready` with the migrator that takes it on. Closed and dropped after the suite.
+ */
+export function useStoreMigratedTo(kind: StoreKind, through: string, ready: (s: MigratedStore & { migrator: Migrator }) => void): void {
+  let fresh: FreshStore | undefined;
+  let store: Store | undefined;
+  before(async () => {
+    fresh = await freshStore(kind);
+    const opened = openStore({ databaseUrl: fresh.databaseUrl, dataDir: fresh.dataDir });
+    store = opened;
+    const migrator = new Migrator({ db: opened.db, provider: { getMigrations: async () => migrations(opened.engine) } });
+    const { error } = await migrator.migrateTo(through);
+    if (error) throw error;
+    ready({ fresh, store: opened, migrator });
   });
   after(async () => {
     await store?.close();

@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { openStore, type Store } from "../../src/store/db.ts";
-import { atBatchEnd } from "../../src/store/group-commit.ts";
+import { atBatchEnd } from "../../src/store/batch-end.ts";
 import { BatchRolledBackError } from "../../src/errors.ts";
 import { sql, type Transaction } from "kysely";
 import type { Database } from "../../src/store/schema.ts";

@@ -166,6 +166,44 @@ const CASES: Record<string, Case> = {
       return { message, flags, topic_had_messages, sender_topic_policy };
     },
   },
+  insertMessageRows: {
+    engines: ["postgres"],
+    params: (s) => {
+      // One array per column: two channel messages (a topic with messages, a new one) and a direct one.
+      const rows = [
+        newMessage(s, { search_tsv: "'lunch':1 'soup':3", flag_user_id: s.fx.member.id, flags: 1, lowered_topic: "lunch" }),
+        newMessage(s, { topic: "Fresh", content: "", rendered_content: "", last_edit_time: 5, edit_history: "[]", search_tsv: "", flag_user_id: s.fx.owner.id, flags: 0, lowered_topic: "fresh" }),
+        newMessage(s, { stream_id: null, topic: "", search_tsv: "", flag_user_id: s.fx.owner.id, flags: 0, lowered_topic: "" }),
+      ];
+      const columns = (list: Values[]) => ({
+        realm_ids: list.map((r) => r.realm_id), sender_ids: list.map((r) => r.sender_id), recipient_ids: list.map((r) => r.recipient_id),
+        stream_ids: list.map((r) => r.stream_id), topics: list.map((r) => r.topic), contents: list.map((r) => r.content),
+        rendered_contents: list.map((r) => r.rendered_content), dates_sent: list.map((r) => r.date_sent), sending_clients: list.map((r) => r.sending_client),
+        last_edit_times: list.map((r) => r.last_edit_time), last_moved_times: list.map((r) => r.last_moved_time), edit_histories: list.map((r) => r.edit_history),
+        is_me_messages: list.map((r) => r.is_me_message), has_links: list.map((r) => r.has_link), has_images: list.map((r) => r.has_image),
+        has_attachments: list.map((r) => r.has_attachment), stream_wildcard_mentions: list.map((r) => r.stream_wildcard_mention),
+        search_tsvs: list.map((r) => r.search_tsv), flag_user_ids: list.map((r) => r.flag_user_id), flags: list.map((r) => r.flags),
+        lowered_topics: list.map((r) => r.lowered_topic),
+      });
+      return [columns(rows), columns(rows.slice(1, 2))];
+    },
+    readBack: async (db, rows) => {
+      const told = rows as Array<{ id: number; topic_had_messages: boolean; sender_topic_policy: number | null }>;
+      const ids = told.map((r) => r.id);
+      const messages = await db.selectFrom("messages").selectAll().where("id", "in", ids).orderBy("id").execute();
+      const flags = await db.selectFrom("user_message_flags").select(["message_id", "user_id", "flags"]).where("message_id", "in", ids).orderBy("message_id").execute();
+      const vectors = await sql<{ v: string }>`select search_tsv::text as v from messages where id in (${sql.join(ids)}) order by id`.execute(db);
+      // Ids differ between runs; their order and each row's place do not.
+      const place = (id: number) => ids.indexOf(id);
+      return {
+        ascending: ids.every((id, k) => k === 0 || id > ids[k - 1]),
+        told: told.map((r) => [r.topic_had_messages, r.sender_topic_policy]),
+        messages: messages.map(({ id, ...row }) => ({ place: place(id), ...row })),
+        flags: flags.map(({ message_id, ...row }) => ({ place: place(message_id), ...row })),
+        vectors: vectors.rows.map((r) => r.v),
+      };
+    },
+  },
   insertFlagRow: {
     params: (s) => [
       { userId: s.fx.member.id, messageId: s.lunch1, flags: 0 },
@@ -456,6 +494,11 @@ for (const kind of STORES) {
         }
         // A topic with messages for which the sender set a policy, a new topic, a direct message.
         assert.deepEqual(told, [[true, 1], [false, null], [false, null]]);
+        const rows = REGISTERED.find((q) => q.name === "insertMessageRows");
+        const [threeRows] = CASES.insertMessageRows.params(s);
+        const many = await rolledBack(store.db, async (tx) => (await rows?.run(tx, threeRows)) as Array<{ id: number; topic_had_messages: boolean; sender_topic_policy: number | null }>);
+        assert.deepEqual(many.map((r) => [r.topic_had_messages, r.sender_topic_policy]), told, "the multi-row insert tells each row the same");
+        assert.ok(many[0].id < many[1].id && many[1].id < many[2].id, "ids in the rows' order");
       });
     }
   });

@@ -19,7 +19,8 @@ import { messageLookups, newChannelMessageLookups, presentMessage } from "../../
 import { messageLookupRows } from "../../store/message-lookups.ts";
 import type { Db } from "../../store/types.ts";
 import { defaultFlagBits, effectiveFlagBits, flagNames } from "../../store/message-flags.ts";
-import { directConversation, insertMessage, streamRecipientId, topicParticipantIds, type InsertedMessage } from "../../store/messages.ts";
+import { directConversation, streamRecipientId, topicParticipantIds, type InsertedMessage } from "../../store/messages.ts";
+import { insertMessages, type MessageInsert } from "../../store/message-inserts.ts";
 import { MESSAGE_FLAG, type MessageRow, type StreamRow, type UserRow } from "../../store/schema.ts";
 import { lowerFirstMessageId } from "../../store/streams.ts";
 import { mutersOf } from "../../store/muted-users.ts";
@@ -27,7 +28,7 @@ import { subscriberIds } from "../../store/subscriptions.ts";
 import { usersByIds } from "../../store/users.ts";
 import { claimAttachments } from "../attachments/claim.ts";
 import { alertedReceiverIds } from "../users/alert-words.ts";
-import { doEnv, withTransaction, type AuthedCtx, type DoEnv } from "../context.ts";
+import { doEnv, withMessageTransaction, withTransaction, type AuthedCtx, type DoEnv } from "../context.ts";
 import { doQueueOutgoingWebhooks } from "./outgoing-webhook-trigger.ts";
 import { doQueueMessagePush } from "../push/message-notify.ts";
 import { loadRenderContext } from "./render-context.ts";
@@ -217,9 +218,10 @@ async function messageEvent(ctx: Pick<DoEnv, "realm" | "config">, db: Db, messag
   });
 }
 
-function insertSentMessage(ctx: Pick<DoEnv, "realm" | "clock" | "engine">, tx: Db, request: SendRequest): Promise<InsertedMessage> {
+/** The message row a checked request writes, its send-time flags, and whose topic policy its send may set. */
+function sentMessageInsert(ctx: Pick<DoEnv, "realm" | "clock">, request: SendRequest): MessageInsert {
   const { rendered } = request;
-  return insertMessage(tx, ctx.engine, {
+  const row: MessageInsert["row"] = {
     realm_id: ctx.realm.id,
     sender_id: request.sender.id,
     recipient_id: request.recipientId,
@@ -237,19 +239,25 @@ function insertSentMessage(ctx: Pick<DoEnv, "realm" | "clock" | "engine">, tx: D
     has_image: rendered.hasImage ? 1 : 0,
     has_attachment: rendered.hasAttachment ? 1 : 0,
     stream_wildcard_mention: rendered.wildcard.channel ? 1 : 0,
-  }, request.storedFlags);
+  };
+  // Sending sets the sender's policy (applySenderVisibility) and mentioned users' (followForMentions).
+  return { row, flags: request.storedFlags, topicPolicyUsers: [request.sender.id, ...request.mentionedIds] };
 }
 
 /**
- * Zulip's do_send_messages for one checked message, inside the caller's transaction: writes it and
- * emits its `message` event (after any user_topic events of its automatic topic visibility, as
- * Zulip orders them); queues that asked for all public channels get public channels' messages too.
+ * Zulip's do_send_messages for one checked message, inside the caller's transaction: writes it
+ * (unless the transaction already inserted it: `inserted`) and emits its `message` event (after
+ * any user_topic events of its automatic topic visibility, as Zulip orders them); queues that asked
+ * for all public channels get public channels' messages too.
  */
-export async function doSendMessage(tx: Db, env: Pick<DoEnv, "realm" | "clock" | "engine" | "config" | "emit">, request: SendRequest): Promise<SendMessageResult> {
+export async function doSendMessage(
+  tx: Db,
+  env: Pick<DoEnv, "realm" | "clock" | "engine" | "config" | "emit">,
+  request: SendRequest,
+  inserted?: InsertedMessage,
+): Promise<SendMessageResult> {
   const { sender, stream } = request;
-  const filled = env.emit.reserveMessageId();
-  const { message, topicHadMessages, senderTopicPolicy } = await insertSentMessage(env, tx, request);
-  filled(message.id);
+  const { message, topicHadMessages, senderTopicPolicy } = inserted ?? (await insertMessages(tx, env.engine, [{ reserve: env.emit.reserveMessageId, ...sentMessageInsert(env, request) }]))[0];
   await claimAttachments(tx, env.realm.id, sender.id, message.id, request.rendered.linkedUploadPaths, env.emit);
   const outgoingWebhookJobs = await doQueueOutgoingWebhooks(tx, env, message.id, request);
   // Relay work runs on real time, as the worker does, not on a test's manual clock.
@@ -269,7 +277,16 @@ export async function doSendMessage(tx: Db, env: Pick<DoEnv, "realm" | "clock" |
   return result;
 }
 
-/** POST /messages: checks and sends a channel or direct message as the caller, in one transaction. */
+/**
+ * POST /messages: checks and sends a channel or direct message as the caller. A channel message is
+ * checked first (reads only) and then written in a transaction that leads with its insert, which
+ * the store batches with other sends' (store/message-inserts.ts); a direct message is checked
+ * inside its transaction, as checking may create its conversation.
+ */
 export async function sendMessage(ctx: AuthedCtx, input: SendMessageInput): Promise<SendMessageResult> {
+  if (input.addressee.type === "stream") {
+    const request = await checkMessage(ctx, ctx.db, input);
+    return withMessageTransaction(ctx, sentMessageInsert(ctx, request), (tx, emit, inserted) => doSendMessage(tx, doEnv(ctx, emit), request, inserted));
+  }
   return withTransaction(ctx, async (tx, emit) => doSendMessage(tx, doEnv(ctx, emit), await checkMessage(ctx, tx, input)));
 }

@@ -10,7 +10,7 @@
  */
 import { sql, type QueryExecutorProvider } from "kysely";
 import type { Db, Engine } from "../types.ts";
-import { atBatchEnd } from "../group-commit.ts";
+import { atBatchEnd } from "../batch-end.ts";
 import { prepared, type Placeholders } from "../prepared.ts";
 import { searchTokens } from "../search-words.ts";
 import { eachChunk, idChunks } from "../chunks.ts";

@@ -25,6 +25,7 @@ import { unreadWatermarksMigration } from "./0025-unread-watermarks.ts";
 import { realmTableNotifyMigration } from "./0026-realm-table-notify.ts";
 import { topicExistsFunctionMigration } from "./0027-topic-exists-function.ts";
 import { searchPendingListMigration } from "./0028-search-pending-list.ts";
+import { streamRecipientsMigration } from "./0029-stream-recipients.ts";
 
 /** All migrations by name; names sort in the order they run. */
 export function migrations(engine: Engine): Record<string, Migration> {
@@ -53,5 +54,6 @@ export function migrations(engine: Engine): Record<string, Migration> {
     "0026-realm-table-notify": realmTableNotifyMigration(engine),
     "0027-topic-exists-function": topicExistsFunctionMigration(engine),
     "0028-search-pending-list": searchPendingListMigration(engine),
+    "0029-stream-recipients": streamRecipientsMigration(),
   };
 }
