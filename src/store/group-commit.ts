@@ -18,7 +18,7 @@ import { CompiledQuery, type Kysely, type Transaction } from "kysely";
 import type { Database } from "./schema.ts";
 import { shareReadCache } from "./read-cache.ts";
 import { deferredByBatch, type Write } from "./batch-end.ts";
-import { insertMessages, type MessageInsert } from "./message-inserts.ts";
+import { insertLeading, type MessageInsert } from "./message-inserts.ts";
 import type { InsertedMessage } from "./messages.ts";
 
 /** A transaction's work: after its leading message insert, when it has one (`TransactionRun.message`). */
@@ -65,8 +65,7 @@ export function groupCommitter(db: Kysely<Database>, maxBatch: number): GroupCom
         deferredByBatch.set(tx, deferred);
         await tx.executeQuery(SAVEPOINT);
         try {
-          const inserted = job.message ? (await insertMessages(tx, "sqlite", [job.message]))[0] : undefined;
-          const value = await job.fn(tx, inserted);
+          const value = await job.fn(tx, await insertLeading(tx, "sqlite", job.message));
           await tx.executeQuery(RELEASE);
           kept.push(...deferred);
           outcomes.push({ job, ok: true, value });

@@ -51,17 +51,28 @@ function topicKey(row: MessageInsert["row"]): string | null {
   return row.stream_id === null ? null : `${row.stream_id}\0${row.topic.toLowerCase()}`;
 }
 
-/** Corrects what each insert told for the inserts before it (see the file's comment). */
+/** Corrects what each insert told for the inserts before it (see the file's comment), in one pass. */
 function seeEarlierInserts(inserts: readonly MessageInsert[], out: InsertedMessage[]): void {
-  for (let k = 1; k < inserts.length; k++) {
-    const key = topicKey(inserts[k].row);
-    if (key === null) continue;
-    for (let j = 0; j < k; j++) {
-      if (topicKey(inserts[j].row) !== key) continue;
-      if (out[k].topicHadMessages !== undefined) out[k].topicHadMessages = true;
-      if (inserts[j].topicPolicyUsers.includes(inserts[k].row.sender_id)) out[k].senderTopicPolicy = undefined;
+  if (inserts.length < 2) return;
+  // By topic: the users whose policy the transactions of the earlier inserts in it may set.
+  const earlier = new Map<string, Set<number>>();
+  inserts.forEach((insert, k) => {
+    const key = topicKey(insert.row);
+    if (key === null) return;
+    const users = earlier.get(key);
+    if (users === undefined) {
+      earlier.set(key, new Set(insert.topicPolicyUsers));
+      return;
     }
-  }
+    if (out[k].topicHadMessages !== undefined) out[k].topicHadMessages = true;
+    if (users.has(insert.row.sender_id)) out[k].senderTopicPolicy = undefined;
+    for (const id of insert.topicPolicyUsers) users.add(id);
+  });
+}
+
+/** A transaction's leading insert when it runs by itself (the committers' `run.message`), or undefined without one. */
+export async function insertLeading(db: Db, engine: Engine, message: MessageInsert | undefined): Promise<InsertedMessage | undefined> {
+  return message ? (await insertMessages(db, engine, [message]))[0] : undefined;
 }
 
 /** A message row without its id, as an insert takes it. */

@@ -10,6 +10,7 @@ import { prepared, type Placeholders } from "./prepared.ts";
 import { receivedBySql } from "./message-flags.ts";
 import { MESSAGE_COLUMNS, RECIPIENT_TYPE, type MessageRow, type MessageTable, type NewMessage } from "./schema.ts";
 import { cachedRead } from "./read-cache.ts";
+import { insertStreamRecipient } from "./streams.ts";
 import { collectChunks, eachChunk, idChunks, rowChunks } from "./chunks.ts";
 
 /** A direct conversation: its group and recipient ids. */
@@ -59,11 +60,7 @@ export async function streamRecipientId(db: Db, realmId: number, streamId: numbe
   const find = () => findStreamRecipient(db, realmId, streamId);
   const found = await find();
   if (found) return found.id;
-  await db
-    .insertInto("recipients")
-    .values({ realm_id: realmId, type: RECIPIENT_TYPE.stream, type_id: streamId })
-    .onConflict((oc) => oc.columns(["type", "type_id"]).doNothing())
-    .execute();
+  await insertStreamRecipient(db, realmId, streamId);
   const made = await find();
   if (!made) throw new Error(`no recipient for stream ${streamId}`);
   return made.id;

@@ -22,7 +22,7 @@
 import type { ControlledTransaction, Kysely, Transaction } from "kysely";
 import { BatchRolledBackError } from "../errors.ts";
 import type { GroupCommitter, TransactionFn, TransactionRun } from "./group-commit.ts";
-import { insertMessages, type MessageInsert } from "./message-inserts.ts";
+import { insertLeading, insertMessages, type MessageInsert } from "./message-inserts.ts";
 import type { InsertedMessage } from "./messages.ts";
 import { shareReadCache } from "./read-cache.ts";
 import type { Database } from "./schema.ts";
@@ -43,22 +43,22 @@ type Failure = { index: number | "all"; error: unknown };
  * unless the run is one job.
  */
 async function runJobs(tx: Transaction<Database>, batch: Job[], values: unknown[]): Promise<Failure | null> {
-  let inserted: InsertedMessage[] = [];
-  let insertedFrom = 0;
+  // What each job's leading insert told, by the job's index, filled a run of jobs at a time.
+  const inserted: Array<InsertedMessage | undefined> = [];
   for (let index = 0; index < batch.length; index++) {
     const job = batch[index];
-    if (job.message && index >= insertedFrom + inserted.length) {
+    if (job.message && inserted[index] === undefined) {
       let end = index;
       while (end < batch.length && batch[end].message) end++;
       try {
-        inserted = await insertMessages(tx, "postgres", batch.slice(index, end).map((j) => j.message as MessageInsert));
+        const run = await insertMessages(tx, "postgres", batch.slice(index, end).map((j) => j.message as MessageInsert));
+        run.forEach((message, k) => (inserted[index + k] = message));
       } catch (error) {
         return { index: end - index === 1 ? index : "all", error };
       }
-      insertedFrom = index;
     }
     try {
-      values.push(await job.fn(tx, job.message ? inserted[index - insertedFrom] : undefined));
+      values.push(await job.fn(tx, inserted[index]));
     } catch (error) {
       return { index, error };
     }
@@ -76,7 +76,7 @@ export function pgGroupCommitter(db: Kysely<Database>, opts: { lanes: number; ma
       job.resolve(
         await db.transaction().execute(async (tx) => {
           shareReadCache(tx, db);
-          return job.fn(tx, job.message ? (await insertMessages(tx, "postgres", [job.message]))[0] : undefined);
+          return job.fn(tx, await insertLeading(tx, "postgres", job.message));
         }),
       );
     } catch (error) {

@@ -76,8 +76,17 @@ export async function insertStream(db: Db, row: NewStream): Promise<StreamRow | 
     .onConflict((oc) => oc.expression(sql`realm_id, lower(name)`).doNothing())
     .returningAll()
     .executeTakeFirst();
-  if (stream) await db.insertInto("recipients").values({ realm_id: stream.realm_id, type: RECIPIENT_TYPE.stream, type_id: stream.id }).execute();
+  if (stream) await insertStreamRecipient(db, stream.realm_id, stream.id);
   return stream;
+}
+
+/** Writes a channel's recipient row, unless it has one. */
+export async function insertStreamRecipient(db: Db, realmId: number, streamId: number): Promise<void> {
+  await db
+    .insertInto("recipients")
+    .values({ realm_id: realmId, type: RECIPIENT_TYPE.stream, type_id: streamId })
+    .onConflict((oc) => oc.columns(["type", "type_id"]).doNothing())
+    .execute();
 }
 
 /** Changes columns of a stream and returns the new row. */
