@@ -45,6 +45,8 @@ export type Config = {
   pgPoolSize: number;
   /** PostgreSQL: at most this many write transactions, or group-commit batches, at once (PG_WRITE_LANES). */
   pgWriteLanes: number;
+  /** PostgreSQL: at most this many message-page query texts run as named statements (PG_NAMED_PAGE_QUERIES). */
+  pgNamedPageQueries: number;
   /** Channels with more subscribers than this get no typing notifications (Zulip's 100). */
   typingMaxChannelSubscribers: number;
   /** Realms with more active users announce no one coming online (PRESENCE_EVENT_USER_LIMIT; Zulip's 100). */
@@ -118,6 +120,11 @@ export const DEFAULT_SQLITE_CACHE_MB = 64;
  */
 export const DEFAULT_PG_POOL_SIZE = 10;
 export const DEFAULT_PG_WRITE_LANES = 2;
+/**
+ * Message-page query texts (one per narrow shape and page size) a process runs as named
+ * statements: a client uses a handful, and each holds a plan in every pooled connection.
+ */
+export const DEFAULT_PG_NAMED_PAGE_QUERIES = 32;
 
 /** The push relay's base URL and this server's credentials there (Zulip's ZULIP_SERVICES_URL, ZULIP_ORG_ID, ZULIP_ORG_KEY). */
 export type PushRelayConfig = { url: string; orgId: string; orgKey: string };
@@ -233,6 +240,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sqliteCacheMb: intEnv(env, "SQLITE_CACHE_MB", DEFAULT_SQLITE_CACHE_MB),
     pgPoolSize: intEnv(env, "PG_POOL_SIZE", DEFAULT_PG_POOL_SIZE, 2),
     pgWriteLanes: intEnv(env, "PG_WRITE_LANES", DEFAULT_PG_WRITE_LANES, 1),
+    pgNamedPageQueries: intEnv(env, "PG_NAMED_PAGE_QUERIES", DEFAULT_PG_NAMED_PAGE_QUERIES),
     typingMaxChannelSubscribers: intEnv(env, "TYPING_MAX_CHANNEL_SUBSCRIBERS", 100),
     presenceEventUserLimit: intEnv(env, "PRESENCE_EVENT_USER_LIMIT", 100),
     presenceWriteDelayMs: intEnv(env, "PRESENCE_WRITE_DELAY_MS", 1000),

@@ -19,7 +19,7 @@ import { startCheckpointer } from "./sqlite-checkpointer.ts";
 import { pgGroupCommitter } from "./pg-group-commit.ts";
 
 /** What openStore reads of the configuration (config.ts documents each). */
-type StoreOptions = { databaseUrl: string | null; dataDir: string; groupCommitMax?: number; sqliteCacheMb?: number; pgPoolSize?: number; pgWriteLanes?: number };
+type StoreOptions = { databaseUrl: string | null; dataDir: string; groupCommitMax?: number; sqliteCacheMb?: number; pgPoolSize?: number; pgWriteLanes?: number; pgNamedPageQueries?: number };
 
 /** An open database: the Kysely handles, its engine and what closes it. */
 export type Store = {
@@ -50,7 +50,7 @@ export function openStore(opts: StoreOptions): Store {
     const versions = new PgTableVersions();
     watchPool(pool, versions);
     // After watchPool: this wrapper runs first and hands the watcher a named query.
-    useNamedStatements(pool);
+    useNamedStatements(pool, opts.pgNamedPageQueries);
     const listener = listenForCommits(opts.databaseUrl, versions);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     attachReadCache(db, versions);
