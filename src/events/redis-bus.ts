@@ -5,7 +5,7 @@
  * stops gracefully saves where it was (position()) and, started again, reads on from there: its
  * saved queues get every event published while it was down. The publishing process delivers to
  * its own queues at once (so an action's events are queued before it answers) and skips its own
- * entries when it reads them back.
+ * entries, unparsed, when it reads them back.
  */
 import crypto from "node:crypto";
 import { Redis } from "ioredis";
@@ -28,6 +28,12 @@ const CATCH_UP_TIMEOUT_MS = 5000;
 
 /** The field of a stream entry that holds the batch. */
 const FIELD = "d";
+
+/**
+ * The field that names the publishing process, ahead of the batch: a process skips its own
+ * entries without parsing them (the batch repeats it for readers that look only there).
+ */
+const ORIGIN_FIELD = "o";
 
 /** A stream entry id: milliseconds and a sequence number. */
 const STREAM_ID = /^(\d+)-(\d+)$/;
@@ -109,7 +115,7 @@ export class RedisBus implements EventBus {
   publish(deliveries: Delivery[]): void {
     this.dispatch(deliveries);
     const batch = JSON.stringify({ origin: this.origin, deliveries });
-    this.publisher.xadd(this.key, "MAXLEN", "~", String(this.maxLength), "*", FIELD, batch).catch((err: unknown) => {
+    this.publisher.xadd(this.key, "MAXLEN", "~", String(this.maxLength), "*", ORIGIN_FIELD, this.origin, FIELD, batch).catch((err: unknown) => {
       this.log.error({ err }, "could not publish events to Redis");
     });
   }
@@ -203,6 +209,7 @@ export class RedisBus implements EventBus {
 
   private receive(id: string, fields: string[]): void {
     this.lastRead = id;
+    if (fieldOf(fields, ORIGIN_FIELD) === this.origin) return;
     const batch = parseBatch(String(fieldOf(fields, FIELD) ?? ""));
     if (!batch) {
       this.log.warn({ id }, "ignored a malformed entry on the event stream");
