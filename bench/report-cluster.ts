@@ -1,6 +1,7 @@
 /** The cluster table (bench/scenario-cluster.ts) of the benchmark report: sends through nginx with one and three processes, and the CPU per send of every part. */
 import { PARTS, totalCpu, type Part, type PartCpu } from "./part-cpu.ts";
 import type { ClusterResult, ClusterSends } from "./scenario-cluster.ts";
+import type { BareLayout } from "./cluster-bare.ts";
 
 type NotMeasured = { store: string; reason: string };
 
@@ -32,12 +33,33 @@ function row(s: ClusterSends, ratio: string): string {
   return `| PostgreSQL + Redis, ${s.processes} process${s.processes === 1 ? "" : "es"} behind nginx | **${int(l.rps)}** | ${ms(l.p50Ms)} ms | ${ms(l.p99Ms)} ms | ${l.errors} | ${parts} | ${total} | ${ratio} |`;
 }
 
-/** The sends table of the cluster scenario, one row per layout. */
+/** The bare server's CPU per request (its processes and nginx), or null. */
+function bareTotal(b: BareLayout | undefined): number | null {
+  return b?.cpuMsPerRequest ? b.cpuMsPerRequest.server + b.cpuMsPerRequest.nginx : null;
+}
+
+/** The bare server's CPU per request with three processes over one's, or null. */
+export function bareCpuRatio(r: ClusterResult): number | null {
+  const [one, many] = [bareTotal(r.bare.find((b) => b.processes === 1)), bareTotal(r.bare.find((b) => b.processes > 1))];
+  return one === null || many === null || one <= 0 ? null : many / one;
+}
+
+function bareRow(b: BareLayout, ratio: string): string {
+  const l = b.load;
+  const cpu = b.cpuMsPerRequest;
+  const total = bareTotal(b);
+  const cells = [cpuMs(cpu?.server), "none", "none", cpuMs(cpu?.nginx)].join(" | ");
+  return `| bare \`http\` server (the ceiling), ${b.processes} process${b.processes === 1 ? "" : "es"} behind nginx | ${int(l.rps)} | ${ms(l.p50Ms)} ms | ${ms(l.p99Ms)} ms | ${l.errors} | ${cells} | ${total === null ? "n/a" : cpuMs(total)} | ${ratio} |`;
+}
+
+/** The sends table of the cluster scenario, one row per layout, and the bare server's below. */
 export function clusterTable(results: readonly (ClusterResult | NotMeasured)[]): string[] {
   const lines = [
     "The send scenario's load sent through nginx (deploy/nginx.conf, a worker per core) to Parley processes sharing one PostgreSQL database and Redis: one process, then three. " +
       "CPU per send: user + system CPU time over the measured run (/proc, 10 ms ticks) of each part divided by the answered sends: every Parley process; PostgreSQL's postmaster, background processes and the backends of this database " +
       "(other databases' left out); the whole redis-server; nginx's master and workers. Each layout had an unrecorded warm-up run first, as many times longer as it has processes (each process serves as many warm-up sends as the single one did). " +
+      "The bare `http` server then answered the same load behind the same nginx configuration, one process and three (its CPU: the bare processes and nginx): " +
+      "what spreading one load over more processes than this machine has cores costs before any server work. " +
       "In the event delivery table, the three processes' row counts as server CPU every Parley process and nginx.",
     "",
     `| layout | sends/s | p50 | p99 | errors | ${PARTS.map((p) => `${PART_NAMES[p]} CPU per send`).join(" | ")} | total CPU per send | total over one process's (target at most ${CLUSTER_TARGETS.cpuRatio}) |`,
@@ -50,6 +72,8 @@ export function clusterTable(results: readonly (ClusterResult | NotMeasured)[]):
     }
     const ratio = clusterCpuRatio(r);
     for (const s of r.sends) lines.push(row(s, s.processes === 1 ? "1" : ratio === null ? "n/a" : `**${ratio.toFixed(2)}** (${ratio <= CLUSTER_TARGETS.cpuRatio ? "met" : "NOT met"})`));
+    const bare = bareCpuRatio(r);
+    for (const b of r.bare) lines.push(bareRow(b, b.processes === 1 ? "1" : bare === null ? "n/a" : bare.toFixed(2)));
   }
   return lines;
 }
@@ -66,6 +90,13 @@ export function clusterInterpretation(results: readonly (ClusterResult | NotMeas
           `the whole layout's CPU per send (Parley, PostgreSQL, Redis, nginx) was ${ratio.toFixed(2)}x one process's (target at most ${CLUSTER_TARGETS.cpuRatio}: ${ratio <= CLUSTER_TARGETS.cpuRatio ? "met" : "NOT met"}), ` +
           "so with as many cores as processes the throughput would grow about by the processes over that ratio.",
       );
+      const bare = bareCpuRatio(r);
+      if (bare !== null) {
+        out.push(
+          `- The bare \`http\` server behind the same nginx: ${bare.toFixed(2)}x the CPU per request with three processes as with one (${int(r.bare[1]?.load.rps ?? 0)} against ${int(r.bare[0]?.load.rps ?? 0)} req/s); ` +
+            `Parley's ratio is ${(ratio / bare).toFixed(2)}x the bare server's.`,
+        );
+      }
     }
     for (const s of r.spread) out.push(`- ${int(s.queues)} queues registered through nginx fell ${s.perProcess.map(int).join(" / ")} on the ${s.perProcess.length} processes.`);
   }

@@ -8,7 +8,8 @@
  *   sends as the single one), then the measured run, over which the CPU of every part is read from /proc
  *   (bench/part-cpu.ts: Parley, PostgreSQL, Redis, nginx) and divided by the answered sends. On
  *   a 2-core machine three processes cannot send more; the figure that says whether capacity
- *   grows with cores is the CPU per send of three over one's (target: at most 1.25).
+ *   grows with cores is the CPU per send of three over one's (target: at most 1.25), next to the
+ *   bare server's own ratio behind the same nginx (bench/cluster-bare.ts).
  * - Fan-out across three: queues registered through nginx (its round robin spreads them over the
  *   processes), a long poll on each through nginx, and timed sends as in bench/scenario-fanout.ts,
  *   next to the bare long-poll server, and to the bare server behind the same nginx configuration
@@ -16,6 +17,7 @@
  */
 import { consecutiveFreePorts, findNginx } from "../test/helpers/nginx.ts";
 import { freshStore, type FreshStore } from "../test/helpers/stores.ts";
+import { measureBareLayouts, type BareLayout } from "./cluster-bare.ts";
 import { behindNginx, checkRedis, dropRedisKeys, startNginx, startProcesses, type Nginx } from "./cluster-layout.ts";
 import { createChannel, createOrg, type BenchOrg, type BenchUser } from "./org.ts";
 import { cpuBetween, PARTS, sampleCpu, type PartCpu } from "./part-cpu.ts";
@@ -34,8 +36,8 @@ export type ClusterSends = { processes: number; load: MeasuredLoad; cpuMsPerSend
 /** How the fan-out's queues fell on the processes, per queue count. */
 export type QueueSpread = { queues: number; perProcess: number[] };
 
-/** The cluster scenario's figures. */
-export type ClusterResult = { store: "postgres"; subscribers: number; senders: number; sends: ClusterSends[]; fanout: FanoutResult; spread: QueueSpread[] };
+/** The cluster scenario's figures; `bare`: the bare server behind nginx, one process and three (bench/cluster-bare.ts). */
+export type ClusterResult = { store: "postgres"; subscribers: number; senders: number; sends: ClusterSends[]; bare: BareLayout[]; fanout: FanoutResult; spread: QueueSpread[] };
 
 const IDLE_LIMIT_MS = 60_000;
 /** The shortest unrecorded warm-up run of each layout, in seconds (otherwise BENCH_WARMUP_SECONDS). */
@@ -150,8 +152,9 @@ export async function runClusterScenario(settings: BenchSettings): Promise<Clust
     outputs.push(nginxThree.output, ...others.map((p) => p.output));
     await waitUntilIdle(three, IDLE_LIMIT_MS);
     sends.push(await measureSends(three, nginxThree, all, org, sendChannel, settings, fresh));
+    const bare = await measureBareLayouts(CLUSTER_PROCESSES, sendRequests(sendChannel, org.users.slice(0, settings.subscribers)), settings);
     const { fanout, spread } = await fanoutAcross(three, org, fanoutChannel, queueUsers, settings);
-    return { store: "postgres", subscribers: settings.subscribers, senders: settings.senders, sends, fanout, spread };
+    return { store: "postgres", subscribers: settings.subscribers, senders: settings.senders, sends, bare, fanout, spread };
   } catch (err) {
     // What nginx and the processes logged (warnings and errors) says more than the client's error.
     const logged = outputs.map((o) => o().trim()).filter((o) => o !== "");
