@@ -10,7 +10,8 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { freshStore, type FreshStore } from "../test/helpers/stores.ts";
 import { createChannel } from "./org.ts";
-import { cpuSeconds, freePort, profileFlags, type BenchServer } from "./servers.ts";
+import { freePort } from "../test/helpers/ports.ts";
+import { cpuSeconds, profileFlags, type BenchServer } from "./servers.ts";
 import { runLoadInChild } from "./load.ts";
 import { sendRequests } from "./scenario-send.ts";
 

@@ -8,7 +8,8 @@
 import fs from "node:fs";
 import { Redis } from "ioredis";
 import { busChannel } from "../src/events/redis-bus.ts";
-import { consecutiveFreePorts, findNginx, prepareNginx, waitForPort } from "../test/helpers/nginx.ts";
+import { findNginx, prepareNginx } from "../test/helpers/nginx.ts";
+import { consecutiveFreePorts, waitForPort } from "../test/helpers/ports.ts";
 import type { FreshStore } from "../test/helpers/stores.ts";
 import { listProcesses } from "./part-cpu.ts";
 import { profileFlags, startParley, startProcess, type BenchServer } from "./servers.ts";

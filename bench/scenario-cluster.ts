@@ -15,7 +15,8 @@
  *   next to the bare long-poll server, and to the bare server behind the same nginx configuration
  *   (every poll and answer crosses nginx there too).
  */
-import { consecutiveFreePorts, findNginx } from "../test/helpers/nginx.ts";
+import { findNginx } from "../test/helpers/nginx.ts";
+import { consecutiveFreePorts } from "../test/helpers/ports.ts";
 import { freshStore, type FreshStore } from "../test/helpers/stores.ts";
 import { measureBareLayouts, type BareLayout } from "./cluster-bare.ts";
 import { behindNginx, checkRedis, dropRedisKeys, startNginx, startProcesses, type Nginx } from "./cluster-layout.ts";

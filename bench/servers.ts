@@ -6,11 +6,11 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { LoadOptions, LoadResult } from "./load.ts";
 import { takeTurn } from "./turns.ts";
+import { freePort } from "../test/helpers/ports.ts";
 
 /** The repository root. */
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -40,19 +40,6 @@ export function cpuSeconds(pid: number): number | null {
   } catch {
     return null;
   }
-}
-
-/** A free TCP port on 127.0.0.1. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const address = srv.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 /** CPU seconds of every process serving a server (see BenchServer's `pids`); null if one is gone. */

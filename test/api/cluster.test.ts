@@ -17,7 +17,8 @@ import type { Config } from "../../src/config.ts";
 import { ApiClient, expectError, expectSuccess, type ApiResponse, type Credentials } from "../helpers/client.ts";
 import { getEvents, registerQueue, type Queue } from "../helpers/events.ts";
 import { createFixtures, type Fixtures } from "../helpers/fixtures.ts";
-import { consecutiveFreePorts, findNginx, prepareNginx, waitForPort } from "../helpers/nginx.ts";
+import { findNginx, prepareNginx } from "../helpers/nginx.ts";
+import { consecutiveFreePorts, waitForPort } from "../helpers/ports.ts";
 import { freshStore, STORES, type FreshStore } from "../helpers/stores.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");

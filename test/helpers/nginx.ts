@@ -1,11 +1,10 @@
 /**
  * nginx in front of Parley processes, as deploy/nginx.conf lays it out, for the cluster suite
  * (test/api/cluster.test.ts) and the cluster benchmark (bench/scenario-cluster.ts): finding
- * Debian's nginx, free ports for the processes, and a configuration in a temporary directory
+ * Debian's nginx, and a configuration in a temporary directory (ports: test/helpers/ports.ts)
  * that runs deploy/nginx.conf on 127.0.0.1 with its ports replaced.
  */
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,44 +12,6 @@ import { fileURLToPath } from "node:url";
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 /** The ports deploy/nginx.conf names, one per process. */
 const DEPLOYED_PORTS = ["9991", "9992", "9993"];
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-function portIsFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const srv = net.createServer();
-    srv.once("error", () => resolve(false));
-    srv.listen(port, "127.0.0.1", () => srv.close(() => resolve(true)));
-  });
-}
-
-/** `count` consecutive free ports, below Linux's ephemeral range (32768+) so no client takes one meanwhile. */
-export async function consecutiveFreePorts(count: number): Promise<number[]> {
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const base = 20_000 + Math.floor(Math.random() * 12_000);
-    const ports = Array.from({ length: count }, (_, i) => base + i);
-    if ((await Promise.all(ports.map(portIsFree))).every(Boolean)) return ports;
-  }
-  throw new Error(`no ${count} consecutive free ports found`);
-}
-
-/** Resolves once something accepts connections on the port; fails after `timeoutMs`, or when `exited` names why it never will. */
-export async function waitForPort(port: number, timeoutMs: number, exited: () => string | null): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, "127.0.0.1", () => socket.end(() => resolve(true)));
-      socket.once("error", () => resolve(false));
-    });
-    if (open) return;
-    const why = exited();
-    if (why !== null) throw new Error(why);
-    if (Date.now() > deadline) throw new Error(`nothing listens on port ${port} after ${timeoutMs} ms`);
-    await sleep(50);
-  }
-}
 
 /** Debian's nginx is in /usr/sbin, which a user's PATH may lack. */
 export function findNginx(): string {

@@ -1,9 +1,9 @@
 /** Starts a real server process on a fresh store for a suite, with the fixture organization. */
 import { spawn, type ChildProcess } from "node:child_process";
-import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createFixtures, type Fixtures } from "./fixtures.ts";
+import { freePort } from "./ports.ts";
 import { freshStore, type FreshStore, type StoreKind } from "./stores.ts";
 import { ApiClient } from "./client.ts";
 
@@ -27,17 +27,6 @@ export type TestServer = {
   /** Stops the server process and drops its store. */
   stop(): Promise<void>;
 };
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 function waitForListening(child: ChildProcess, output: () => string): Promise<void> {
   return new Promise((resolve, reject) => {
