@@ -5,31 +5,22 @@
  * is what this machine charges for spreading one load over more processes than it has cores,
  * before any server work: Parley's ratio reads against it.
  */
-import { startNginx } from "./cluster-layout.ts";
-import { cpuBetween, sampleCpu } from "./part-cpu.ts";
-import { BASELINE_SCRIPTS, loadServer, startBaseline, type BenchServer, type MeasuredLoad } from "./servers.ts";
+import { measureLayoutLoad, startNginx } from "./cluster-layout.ts";
+import { BASELINE_SCRIPTS, startBaseline, type BenchServer, type MeasuredLoad } from "./servers.ts";
 import type { LoadRequest } from "./load.ts";
 import type { BenchSettings } from "./settings.ts";
 
 /** One bare layout: its load, and the CPU milliseconds per answered request of the bare processes and of nginx (null without /proc). */
 export type BareLayout = { processes: number; load: MeasuredLoad; cpuMsPerRequest: { server: number; nginx: number } | null };
 
-/** The shortest unrecorded warm-up run, in seconds (otherwise BENCH_WARMUP_SECONDS). */
-const MIN_WARM_SECONDS = 0.5;
-
 async function measureLayout(servers: readonly BenchServer[], requests: LoadRequest[], settings: BenchSettings): Promise<BareLayout> {
   const nginx = await startNginx(servers.map((s) => Number(new URL(s.url).port)));
   try {
     const layout: BenchServer = { ...servers[0], url: nginx.url, pids: servers.map((s) => s.pid) };
-    const common = { requests, concurrency: settings.senders, expectBody: '"result":"success"' };
-    await loadServer(layout, { ...common, seconds: Math.max(MIN_WARM_SECONDS, settings.warmupSeconds) * servers.length, warmupSeconds: 0 });
     // Only the bare processes and nginx are read; no database is named.
     const counted = { parley: servers.map((s) => s.pid), nginxMaster: nginx.masterPid, database: "" };
-    const before = sampleCpu(counted);
-    const load = await loadServer(layout, { ...common, seconds: settings.seconds, warmupSeconds: settings.warmupSeconds });
-    const cpu = cpuBetween(before, sampleCpu(counted));
-    const perRequest = (seconds: number) => (seconds * 1000) / load.answered;
-    const cpuMsPerRequest = load.answered === 0 ? null : { server: perRequest(cpu.parley), nginx: perRequest(cpu.nginx) };
+    const { load, cpuMsPerRequest: cpu } = await measureLayoutLoad(layout, counted, { requests, concurrency: settings.senders, expectBody: '"result":"success"' }, settings);
+    const cpuMsPerRequest = cpu && { server: cpu.parley, nginx: cpu.nginx };
     console.log(`    bare http server, ${servers.length} process(es) behind nginx: ${Math.round(load.rps)} req/s`);
     return { processes: servers.length, load, cpuMsPerRequest };
   } finally {

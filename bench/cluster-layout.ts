@@ -11,8 +11,10 @@ import { busChannel } from "../src/events/redis-bus.ts";
 import { findNginx, prepareNginx } from "../test/helpers/nginx.ts";
 import { consecutiveFreePorts, waitForPort } from "../test/helpers/ports.ts";
 import type { FreshStore } from "../test/helpers/stores.ts";
-import { listProcesses } from "./part-cpu.ts";
-import { profileFlags, startParley, startProcess, type BenchServer } from "./servers.ts";
+import type { LoadOptions } from "./load.ts";
+import { cpuBetween, listProcesses, PARTS, sampleCpu, type CountedProcesses, type PartCpu } from "./part-cpu.ts";
+import { loadServer, profileFlags, startParley, startProcess, waitUntilIdle, type BenchServer, type MeasuredLoad } from "./servers.ts";
+import type { BenchSettings } from "./settings.ts";
 
 /** Redis for the cluster (REDIS_URL as the processes get it); BENCH_REDIS_URL overrides it. */
 export const REDIS_URL = process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -24,6 +26,35 @@ const REDIS_TIMEOUT_MS = 3000;
  * worker per core (Debian's `worker_processes auto`), which share the polls.
  */
 const NGINX_CONNECTIONS = 20_000;
+
+/** How long a layout may take to go quiet after a run. */
+export const IDLE_LIMIT_MS = 60_000;
+/** The shortest unrecorded warm-up run of a layout, in seconds (otherwise BENCH_WARMUP_SECONDS). */
+const MIN_WARM_SECONDS = 0.5;
+
+/** What a layout's measured run gives: the load, and each part's CPU milliseconds per answered request (null when none was answered). */
+export type LayoutLoad = { load: MeasuredLoad; cpuMsPerRequest: PartCpu | null };
+
+/**
+ * A layout's unrecorded warm-up run, then the measured run with the CPU of the `counted`
+ * processes read around it. Each process gets a share of the load, so the warm-up lasts as many
+ * times longer as there are processes: each serves as many warm-up requests as a single process
+ * does (a process that has served a third of them still runs part of its path unoptimised).
+ */
+export async function measureLayoutLoad(
+  layout: BenchServer,
+  counted: CountedProcesses,
+  common: Omit<LoadOptions, "url" | "seconds" | "warmupSeconds">,
+  settings: BenchSettings,
+): Promise<LayoutLoad> {
+  await loadServer(layout, { ...common, seconds: Math.max(MIN_WARM_SECONDS, settings.warmupSeconds) * counted.parley.length, warmupSeconds: 0 });
+  await waitUntilIdle(layout, IDLE_LIMIT_MS);
+  const before = sampleCpu(counted);
+  const load = await loadServer(layout, { ...common, seconds: settings.seconds, warmupSeconds: settings.warmupSeconds });
+  const cpu = cpuBetween(before, sampleCpu(counted));
+  const perRequest = (seconds: number) => (seconds * 1000) / load.answered;
+  return { load, cpuMsPerRequest: load.answered === 0 ? null : (Object.fromEntries(PARTS.map((part) => [part, perRequest(cpu[part])])) as PartCpu) };
+}
 
 /** nginx in front of some Parley ports. */
 export type Nginx = { url: string; masterPid: number; output(): string; stop(): Promise<void> };

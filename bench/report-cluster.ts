@@ -17,12 +17,15 @@ function measured(r: ClusterResult | NotMeasured): r is ClusterResult {
   return !("reason" in r);
 }
 
+/** The larger layout's CPU per request over the one-process layout's, or null when either is missing. */
+function overOne(one: number | null, many: number | null): number | null {
+  return one === null || many === null || one <= 0 ? null : many / one;
+}
+
 /** Total CPU per send of the three-process layout over the one-process layout's, or null. */
 export function clusterCpuRatio(r: ClusterResult): number | null {
-  const [one, three] = [r.sends.find((s) => s.processes === 1), r.sends.find((s) => s.processes > 1)];
-  if (!one?.cpuMsPerSend || !three?.cpuMsPerSend) return null;
-  const base = totalCpu(one.cpuMsPerSend);
-  return base > 0 ? totalCpu(three.cpuMsPerSend) / base : null;
+  const total = (s: ClusterSends | undefined) => (s?.cpuMsPerSend ? totalCpu(s.cpuMsPerSend) : null);
+  return overOne(total(r.sends.find((s) => s.processes === 1)), total(r.sends.find((s) => s.processes > 1)));
 }
 
 function row(s: ClusterSends, ratio: string): string {
@@ -40,8 +43,7 @@ function bareTotal(b: BareLayout | undefined): number | null {
 
 /** The bare server's CPU per request with three processes over one's, or null. */
 export function bareCpuRatio(r: ClusterResult): number | null {
-  const [one, many] = [bareTotal(r.bare.find((b) => b.processes === 1)), bareTotal(r.bare.find((b) => b.processes > 1))];
-  return one === null || many === null || one <= 0 ? null : many / one;
+  return overOne(bareTotal(r.bare.find((b) => b.processes === 1)), bareTotal(r.bare.find((b) => b.processes > 1)));
 }
 
 function bareRow(b: BareLayout, ratio: string): string {

@@ -19,13 +19,13 @@ import { findNginx } from "../test/helpers/nginx.ts";
 import { consecutiveFreePorts } from "../test/helpers/ports.ts";
 import { freshStore, type FreshStore } from "../test/helpers/stores.ts";
 import { measureBareLayouts, type BareLayout } from "./cluster-bare.ts";
-import { behindNginx, checkRedis, dropRedisKeys, startNginx, startProcesses, type Nginx } from "./cluster-layout.ts";
+import { behindNginx, checkRedis, dropRedisKeys, IDLE_LIMIT_MS, measureLayoutLoad, startNginx, startProcesses, type Nginx } from "./cluster-layout.ts";
 import { createChannel, createOrg, type BenchOrg, type BenchUser } from "./org.ts";
-import { cpuBetween, PARTS, sampleCpu, type PartCpu } from "./part-cpu.ts";
+import type { PartCpu } from "./part-cpu.ts";
 import { checkDescriptorLimit, registerQueues, type BenchQueue } from "./poll-set.ts";
 import { bareQueues, measureBare, timeDelivery, type FanoutResult, type FanoutSize } from "./scenario-fanout.ts";
 import { sendRequests } from "./scenario-send.ts";
-import { BASELINE_SCRIPTS, loadServer, startBaseline, waitUntilIdle, type BenchServer, type MeasuredLoad } from "./servers.ts";
+import { BASELINE_SCRIPTS, startBaseline, waitUntilIdle, type BenchServer, type MeasuredLoad } from "./servers.ts";
 import type { BenchSettings } from "./settings.ts";
 
 /** The processes of the larger layout. */
@@ -40,25 +40,11 @@ export type QueueSpread = { queues: number; perProcess: number[] };
 /** The cluster scenario's figures; `bare`: the bare server behind nginx, one process and three (bench/cluster-bare.ts). */
 export type ClusterResult = { store: "postgres"; subscribers: number; senders: number; sends: ClusterSends[]; bare: BareLayout[]; fanout: FanoutResult; spread: QueueSpread[] };
 
-const IDLE_LIMIT_MS = 60_000;
-/** The shortest unrecorded warm-up run of each layout, in seconds (otherwise BENCH_WARMUP_SECONDS). */
-const MIN_WARM_SECONDS = 0.5;
-
 /** A warm-up run, then the measured one with every part's CPU read around it. */
 async function measureSends(layout: BenchServer, nginx: Nginx, processes: readonly BenchServer[], org: BenchOrg, channelId: number, settings: BenchSettings, fresh: FreshStore): Promise<ClusterSends> {
   const common = { requests: sendRequests(channelId, org.users.slice(0, settings.subscribers)), concurrency: settings.senders, expectBody: '"result":"success"' };
-  // Each process gets a share of the load: the warm-up lasts as many times longer as there are
-  // processes, so that each serves as many warm-up sends as a single process does (a process
-  // that has served a third of them still runs part of its send path unoptimised).
-  const warmSeconds = Math.max(MIN_WARM_SECONDS, settings.warmupSeconds) * processes.length;
-  await loadServer(layout, { ...common, seconds: warmSeconds, warmupSeconds: 0 });
-  await waitUntilIdle(layout, IDLE_LIMIT_MS);
   const counted = { parley: processes.map((p) => p.pid), nginxMaster: nginx.masterPid, database: new URL(fresh.databaseUrl ?? "").pathname.slice(1) };
-  const before = sampleCpu(counted);
-  const load = await loadServer(layout, { ...common, seconds: settings.seconds, warmupSeconds: settings.warmupSeconds });
-  const cpu = cpuBetween(before, sampleCpu(counted));
-  const perSend = (seconds: number) => (seconds * 1000) / load.answered;
-  const cpuMsPerSend = load.answered === 0 ? null : (Object.fromEntries(PARTS.map((part) => [part, perSend(cpu[part])])) as PartCpu);
+  const { load, cpuMsPerRequest: cpuMsPerSend } = await measureLayoutLoad(layout, counted, common, settings);
   console.log(`    ${processes.length} process(es) behind nginx: ${Math.round(load.rps)} sends/s, ${load.errors} errors`);
   return { processes: processes.length, load, cpuMsPerSend };
 }
