@@ -73,12 +73,15 @@ class PushThread implements PushRelayWorker {
 
   private start(): void {
     const data: ThreadData = { parleyPushWorker: true, config: this.deps.config };
-    // The thread loads our TypeScript through tsx, as bin/parley.js does for the process.
+    // The thread loads this file as the process did: compiled (bin/server-build.js), or our
+    // TypeScript through tsx.
+    const tsx = import.meta.url.endsWith(".ts") ? import.meta.resolve("tsx/esm/api") : null;
     const boot = `
       const { workerData } = require("node:worker_threads");
-      import(workerData.tsx).then((tsx) => { tsx.register(); return import(workerData.entry); })
+      (workerData.tsx ? import(workerData.tsx).then((tsx) => tsx.register()) : Promise.resolve())
+        .then(() => import(workerData.entry))
         .catch((err) => { console.error(err); process.exit(1); });`;
-    const worker = new Worker(boot, { eval: true, workerData: { ...data, tsx: import.meta.resolve("tsx/esm/api"), entry: import.meta.url } });
+    const worker = new Worker(boot, { eval: true, workerData: { ...data, tsx, entry: import.meta.url } });
     this.worker = worker;
     worker.on("message", (message: FromWorker) => this.onMessage(worker, message));
     worker.on("error", (err) => this.deps.log.error({ err }, "push worker thread failed"));

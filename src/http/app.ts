@@ -38,11 +38,12 @@ type AppDeps = ServerDeps & {
 const ROUTES_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), "routes");
 
 /**
- * Loads the files in src/http/routes: each exports its `endpoints` (under /api/v1, answered with
- * the envelope) or, for routes that answer with file bytes, `registerRoutes`.
+ * Loads the files in src/http/routes (or their compiled copies, bin/server-build.js): each exports
+ * its `endpoints` (under /api/v1, answered with the envelope) or, for routes that answer with file
+ * bytes, `registerRoutes`.
  */
 export async function loadRoutes(): Promise<{ endpoints: Endpoint[]; rawRoutes: RawRoutes[] }> {
-  const files = fs.readdirSync(ROUTES_DIR).filter((f) => f.endsWith(".ts")).sort();
+  const files = fs.readdirSync(ROUTES_DIR).filter((f) => /\.[jt]s$/.test(f)).sort();
   const endpoints: Endpoint[] = [];
   const rawRoutes: RawRoutes[] = [];
   for (const file of files) {

@@ -12,7 +12,14 @@ import { promisify } from "node:util";
 import zlib from "node:zlib";
 import * as esbuild from "esbuild";
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+/** The project's directory: the first above this file with a package.json (src/ or its compiled copy in dist/). */
+function projectRoot(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  while (!fs.existsSync(path.join(dir, "package.json")) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+  return dir;
+}
+
+const ROOT = projectRoot();
 const WEB_SRC = path.join(ROOT, "web/src");
 const CACHE_DIR = path.join(ROOT, "node_modules/.cache/parley-webapp");
 /** Where the hashed files are served; index.html names them under it. */

@@ -1,0 +1,94 @@
+// Compiles src/ to plain JavaScript with esbuild, one output file per source file, so that the
+// server runs without tsx's module hooks: they keep a thread with a V8 isolate of its own for the
+// process's life (about 35 MB of RSS per process). The output goes to dist/<key>/, where the key
+// hashes every source file, esbuild's version and the options; a start with unchanged sources
+// reuses it. Several processes starting at once (a test run, `serve --processes N`) each build
+// into a directory of their own and rename it into place: the first rename wins, the others
+// drop theirs.
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import * as esbuild from "esbuild";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const SRC = path.join(ROOT, "src");
+const DIST = path.join(ROOT, "dist");
+
+/** Rewrites a relative `./x.ts` import to `./x.js` and leaves it to Node: nothing is bundled. */
+const relativeImports = {
+  name: "relative-imports",
+  setup(build) {
+    build.onResolve({ filter: /^\.\.?\// }, (args) =>
+      args.kind === "entry-point" ? undefined : { path: args.path.replace(/\.ts$/, ".js"), external: true },
+    );
+  },
+};
+
+const OPTIONS = {
+  bundle: true,
+  packages: "external",
+  platform: "node",
+  format: "esm",
+  target: "node20",
+  sourcemap: "linked",
+  outbase: SRC,
+  logLevel: "silent",
+  tsconfig: path.join(ROOT, "tsconfig.json"),
+  plugins: [relativeImports],
+};
+
+function sourceFiles(dir) {
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? sourceFiles(path.join(dir, e.name)) : e.name.endsWith(".ts") ? [path.join(dir, e.name)] : []))
+    .sort();
+}
+
+function buildKey(files) {
+  const hash = crypto.createHash("sha256");
+  hash.update(JSON.stringify([esbuild.version, { ...OPTIONS, plugins: undefined, tsconfig: fs.readFileSync(OPTIONS.tsconfig, "utf8") }]));
+  for (const file of files) hash.update(`\0${path.relative(SRC, file)}\0`).update(fs.readFileSync(file));
+  return hash.digest("hex").slice(0, 16);
+}
+
+/**
+ * Removes the builds no process has started from for a day: a server still running from one
+ * (started before the sources changed) keeps reading it, for its push thread.
+ */
+function pruneOld(keep) {
+  const dayAgo = Date.now() - 24 * 3600 * 1000;
+  for (const name of fs.readdirSync(DIST)) {
+    if (name === keep) continue;
+    const dir = path.join(DIST, name);
+    try {
+      if (fs.statSync(dir).mtimeMs < dayAgo) fs.rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // Another process removed it first.
+    }
+  }
+}
+
+/** Returns the directory holding the compiled sources (dist/<key>), building it when missing. */
+export async function buildServer() {
+  const files = sourceFiles(SRC);
+  const key = buildKey(files);
+  const out = path.join(DIST, key);
+  if (fs.existsSync(path.join(out, "cli.js"))) {
+    const now = new Date();
+    fs.utimesSync(out, now, now);
+    return out;
+  }
+  fs.mkdirSync(DIST, { recursive: true });
+  const tmp = path.join(DIST, `${key}.tmp-${process.pid}`);
+  await esbuild.build({ ...OPTIONS, entryPoints: files, outdir: tmp });
+  try {
+    fs.renameSync(tmp, out);
+  } catch (err) {
+    // Another process finished the same build first: use theirs.
+    fs.rmSync(tmp, { recursive: true, force: true });
+    if (!fs.existsSync(path.join(out, "cli.js"))) throw err;
+  }
+  pruneOld(key);
+  return out;
+}
