@@ -56,11 +56,11 @@ function buildKey(files) {
  * Removes the builds no process has started from for a day: a server still running from one
  * (started before the sources changed) keeps reading it, for its push thread.
  */
-function pruneOld(keep) {
+function pruneOld(dist, keep) {
   const dayAgo = Date.now() - 24 * 3600 * 1000;
-  for (const name of fs.readdirSync(DIST)) {
+  for (const name of fs.readdirSync(dist)) {
     if (name === keep) continue;
-    const dir = path.join(DIST, name);
+    const dir = path.join(dist, name);
     try {
       if (fs.statSync(dir).mtimeMs < dayAgo) fs.rmSync(dir, { recursive: true, force: true });
     } catch {
@@ -69,18 +69,21 @@ function pruneOld(keep) {
   }
 }
 
-/** Returns the directory holding the compiled sources (dist/<key>), building it when missing. */
-export async function buildServer() {
+/**
+ * Returns the directory holding the compiled sources (dist/<key>), building it when missing.
+ * `dist` moves the output elsewhere (the tests build into a directory of their own).
+ */
+export async function buildServer(dist = DIST) {
   const files = sourceFiles(SRC);
   const key = buildKey(files);
-  const out = path.join(DIST, key);
+  const out = path.join(dist, key);
   if (fs.existsSync(path.join(out, "cli.js"))) {
     const now = new Date();
     fs.utimesSync(out, now, now);
     return out;
   }
-  fs.mkdirSync(DIST, { recursive: true });
-  const tmp = path.join(DIST, `${key}.tmp-${process.pid}`);
+  fs.mkdirSync(dist, { recursive: true });
+  const tmp = path.join(dist, `${key}.tmp-${process.pid}-${crypto.randomBytes(4).toString("hex")}`);
   await esbuild.build({ ...OPTIONS, entryPoints: files, outdir: tmp });
   try {
     fs.renameSync(tmp, out);
@@ -89,6 +92,6 @@ export async function buildServer() {
     fs.rmSync(tmp, { recursive: true, force: true });
     if (!fs.existsSync(path.join(out, "cli.js"))) throw err;
   }
-  pruneOld(key);
+  pruneOld(dist, key);
   return out;
 }
