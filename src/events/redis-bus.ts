@@ -92,6 +92,9 @@ export class RedisBus implements EventBus {
   private lastRead = START;
   private reading: Promise<void> | null = null;
   private stopping = false;
+  /** Published here and not yet appended to the stream (see flush). */
+  private outgoing: Delivery[] = [];
+  private flushing: NodeJS.Immediate | null = null;
   /** Resolved as the reader passes a stream id (the stop waits until it has read everything). */
   private waiters: { id: string; resolve(): void }[] = [];
 
@@ -114,7 +117,19 @@ export class RedisBus implements EventBus {
 
   publish(deliveries: Delivery[]): void {
     this.dispatch(deliveries);
-    const batch = JSON.stringify({ origin: this.origin, deliveries });
+    // Every publish of one turn of the event loop (a group commit's transactions answer in one)
+    // goes out as one entry: one XADD, and one entry for each other process to read and parse.
+    this.outgoing.push(...deliveries);
+    if (this.flushing === null) this.flushing = setImmediate(() => this.flush());
+  }
+
+  /** Appends the deliveries published since the last flush to the stream, as one entry. */
+  private flush(): void {
+    if (this.flushing !== null) clearImmediate(this.flushing);
+    this.flushing = null;
+    if (this.outgoing.length === 0) return;
+    const batch = JSON.stringify({ origin: this.origin, deliveries: this.outgoing });
+    this.outgoing = [];
     this.publisher.xadd(this.key, "MAXLEN", "~", String(this.maxLength), "*", ORIGIN_FIELD, this.origin, FIELD, batch).catch((err: unknown) => {
       this.log.error({ err }, "could not publish events to Redis");
     });
@@ -148,6 +163,7 @@ export class RedisBus implements EventBus {
    * read, so that position() misses nothing; then disconnects.
    */
   async close(): Promise<void> {
+    this.flush();
     if (this.reading) {
       try {
         // Queued after this process's own pending XADDs on the same connection: it sees them.
