@@ -1,6 +1,7 @@
 /**
  * The ceiling of the cluster scenario's CPU ratio: the bare Node `http` server behind the same
- * nginx configuration, one process and then three, under the send scenario's load. Its CPU per
+ * nginx configuration, with as many processes as each of Parley's layouts, under the send
+ * scenario's load. Its CPU per
  * request (the bare processes and nginx; no database, no Redis) with three processes over one's
  * is what this machine charges for spreading one load over more processes than it has cores,
  * before any server work: Parley's ratio reads against it.
@@ -28,15 +29,16 @@ async function measureLayout(servers: readonly BenchServer[], requests: LoadRequ
   }
 }
 
-/** The bare server behind nginx with one process, then with `processes`; every process it starts is stopped. */
-export async function measureBareLayouts(processes: number, requests: LoadRequest[], settings: BenchSettings): Promise<BareLayout[]> {
+/** The bare server behind nginx with each count of processes in `layouts` (ascending); every process it starts is stopped. */
+export async function measureBareLayouts(layouts: readonly number[], requests: LoadRequest[], settings: BenchSettings): Promise<BareLayout[]> {
   const servers: BenchServer[] = [];
+  const measured: BareLayout[] = [];
   try {
-    servers.push(await startBaseline(BASELINE_SCRIPTS.http));
-    const one = await measureLayout(servers, requests, settings);
-    while (servers.length < processes) servers.push(await startBaseline(BASELINE_SCRIPTS.http));
-    const many = await measureLayout(servers, requests, settings);
-    return [one, many];
+    for (const count of layouts) {
+      while (servers.length < count) servers.push(await startBaseline(BASELINE_SCRIPTS.http));
+      measured.push(await measureLayout(servers, requests, settings));
+    }
+    return measured;
   } finally {
     await Promise.all(servers.map((s) => s.stop()));
   }

@@ -2,8 +2,9 @@
  * Scenario `cluster` (issue 15): Parley on PostgreSQL and Redis behind nginx (deploy/nginx.conf),
  * with one process and with three (bench/cluster-layout.ts), on one fresh database.
  * - Sends: the send scenario's load (BENCH_SUBSCRIBERS subscribers, BENCH_SENDERS senders)
- *   through nginx, first with one process behind it, then with three (the first one plus two
- *   started then). Each layout gets an unrecorded warm-up run first (every process compiles its
+ *   through nginx, first with one process behind it, then with as many as the machine has cores
+ *   when that is between one and three, then with three (each layout the previous one's
+ *   processes plus those started then). Each layout gets an unrecorded warm-up run first (every process compiles its
  *   send path; with three, it lasts three times as long, so each process serves as many warm-up
  *   sends as the single one), then the measured run, over which the CPU of every part is read from /proc
  *   (bench/part-cpu.ts: Parley, PostgreSQL, Redis, nginx) and divided by the answered sends. On
@@ -15,6 +16,7 @@
  *   next to the bare long-poll server, and to the bare server behind the same nginx configuration
  *   (every poll and answer crosses nginx there too).
  */
+import os from "node:os";
 import { findNginx } from "../test/helpers/nginx.ts";
 import { consecutiveFreePorts } from "../test/helpers/ports.ts";
 import { freshStore, type FreshStore } from "../test/helpers/stores.ts";
@@ -30,6 +32,15 @@ import type { BenchSettings } from "./settings.ts";
 
 /** The processes of the larger layout. */
 export const CLUSTER_PROCESSES = 3;
+
+/**
+ * The layouts whose sends are measured: one process, as many as this machine has cores (when
+ * that lies between), and CLUSTER_PROCESSES. The middle one tells the cost of more processes
+ * from the cost of more processes than cores.
+ */
+export function clusterLayouts(cores = os.availableParallelism()): number[] {
+  return [...new Set([1, Math.min(Math.max(cores, 1), CLUSTER_PROCESSES), CLUSTER_PROCESSES])].sort((a, b) => a - b);
+}
 
 /** The sends of one layout: the load, and the CPU milliseconds per answered send of each part (null without /proc). */
 export type ClusterSends = { processes: number; load: MeasuredLoad; cpuMsPerSend: PartCpu | null };
@@ -114,33 +125,44 @@ export async function runClusterScenario(settings: BenchSettings): Promise<Clust
   await checkRedis();
   const fresh = await freshStore("postgres");
   const stops: (() => Promise<void>)[] = [];
+  const processStops: (() => Promise<void>)[] = [];
   const outputs: (() => string)[] = [];
   try {
     const ports = await consecutiveFreePorts(CLUSTER_PROCESSES);
-    const nginxOne = await startNginx(ports.slice(0, 1));
-    stops.push(nginxOne.stop);
-    const nginxThree = await startNginx(ports);
-    stops.push(nginxThree.stop);
+    const layouts = clusterLayouts();
+    const nginxes: Nginx[] = [];
+    for (const count of layouts) {
+      nginxes.push(await startNginx(ports.slice(0, count)));
+      stops.push(nginxes[nginxes.length - 1].stop);
+    }
+    const nginxAll = nginxes[nginxes.length - 1];
     const queueUsers = Math.min(settings.queueUsers, largest);
     const org = await createOrg(fresh, Math.max(settings.subscribers, queueUsers));
-    // Every process tells clients the three-process site: the one-process layout only measures sends.
-    const first = await startProcesses(fresh, ports.slice(0, 1), nginxThree.url);
-    stops.push(...first.map((p) => p.stop));
-    const one = behindNginx(nginxOne, first);
-    outputs.push(one.output);
-    const owner = org.users[0];
-    const sendChannel = await createChannel(one.url, owner, "cluster send bench", org.users.slice(0, settings.subscribers));
-    const fanoutChannel = await createChannel(one.url, owner, "cluster fan-out bench", org.users.slice(0, queueUsers));
-    const sends = [await measureSends(one, nginxOne, first, org, sendChannel, settings, fresh)];
-    const others = await startProcesses(fresh, ports.slice(1), nginxThree.url);
-    stops.push(...others.map((p) => p.stop));
-    const all = [...first, ...others];
-    const three = behindNginx(nginxThree, all);
-    outputs.push(nginxThree.output, ...others.map((p) => p.output));
-    await waitUntilIdle(three, IDLE_LIMIT_MS);
-    sends.push(await measureSends(three, nginxThree, all, org, sendChannel, settings, fresh));
-    const bare = await measureBareLayouts(CLUSTER_PROCESSES, sendRequests(sendChannel, org.users.slice(0, settings.subscribers)), settings);
-    const { fanout, spread } = await fanoutAcross(three, org, fanoutChannel, queueUsers, settings);
+    // Every process tells clients the largest layout's site: the smaller ones only measure sends.
+    const all: BenchServer[] = [];
+    const sends: ClusterSends[] = [];
+    let sendChannel = 0;
+    let fanoutChannel = 0;
+    let largestLayout: BenchServer | null = null;
+    for (const [i, count] of layouts.entries()) {
+      const started = await startProcesses(fresh, ports.slice(all.length, count), nginxAll.url);
+      processStops.push(...started.map((p) => p.stop));
+      all.push(...started);
+      const layout = behindNginx(nginxes[i], all);
+      outputs.push(nginxes[i].output, ...started.map((p) => p.output));
+      if (i === 0) {
+        const owner = org.users[0];
+        sendChannel = await createChannel(layout.url, owner, "cluster send bench", org.users.slice(0, settings.subscribers));
+        fanoutChannel = await createChannel(layout.url, owner, "cluster fan-out bench", org.users.slice(0, queueUsers));
+      } else {
+        await waitUntilIdle(layout, IDLE_LIMIT_MS);
+      }
+      sends.push(await measureSends(layout, nginxes[i], all, org, sendChannel, settings, fresh));
+      largestLayout = layout;
+    }
+    if (largestLayout === null) throw new Error("no cluster layout");
+    const bare = await measureBareLayouts(layouts, sendRequests(sendChannel, org.users.slice(0, settings.subscribers)), settings);
+    const { fanout, spread } = await fanoutAcross(largestLayout, org, fanoutChannel, queueUsers, settings);
     return { store: "postgres", subscribers: settings.subscribers, senders: settings.senders, sends, bare, fanout, spread };
   } catch (err) {
     // What nginx and the processes logged (warnings and errors) says more than the client's error.
@@ -149,9 +171,8 @@ export async function runClusterScenario(settings: BenchSettings): Promise<Clust
     throw err;
   } finally {
     // nginx first, then the Parley processes together.
-    const [nginxOne, nginxThree, ...processes] = stops;
-    for (const stop of [nginxOne, nginxThree]) await stop?.();
-    await Promise.all(processes.map((stop) => stop()));
+    for (const stop of stops) await stop();
+    await Promise.all(processStops.map((stop) => stop()));
     await fresh.drop();
     await dropRedisKeys(fresh);
   }
