@@ -93,7 +93,7 @@ export function fanoutTable(results: readonly (FanoutResult | NotMeasured)[]): s
       return (
         `| ${name} | ${int(size.queues)} | ${size.registerSeconds.toFixed(1)} s (${int(size.queues / size.registerSeconds)}/s) | ${spread(size.parley)} | ` +
         `${ms(p50(size.parley, (x) => x.firstMs))} / ${ms(p50(size.parley, (x) => x.medianMs))} ms | ${ms(p50(size.parley, (x) => x.sendMs))} ms | ${cpuPerQueue(size.parley, size.queues)} | ` +
-        `${bare ? spread(bare) : "n/a"} | ${bare ? cpuPerQueue(bare, size.queues) : "n/a"} | **${ratio === null ? "n/a" : ratio.toFixed(2)}** (${cpu === null ? "n/a" : cpu.toFixed(2)}) | ${ratio === null ? "" : ratio <= FANOUT_TARGETS.deliveryRatio ? "met" : "NOT met"} |`
+        `${bare ? spread(bare) : "n/a"} | ${bare ? cpuPerQueue(bare, size.queues) : "n/a"} | **${ratio === null ? "n/a" : ratio.toFixed(2)}** (${cpu === null ? "n/a" : cpu.toFixed(2)}) | ${ratio === null ? "" : ratio <= FANOUT_TARGETS.deliveryRatio ? "met" : "NOT met"}${nginxCell(size)} |`
       );
     }),
   );
@@ -118,12 +118,25 @@ export function memoryTable(results: readonly (FanoutResult | NotMeasured)[]): s
   return lines;
 }
 
+/** Parley's p50 over the bare server's behind the same nginx (the cluster layout's second ceiling), or null. */
+function nginxRatio(size: FanoutSize): number | null {
+  if (!size.bareBehindNginx || !size.parley) return null;
+  const time = p50(size.bareBehindNginx, (x) => x.allMs);
+  return time > 0 ? p50(size.parley, (x) => x.allMs) / time : null;
+}
+
+/** The verdict cell's addition for the cluster layout: the same target against the bare server behind the same nginx. */
+function nginxCell(size: FanoutSize): string {
+  const ratio = nginxRatio(size);
+  return ratio === null ? "" : `; behind the same nginx as the bare server: ${ratio.toFixed(2)}x, ${ratio <= FANOUT_TARGETS.deliveryRatio ? "met" : "NOT met"}`;
+}
+
 /** The cluster layout's second ceiling: the bare server behind the same nginx, and Parley's time over it. */
 function behindNginx(size: FanoutSize): string {
   if (size.bareBehindNginx === undefined || !size.parley) return "";
   if (size.bareBehindNginx === null) return " The bare server behind the same nginx: not measured (see the run's log).";
   const time = p50(size.bareBehindNginx, (x) => x.allMs);
-  const ratio = time > 0 ? p50(size.parley, (x) => x.allMs) / time : null;
+  const ratio = nginxRatio(size);
   return ` The bare server behind the same nginx: ${ms(time)} ms${ratio === null ? "" : ` (Parley ${ratio.toFixed(2)}x that)`}.`;
 }
 
