@@ -35,11 +35,13 @@ export const CLUSTER_PROCESSES = 3;
 
 /**
  * The layouts whose sends are measured: one process, as many as this machine has cores (when
- * that lies between), and CLUSTER_PROCESSES. The middle one tells the cost of more processes
- * from the cost of more processes than cores.
+ * that lies between; not in the quick look, which must stay under two minutes), and
+ * CLUSTER_PROCESSES. The middle one tells the cost of more processes from the cost of more
+ * processes than cores.
  */
-export function clusterLayouts(cores = os.availableParallelism()): number[] {
-  return [...new Set([1, Math.min(Math.max(cores, 1), CLUSTER_PROCESSES), CLUSTER_PROCESSES])].sort((a, b) => a - b);
+export function clusterLayouts(quick: boolean, cores = os.availableParallelism()): number[] {
+  const middle = quick ? 1 : Math.min(Math.max(cores, 1), CLUSTER_PROCESSES);
+  return [...new Set([1, middle, CLUSTER_PROCESSES])].sort((a, b) => a - b);
 }
 
 /** The sends of one layout: the load, and the CPU milliseconds per answered send of each part (null without /proc). */
@@ -129,7 +131,7 @@ export async function runClusterScenario(settings: BenchSettings): Promise<Clust
   const outputs: (() => string)[] = [];
   try {
     const ports = await consecutiveFreePorts(CLUSTER_PROCESSES);
-    const layouts = clusterLayouts();
+    const layouts = clusterLayouts(settings.quick);
     const nginxes: Nginx[] = [];
     for (const count of layouts) {
       nginxes.push(await startNginx(ports.slice(0, count)));

@@ -183,7 +183,7 @@ async function waitUntilAnswering(url: string, child: ChildProcess, output: () =
 
 /**
  * V8 flags that write CPU profiles of a server process to `<BENCH_PROFILE_DIR>/<name>/`, one
- * file per thread (tsx's loader runs in a worker; the main thread's profile is the largest).
+ * file per thread (the main thread's profile is the largest).
  */
 export function profileFlags(settings: { profileDir: string | null }, name: string): string[] {
   return settings.profileDir ? ["--cpu-prof", `--cpu-prof-dir=${path.join(settings.profileDir, name)}`] : [];
