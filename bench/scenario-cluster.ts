@@ -107,10 +107,13 @@ async function measureBareBehindNginx(count: number, users: BenchUser[], rounds:
 async function timeBareBehindNginx(count: number, users: BenchUser[], rounds: number): Promise<FanoutSize["bare"]> {
   const bare = await startBaseline(BASELINE_SCRIPTS.longPoll);
   try {
-    const nginx = await startNginx([Number(new URL(bare.url).port)]);
+    const port = Number(new URL(bare.url).port);
+    const nginx = await startNginx([port]);
     try {
       const label = `bare long-poll server behind nginx, ${count.toLocaleString("en-US")} polls`;
-      return (await timeDelivery({ ...bare, url: nginx.url }, bareQueues(count, users), users[0], 0, rounds, label)).delivery;
+      // Queue ids that name the process, as Parley's do: nginx routes the polls to that process's
+      // own upstream, with its kept connections (deploy/nginx.conf).
+      return (await timeDelivery({ ...bare, url: nginx.url }, bareQueues(count, users, String(port)), users[0], 0, rounds, label)).delivery;
     } finally {
       await nginx.stop();
     }

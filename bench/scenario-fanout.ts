@@ -87,8 +87,8 @@ export async function measureBare(count: number, users: BenchUser[], settings: B
 }
 
 /** `count` queues of the bare long-poll server (which takes any queue id), held by `users` in turn. */
-export function bareQueues(count: number, users: BenchUser[]): BenchQueue[] {
-  return Array.from({ length: count }, (_, k) => ({ id: `bare:${k}`, user: users[k % users.length], lastEventId: -1 }));
+export function bareQueues(count: number, users: BenchUser[], prefix = "bare"): BenchQueue[] {
+  return Array.from({ length: count }, (_, k) => ({ id: `${prefix}:${k}`, user: users[k % users.length], lastEventId: -1 }));
 }
 
 async function measureBareNow(count: number, users: BenchUser[], rounds: number): Promise<BareFigures> {
