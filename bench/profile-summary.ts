@@ -11,7 +11,7 @@ type ProfileNode = { id: number; callFrame: CallFrame; children?: number[] };
 type Profile = { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
 
 function label(frame: CallFrame): string {
-  const file = frame.url.replace(/^file:\/\//, "").replace(/^.*\/(node_modules\/|src\/|bench\/)/, "$1").replace(/^.*\/dist\/[0-9a-f]+\//, "src/");
+  const file = frame.url.replace(/^file:\/\//, "").replace(/^.*\/(node_modules\/|src\/|bench\/)/, "$1").replace(/^.*\/parley-server\/[0-9a-f]+\//, "src/");
   return `${frame.functionName || "(anonymous)"} ${file ? `${file}:${frame.lineNumber + 1}` : ""}`.trim();
 }
 

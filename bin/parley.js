@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // Runs the server from src/ compiled to plain JavaScript (bin/server-build.js: esbuild, cached in
-// dist/, under a second on a change). Where that cannot be written, the TypeScript sources run
-// through tsx's loader instead, which costs a thread of its own for the process's life.
+// node_modules/.cache/parley-server, under a second on a change). Where that cannot be written,
+// the TypeScript sources run through tsx's loader instead, which costs a thread of its own for
+// the process's life.
 import { buildServer } from "./server-build.js";
 
 let entry;
 try {
-  entry = new URL("cli.js", `file://${await buildServer()}/`).href;
+  entry = new URL("cli.mjs", `file://${await buildServer()}/`).href;
 } catch (err) {
   process.stderr.write(`parley: could not compile the sources (${err instanceof Error ? err.message : String(err)}); running them through tsx\n`);
   const { register } = await import("tsx/esm/api");

@@ -1,10 +1,12 @@
 // Compiles src/ to plain JavaScript with esbuild, one output file per source file, so that the
 // server runs without tsx's module hooks: they keep a thread with a V8 isolate of its own for the
-// process's life (about 35 MB of RSS per process). The output goes to dist/<key>/, where the key
-// hashes every source file, esbuild's version and the options; a start with unchanged sources
-// reuses it. Several processes starting at once (a test run, `serve --processes N`) each build
-// into a directory of their own and rename it into place: the first rename wins, the others
-// drop theirs.
+// process's life (about 35 MB of RSS per process). The output goes to
+// node_modules/.cache/parley-server/<key>/ (beside the web app's bundle, and writable under
+// deploy/parley@.service), where the key hashes every source file, esbuild's version and the
+// options; a start with unchanged sources reuses it. The files are `.mjs`: no package.json
+// there says they are modules. Several processes starting at once (a test run, `serve
+// --processes N`) each build into a directory of their own and rename it into place: the first
+// rename wins, the others drop theirs.
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -13,14 +15,14 @@ import * as esbuild from "esbuild";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const SRC = path.join(ROOT, "src");
-const DIST = path.join(ROOT, "dist");
+const DIST = path.join(ROOT, "node_modules/.cache/parley-server");
 
-/** Rewrites a relative `./x.ts` import to `./x.js` and leaves it to Node: nothing is bundled. */
+/** Rewrites a relative `./x.ts` import to `./x.mjs` and leaves it to Node: nothing is bundled. */
 const relativeImports = {
   name: "relative-imports",
   setup(build) {
     build.onResolve({ filter: /^\.\.?\// }, (args) =>
-      args.kind === "entry-point" ? undefined : { path: args.path.replace(/\.ts$/, ".js"), external: true },
+      args.kind === "entry-point" ? undefined : { path: args.path.replace(/\.ts$/, ".mjs"), external: true },
     );
   },
 };
@@ -33,6 +35,7 @@ const OPTIONS = {
   target: "node20",
   sourcemap: "linked",
   outbase: SRC,
+  outExtension: { ".js": ".mjs" },
   logLevel: "silent",
   tsconfig: path.join(ROOT, "tsconfig.json"),
   plugins: [relativeImports],
@@ -70,16 +73,20 @@ function pruneOld(dist, keep) {
 }
 
 /**
- * Returns the directory holding the compiled sources (dist/<key>), building it when missing.
+ * Returns the directory holding the compiled sources (<dist>/<key>), building it when missing.
  * `dist` moves the output elsewhere (the tests build into a directory of their own).
  */
 export async function buildServer(dist = DIST) {
   const files = sourceFiles(SRC);
   const key = buildKey(files);
   const out = path.join(dist, key);
-  if (fs.existsSync(path.join(out, "cli.js"))) {
-    const now = new Date();
-    fs.utimesSync(out, now, now);
+  if (fs.existsSync(path.join(out, "cli.mjs"))) {
+    try {
+      const now = new Date();
+      fs.utimesSync(out, now, now);
+    } catch {
+      // Built by another user (a read-only install): it is used all the same.
+    }
     return out;
   }
   fs.mkdirSync(dist, { recursive: true });
@@ -90,7 +97,7 @@ export async function buildServer(dist = DIST) {
   } catch (err) {
     // Another process finished the same build first: use theirs.
     fs.rmSync(tmp, { recursive: true, force: true });
-    if (!fs.existsSync(path.join(out, "cli.js"))) throw err;
+    if (!fs.existsSync(path.join(out, "cli.mjs"))) throw err;
   }
   pruneOld(dist, key);
   return out;

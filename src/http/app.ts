@@ -43,7 +43,7 @@ const ROUTES_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), "rout
  * bytes, `registerRoutes`.
  */
 export async function loadRoutes(): Promise<{ endpoints: Endpoint[]; rawRoutes: RawRoutes[] }> {
-  const files = fs.readdirSync(ROUTES_DIR).filter((f) => /\.[jt]s$/.test(f)).sort();
+  const files = fs.readdirSync(ROUTES_DIR).filter((f) => /\.(?:ts|mjs)$/.test(f)).sort();
   const endpoints: Endpoint[] = [];
   const rawRoutes: RawRoutes[] = [];
   for (const file of files) {

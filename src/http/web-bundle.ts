@@ -12,7 +12,7 @@ import { promisify } from "node:util";
 import zlib from "node:zlib";
 import * as esbuild from "esbuild";
 
-/** The project's directory: the first above this file with a package.json (src/ or its compiled copy in dist/). */
+/** The project's directory: the first above this file with a package.json (from src/, or its compiled copy in node_modules/.cache). */
 function projectRoot(): string {
   let dir = path.dirname(fileURLToPath(import.meta.url));
   while (!fs.existsSync(path.join(dir, "package.json")) && path.dirname(dir) !== dir) dir = path.dirname(dir);

@@ -47,17 +47,17 @@ describe("compiling the server (bin/server-build.js)", () => {
   test("every source file has its compiled file, with the same layout", () => {
     const sources = filesUnder(path.join(ROOT, "src")).filter((f) => f.endsWith(".ts"));
     const compiled = new Set(filesUnder(built));
-    const missing = sources.map((f) => f.replace(/\.ts$/, ".js")).filter((f) => !compiled.has(f));
+    const missing = sources.map((f) => f.replace(/\.ts$/, ".mjs")).filter((f) => !compiled.has(f));
     assert.deepEqual(missing, []);
-    assert.ok(compiled.has("http/routes/events.js"));
+    assert.ok(compiled.has("http/routes/events.mjs"));
   });
 
   test("relative imports name compiled files; packages stay imports, not bundled copies", () => {
-    const app = fs.readFileSync(path.join(built, "http/app.js"), "utf8");
-    assert.match(app, /from "\.\.\/actions\/context\.js"/);
+    const app = fs.readFileSync(path.join(built, "http/app.mjs"), "utf8");
+    assert.match(app, /from "\.\.\/actions\/context\.mjs"/);
     assert.match(app, /from "fastify"/);
     const withTsImports = filesUnder(built)
-      .filter((f) => f.endsWith(".js"))
+      .filter((f) => f.endsWith(".mjs"))
       .filter((f) => /(?:from|import\()\s*"\.{1,2}\/[^"]*\.ts"/.test(fs.readFileSync(path.join(built, f), "utf8")));
     assert.deepEqual(withTsImports, []);
   });
