@@ -1,10 +1,9 @@
 /**
  * The ceiling of the cluster scenario's CPU ratio: the bare Node `http` server behind the same
  * nginx configuration, with as many processes as each of Parley's layouts, under the send
- * scenario's load. Its CPU per
- * request (the bare processes and nginx; no database, no Redis) with three processes over one's
- * is what this machine charges for spreading one load over more processes than it has cores,
- * before any server work: Parley's ratio reads against it.
+ * scenario's load. Its CPU per request (the bare processes and nginx; no database, no Redis)
+ * with three processes over one's is what this machine charges for spreading one load over more
+ * processes than it has cores, before any server work: Parley's ratio reads against it.
  */
 import { measureLayoutLoad, startNginx } from "./cluster-layout.ts";
 import { BASELINE_SCRIPTS, startBaseline, type BenchServer, type MeasuredLoad } from "./servers.ts";

@@ -24,15 +24,18 @@ function overOne(one: number | null, many: number | null): number | null {
 
 const sendsTotal = (s: ClusterSends | undefined) => (s?.cpuMsPerSend ? totalCpu(s.cpuMsPerSend) : null);
 
+/** The most processes among `layouts`. */
+const largest = (layouts: readonly { processes: number }[]) => Math.max(...layouts.map((l) => l.processes));
+
 /** Total CPU per send of the layout with `processes` (by default the largest) over the one-process layout's, or null. */
-export function clusterCpuRatio(r: ClusterResult, processes = Math.max(...r.sends.map((s) => s.processes))): number | null {
+export function clusterCpuRatio(r: ClusterResult, processes = largest(r.sends)): number | null {
   return overOne(sendsTotal(r.sends.find((s) => s.processes === 1)), sendsTotal(r.sends.find((s) => s.processes === processes)));
 }
 
 /** The layout between one process and the largest (as many processes as cores), if measured. */
 function coresLayout<T extends { processes: number }>(layouts: readonly T[]): T | undefined {
-  const largest = Math.max(...layouts.map((l) => l.processes));
-  return layouts.find((l) => l.processes > 1 && l.processes < largest);
+  const most = largest(layouts);
+  return layouts.find((l) => l.processes > 1 && l.processes < most);
 }
 
 function row(s: ClusterSends, ratio: string): string {
@@ -49,7 +52,7 @@ function bareTotal(b: BareLayout | undefined): number | null {
 }
 
 /** The bare server's CPU per request with `processes` (by default the most) over one's, or null. */
-export function bareCpuRatio(r: ClusterResult, processes = Math.max(...r.bare.map((b) => b.processes))): number | null {
+export function bareCpuRatio(r: ClusterResult, processes = largest(r.bare)): number | null {
   return overOne(bareTotal(r.bare.find((b) => b.processes === 1)), bareTotal(r.bare.find((b) => b.processes === processes)));
 }
 
@@ -99,7 +102,7 @@ export function clusterInterpretation(results: readonly (ClusterResult | NotMeas
   for (const r of results.filter(measured)) {
     const ratio = clusterCpuRatio(r);
     const one = r.sends.find((s) => s.processes === 1);
-    const three = r.sends.find((s) => s.processes === Math.max(...r.sends.map((x) => x.processes)));
+    const three = r.sends.find((s) => s.processes === largest(r.sends));
     if (one && three && ratio !== null) {
       out.push(
         `- Three Parley processes behind nginx sent ${int(three.load.rps)} messages/s against one process's ${int(one.load.rps)}/s on this machine; ` +

@@ -1,13 +1,15 @@
 /**
  * Scenario `cluster` (issue 15): Parley on PostgreSQL and Redis behind nginx (deploy/nginx.conf),
- * with one process and with three (bench/cluster-layout.ts), on one fresh database.
+ * with one process, as many as the machine has cores, and three (bench/cluster-layout.ts), on
+ * one fresh database.
  * - Sends: the send scenario's load (BENCH_SUBSCRIBERS subscribers, BENCH_SENDERS senders)
  *   through nginx, first with one process behind it, then with as many as the machine has cores
  *   when that is between one and three, then with three (each layout the previous one's
- *   processes plus those started then). Each layout gets an unrecorded warm-up run first (every process compiles its
- *   send path; with three, it lasts three times as long, so each process serves as many warm-up
- *   sends as the single one), then the measured run, over which the CPU of every part is read from /proc
- *   (bench/part-cpu.ts: Parley, PostgreSQL, Redis, nginx) and divided by the answered sends. On
+ *   processes plus those started then). Each layout gets an unrecorded warm-up run first (every
+ *   process compiles its send path; with three, it lasts three times as long, so each process
+ *   serves as many warm-up sends as the single one), then the measured run, over which the CPU
+ *   of every part is read from /proc (bench/part-cpu.ts: Parley, PostgreSQL, Redis, nginx) and
+ *   divided by the answered sends. On
  *   a 2-core machine three processes cannot send more; the figure that says whether capacity
  *   grows with cores is the CPU per send of three over one's (target: at most 1.25), next to the
  *   bare server's own ratio behind the same nginx (bench/cluster-bare.ts).
@@ -50,7 +52,7 @@ export type ClusterSends = { processes: number; load: MeasuredLoad; cpuMsPerSend
 /** How the fan-out's queues fell on the processes, per queue count. */
 export type QueueSpread = { queues: number; perProcess: number[] };
 
-/** The cluster scenario's figures; `bare`: the bare server behind nginx, one process and three (bench/cluster-bare.ts). */
+/** The cluster scenario's figures; `bare`: the bare server behind nginx with each layout's count of processes (bench/cluster-bare.ts). */
 export type ClusterResult = { store: "postgres"; subscribers: number; senders: number; sends: ClusterSends[]; bare: BareLayout[]; fanout: FanoutResult; spread: QueueSpread[] };
 
 /** A warm-up run, then the measured one with every part's CPU read around it. */

@@ -2,7 +2,8 @@
  * PostgreSQL: queries built anew on each call whose text repeats (a message page) run as named
  * statements from their second run (store/pg-named-statements.ts executeRepeated), at most
  * PG_NAMED_PAGE_QUERIES texts a process. (GET /messages pages go through it on PostgreSQL: the API
- * suites read the same pages again and again, named from their second read.) PostgreSQL only: on SQLite every statement is kept compiled by its text (sqlite-statements.ts).
+ * suites read the same pages again and again, named from their second read.) PostgreSQL only: on
+ * SQLite every statement is kept compiled by its text (sqlite-statements.ts).
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
