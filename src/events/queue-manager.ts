@@ -142,23 +142,27 @@ export class QueueManager {
   }
 
   /**
-   * The queue's pending events. Unless `dontBlock`, an empty queue is waited on until an event
-   * arrives or a heartbeat is due. Null when the queue was deleted while waiting.
+   * Hands `answer` the queue's pending events: at once, or, unless `dontBlock`, when an event
+   * arrives or a heartbeat is due if the queue is empty (null: the queue was deleted while
+   * waiting). `answer` runs inside whatever wakes the poll (a delivery, a heartbeat, shutdown),
+   * so it must not throw.
    */
-  async nextEvents(queue: EventQueue, dontBlock: boolean): Promise<PendingEvents | null> {
+  nextEvents(queue: EventQueue, dontBlock: boolean, answer: (events: PendingEvents | null) => void): void {
     const now = this.clock.nowMs();
     queue.touch(now);
     if (queue.isEmpty() && !dontBlock && !this.closing) {
       const delay = heartbeatDelayMs(queue.lastServedMs, now, this.config.heartbeatSeconds * 1000);
-      if (delay === 0) {
-        this.push(queue, heartbeatEvent());
-      } else {
-        await this.polls.wait(queue.id, () => scheduleHeartbeat(this.clock, delay, () => this.push(queue, heartbeatEvent())));
-        if (!this.queues.has(queue.id)) return null;
+      if (delay > 0) {
+        this.polls.wait(
+          queue.id,
+          () => scheduleHeartbeat(this.clock, delay, () => this.push(queue, heartbeatEvent())),
+          () => answer(this.queues.has(queue.id) ? this.serve(queue) : null),
+        );
+        return;
       }
+      this.push(queue, heartbeatEvent());
     }
-    queue.markServed(this.clock.nowMs());
-    return queue.pending();
+    answer(this.serve(queue));
   }
 
   /** Drops every idle queue; returns how many. */
@@ -194,6 +198,12 @@ export class QueueManager {
   private push(queue: EventQueue, event: ApiEvent): void {
     queue.push(event);
     this.wake(queue);
+  }
+
+  /** The queue's pending events, handed to its client now. */
+  private serve(queue: EventQueue): PendingEvents {
+    queue.markServed(this.clock.nowMs());
+    return queue.pending();
   }
 
   /** Releases the queue's waiting poll; the queue counts as used from this moment. */

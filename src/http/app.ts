@@ -16,7 +16,7 @@ import { authenticate, authenticateWebhook, hasCredentials, type AuthEnv, type C
 import { jsonPath, registerCsrf, secureSite } from "./session.ts";
 import { registerSessionRoutes } from "./session-routes.ts";
 import { BOT_TYPES } from "../actions/users/bots.ts";
-import { JsonMembers, Redirect, type AppRequest, type Endpoint, type RawRoutes } from "./endpoint.ts";
+import { DeferredAnswer, JsonMembers, Redirect, type AppRequest, type Endpoint, type RawRoutes } from "./endpoint.ts";
 import { AdministratorRequiredError, JsonableError } from "../errors.ts";
 import { isRealmAdmin } from "../permissions/check.ts";
 import { MAX_PATH_PARAM_CHARS, parseParams, pathSegmentTooLong, type ParseResult } from "./params.ts";
@@ -160,6 +160,35 @@ function readParams<S extends z.ZodObject>(req: FastifyRequest, endpoint: Pick<E
   return parseParams(endpoint.params, raw, { aliases: endpoint.aliases, pathKeys: [...Object.keys(pathParams), ...fileFieldNames(body)], nulChecked: endpoint.nulChecked });
 }
 
+const JSON_TYPE = "application/json; charset=utf-8";
+
+/** What a log line says of the request it is about (requests log through the server's own logger: see buildApp). */
+function requestFields(req: FastifyRequest): { reqId: string; method: string; path: string | undefined } {
+  return { reqId: req.id, method: req.method, path: req.routeOptions.url };
+}
+
+/**
+ * Sends a DeferredAnswer when it comes. The callbacks run inside whatever wakes a long poll (an
+ * event's delivery to every queue), so nothing they meet may escape: a failure to send is logged.
+ * Resolves once the answer is sent, so Fastify knows the handler is done.
+ */
+function deferredReply(req: AppRequest, reply: FastifyReply, data: DeferredAnswer, ignored: readonly string[]): Promise<void> {
+  return new Promise((done) => {
+    const finish = (send: () => void) => {
+      try {
+        send();
+      } catch (err) {
+        req.log.error({ err, ...requestFields(req) }, "could not send a long poll's answer");
+      }
+      done();
+    };
+    data.start(
+      (members) => finish(() => reply.type(JSON_TYPE).send(members.envelope(ignored))),
+      (error) => finish(() => reply.send(error)),
+    );
+  });
+}
+
 /** The route handler of an endpoint, its caller authenticated from `source` (the API key, or the browser's session). */
 function endpointHandler(deps: ServerDeps, authEnv: AuthEnv, endpoint: Endpoint, source: CredentialSource) {
   return async (req: AppRequest, reply: FastifyReply) => {
@@ -167,7 +196,8 @@ function endpointHandler(deps: ServerDeps, authEnv: AuthEnv, endpoint: Endpoint,
     const { params, ignored } = readParams(req, endpoint);
     const data = await endpoint.handler(params, ctx);
     if (data instanceof Redirect) return reply.redirect(data.location, 302);
-    if (data instanceof JsonMembers) return reply.type("application/json; charset=utf-8").send(data.envelope(ignored));
+    if (data instanceof JsonMembers) return reply.type(JSON_TYPE).send(data.envelope(ignored));
+    if (data instanceof DeferredAnswer) return deferredReply(req, reply, data, ignored);
     const extra = ignored.length > 0 ? { ignored_parameters_unsupported: ignored } : {};
     return reply.send({ result: "success", msg: "", ...data, ...extra });
   };
@@ -187,6 +217,10 @@ export async function buildApp(deps: AppDeps) {
     ...(config.trustedProxies.length > 0 ? { trustProxy: config.trustedProxies } : {}),
     // One line per request would cost throughput and could carry query strings; errors are logged.
     logController: new LogController({ disableRequestLogging: true }),
+    // Every request logs through the server's logger rather than a child made for it: a child
+    // (pino's object and its bound methods) per request is garbage on every call and, for a
+    // long poll, kept alive while it waits. Error lines name the request id themselves.
+    childLoggerFactory: (logger) => logger,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_PARAM_CHARS },
     frameworkErrors: routerError,
     clientErrorHandler,
@@ -227,10 +261,10 @@ export async function buildApp(deps: AppDeps) {
     }
     if (fe.statusCode !== undefined && fe.statusCode >= 400 && fe.statusCode < 500) {
       // The client's mistake (a body the parser refused, an unsupported type): not worth an error line.
-      req.log.debug({ err: error, method: req.method, path: req.routeOptions.url }, "client error");
+      req.log.debug({ err: error, ...requestFields(req) }, "client error");
       return envelopeError(reply, new JsonableError(error instanceof Error ? error.message : "Bad request", { status: fe.statusCode }));
     }
-    req.log.error({ err: error, method: req.method, path: req.routeOptions.url }, "internal error");
+    req.log.error({ err: error, ...requestFields(req) }, "internal error");
     return envelopeError(reply, new JsonableError("Internal server error", { code: "INTERNAL_SERVER_ERROR", status: 500 }));
   });
   app.setNotFoundHandler((_req, reply) =>

@@ -29,8 +29,18 @@ export class JsonMembers {
   }
 }
 
+/**
+ * An answer that comes later, through a callback: GET /events' long poll, which waits as a
+ * callback (events/long-poll.ts) so that a fan-out writes each answer from inside its delivery
+ * loop. `start` is called once; the work it starts calls `send` with the success members or
+ * `fail` with an error (as a handler would throw), at once or when the poll is woken.
+ */
+export class DeferredAnswer {
+  constructor(readonly start: (send: (data: JsonMembers) => void, fail: (error: unknown) => void) => void) {}
+}
+
 /** Success data merged into `{result: "success", msg: ""}`. */
-type SuccessData = Record<string, unknown> | JsonMembers;
+type SuccessData = Record<string, unknown> | JsonMembers | DeferredAnswer;
 
 type Common<S extends z.ZodObject> = {
   method: "GET" | "POST" | "PATCH" | "DELETE" | "PUT";

@@ -6,7 +6,7 @@ import { loadConfig } from "../../src/config.ts";
 import { unsupportedNarrowOperator } from "../../src/events/narrow.ts";
 import { QueueManager } from "../../src/events/queue-manager.ts";
 import type { EventQueue } from "../../src/events/queue.ts";
-import type { ApiEvent } from "../../src/events/types.ts";
+import type { ApiEvent, QueuedEvent } from "../../src/events/types.ts";
 import { queueOptions } from "../helpers/queue-options.ts";
 
 const REALM = 1;
@@ -27,8 +27,9 @@ describe("QueueManager", () => {
   let clock: ManualClock;
   let manager: QueueManager;
   const make = (userId: number, opts = options(), lifespanSeconds?: number) => manager.create({ realmId: REALM, userId, options: opts, lifespanSeconds });
-  /** nextEvents, its answer as the list a client receives. */
-  const next = async (queue: EventQueue, dontBlock = false) => (await manager.nextEvents(queue, dontBlock))?.toArray() ?? null;
+  /** nextEvents, its answer as the list a client receives (null: the queue was deleted while waiting). */
+  const next = (queue: EventQueue, dontBlock = false) =>
+    new Promise<QueuedEvent[] | null>((resolve) => manager.nextEvents(queue, dontBlock, (events) => resolve(events?.toArray() ?? null)));
   const pending = async (queue: EventQueue) => (await next(queue, true)) ?? [];
 
   beforeEach(() => {
@@ -156,6 +157,20 @@ describe("QueueManager", () => {
     const poll = next(queue);
     manager.deliver({ realmId: REALM, event: loose({ type: "custom" }), userIds: [1] });
     assert.deepEqual(await poll, [{ type: "custom", id: 0 }]);
+  });
+
+  test("a delivery answers each waiting poll before it returns, every event of the delivery included", () => {
+    const queues = [make(1), make(1), make(2)];
+    const answered: string[][] = [];
+    for (const queue of queues) manager.nextEvents(queue, false, (events) => answered.push(events?.toArray().map((e) => `${e.type}:${e.id}`) ?? ["deleted"]));
+    assert.deepEqual(answered, [], "an empty queue's poll waits");
+    // bulk_message_deletion off: one delivery becomes two events, and the poll gets both.
+    manager.deliver({ realmId: REALM, event: loose({ type: "delete_message", message_ids: [5, 6], message_type: "stream" }), userIds: [1, 2] });
+    assert.deepEqual(answered, [
+      ["delete_message:0", "delete_message:1"],
+      ["delete_message:0", "delete_message:1"],
+      ["delete_message:0", "delete_message:1"],
+    ]);
   });
 
   test("a waiting poll gets a heartbeat after the heartbeat interval, not before", async () => {

@@ -93,11 +93,17 @@ function acknowledge(queue: EventQueue, lastEventId: number | undefined): void {
   if (result === "not_in_queue") throw new JsonableError(`Event ${lastEventId} was not in this queue`);
 }
 
+/** What GET /events answers: the queue's pending events and its id. */
+export type EventsAnswer = { events: PendingEvents; queue_id: string };
+
 /**
  * The queue's events after `last_event_id`, waiting for some unless `dont_block`. Without a
  * queue_id and with dont_block, makes a queue from the given options (its id is in the reply).
+ * Input errors throw here; the answer, or the error of a queue deleted while its poll waited,
+ * goes to `reply` later (a long poll's answer is written from inside the delivery that wakes
+ * it: events/long-poll.ts), which must not throw.
  */
-export async function getEvents(ctx: AuthedCtx, input: GetEventsInput): Promise<{ events: PendingEvents; queue_id: string }> {
+export function getEvents(ctx: AuthedCtx, input: GetEventsInput, reply: (answer: EventsAnswer | BadEventQueueIdError) => void): void {
   let queue: EventQueue;
   if (input.queue_id === undefined) {
     if (!input.dont_block) throw new JsonableError("Missing 'queue_id' argument");
@@ -107,10 +113,8 @@ export async function getEvents(ctx: AuthedCtx, input: GetEventsInput): Promise<
     queue = ownQueue(ctx, input.queue_id);
     acknowledge(queue, input.last_event_id);
   }
-  const events = await ctx.queues.nextEvents(queue, input.dont_block);
-  if (events === null) throw new BadEventQueueIdError(queue.id);
   // Zulip names the queue in long-poll answers and for queues made here; always naming it is simplest.
-  return { events, queue_id: queue.id };
+  ctx.queues.nextEvents(queue, input.dont_block, (events) => reply(events === null ? new BadEventQueueIdError(queue.id) : { events, queue_id: queue.id }));
 }
 
 /** DELETE /events: drops one of the caller's queues. */
