@@ -15,7 +15,7 @@ import * as esbuild from "esbuild";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const SRC = path.join(ROOT, "src");
-const DIST = path.join(ROOT, "node_modules/.cache/parley-server");
+const CACHE = path.join(ROOT, "node_modules/.cache/parley-server");
 
 /** Rewrites a relative `./x.ts` import to `./x.mjs` and leaves it to Node: nothing is bundled. */
 const relativeImports = {
@@ -59,11 +59,11 @@ function buildKey(files) {
  * Removes the builds no process has started from for a day: a server still running from one
  * (started before the sources changed) keeps reading it, for its push thread.
  */
-function pruneOld(dist, keep) {
+function pruneOld(cache, keep) {
   const dayAgo = Date.now() - 24 * 3600 * 1000;
-  for (const name of fs.readdirSync(dist)) {
+  for (const name of fs.readdirSync(cache)) {
     if (name === keep) continue;
-    const dir = path.join(dist, name);
+    const dir = path.join(cache, name);
     try {
       if (fs.statSync(dir).mtimeMs < dayAgo) fs.rmSync(dir, { recursive: true, force: true });
     } catch {
@@ -73,13 +73,13 @@ function pruneOld(dist, keep) {
 }
 
 /**
- * Returns the directory holding the compiled sources (<dist>/<key>), building it when missing.
- * `dist` moves the output elsewhere (the tests build into a directory of their own).
+ * Returns the directory holding the compiled sources (<cache>/<key>), building it when missing.
+ * `cache` moves the output elsewhere (the tests build into a directory of their own).
  */
-export async function buildServer(dist = DIST) {
+export async function buildServer(cache = CACHE) {
   const files = sourceFiles(SRC);
   const key = buildKey(files);
-  const out = path.join(dist, key);
+  const out = path.join(cache, key);
   if (fs.existsSync(path.join(out, "cli.mjs"))) {
     try {
       const now = new Date();
@@ -89,8 +89,8 @@ export async function buildServer(dist = DIST) {
     }
     return out;
   }
-  fs.mkdirSync(dist, { recursive: true });
-  const tmp = path.join(dist, `${key}.tmp-${process.pid}-${crypto.randomBytes(4).toString("hex")}`);
+  fs.mkdirSync(cache, { recursive: true });
+  const tmp = path.join(cache, `${key}.tmp-${process.pid}-${crypto.randomBytes(4).toString("hex")}`);
   await esbuild.build({ ...OPTIONS, entryPoints: files, outdir: tmp });
   try {
     fs.renameSync(tmp, out);
@@ -99,6 +99,6 @@ export async function buildServer(dist = DIST) {
     fs.rmSync(tmp, { recursive: true, force: true });
     if (!fs.existsSync(path.join(out, "cli.mjs"))) throw err;
   }
-  pruneOld(dist, key);
+  pruneOld(cache, key);
   return out;
 }

@@ -168,23 +168,25 @@ function requestFields(req: FastifyRequest): { reqId: string; method: string; pa
 }
 
 /**
- * Sends a DeferredAnswer when it comes. The callbacks run inside whatever wakes a long poll (an
- * event's delivery to every queue), so nothing they meet may escape: a failure to send is logged.
+ * Sends a DeferredAnswer when it comes. Its callbacks run inside whatever wakes a long poll (an
+ * event's delivery to every queue), so nothing may escape them: an answer that cannot be built
+ * answers with the error, as a handler that threw would, and a failure after that is logged.
  * Resolves once the answer is sent, so Fastify knows the handler is done.
  */
 function deferredReply(req: AppRequest, reply: FastifyReply, data: DeferredAnswer, ignored: readonly string[]): Promise<void> {
   return new Promise((done) => {
-    const finish = (send: () => void) => {
+    const settle = (write: () => void) => {
       try {
-        send();
+        write();
       } catch (err) {
-        req.log.error({ err, ...requestFields(req) }, "could not send a long poll's answer");
+        if (reply.sent) req.log.error({ err, ...requestFields(req) }, "could not send a long poll's answer");
+        else reply.send(err);
       }
       done();
     };
     data.start(
-      (members) => finish(() => reply.type(JSON_TYPE).send(members.envelope(ignored))),
-      (error) => finish(() => reply.send(error)),
+      (members) => settle(() => reply.type(JSON_TYPE).send(members().envelope(ignored))),
+      (error) => settle(() => reply.send(error)),
     );
   });
 }

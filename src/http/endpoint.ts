@@ -32,11 +32,12 @@ export class JsonMembers {
 /**
  * An answer that comes later, through a callback: GET /events' long poll, which waits as a
  * callback (events/long-poll.ts) so that a fan-out writes each answer from inside its delivery
- * loop. `start` is called once; the work it starts calls `send` with the success members or
- * `fail` with an error (as a handler would throw), at once or when the poll is woken.
+ * loop. `start` is called once; the work it starts calls `send` with what builds the success
+ * members (built where a failure becomes this request's error, not the delivery's) or `fail`
+ * with an error (as a handler would throw), at once or when the poll is woken.
  */
 export class DeferredAnswer {
-  constructor(readonly start: (send: (data: JsonMembers) => void, fail: (error: unknown) => void) => void) {}
+  constructor(readonly start: (send: (build: () => JsonMembers) => void, fail: (error: unknown) => void) => void) {}
 }
 
 /** Success data merged into `{result: "success", msg: ""}`. */

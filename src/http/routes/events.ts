@@ -77,17 +77,11 @@ export const endpoints = [
       const { apply_markdown, client_gravatar, slim_presence, all_public_streams, event_types, narrow, ...capabilities } = rest;
       const newQueue = { apply_markdown, client_gravatar, slim_presence, all_public_streams, event_types, narrow, lifespan_secs, client_capabilities: capabilities };
       const input = { queue_id, last_event_id, dont_block: dont_block ?? false, newQueue };
-      // The answer may be written from inside an event's delivery to every queue (events/long-poll.ts):
-      // whatever goes wrong building it is this poll's error, not the delivery's.
       return new DeferredAnswer((send, fail) =>
         getEvents(ctx, input, (answer) => {
           if (answer instanceof Error) return fail(answer);
-          try {
-            // Written from each event's shared text: a fan-out answers thousands of polls with the same events.
-            send(new JsonMembers(`"events":${answer.events.json()},"queue_id":${JSON.stringify(answer.queue_id)}`));
-          } catch (err) {
-            fail(err);
-          }
+          // Written from each event's shared text: a fan-out answers thousands of polls with the same events.
+          send(() => new JsonMembers(`"events":${answer.events.json()},"queue_id":${JSON.stringify(answer.queue_id)}`));
         }),
       );
     },
