@@ -16,7 +16,7 @@ import { authenticate, authenticateWebhook, hasCredentials, type AuthEnv, type C
 import { jsonPath, registerCsrf, secureSite } from "./session.ts";
 import { registerSessionRoutes } from "./session-routes.ts";
 import { BOT_TYPES } from "../actions/users/bots.ts";
-import { DeferredAnswer, JsonMembers, Redirect, type AppRequest, type Endpoint, type RawRoutes } from "./endpoint.ts";
+import { DeferredAnswer, JsonMembers, Redirect, type App, type AppRequest, type Endpoint, type RawRoutes } from "./endpoint.ts";
 import { AdministratorRequiredError, JsonableError } from "../errors.ts";
 import { isRealmAdmin } from "../permissions/check.ts";
 import { MAX_PATH_PARAM_CHARS, parseParams, pathSegmentTooLong, type ParseResult } from "./params.ts";
@@ -246,15 +246,6 @@ export async function buildApp(deps: AppDeps) {
   registerCsrf(app, config.externalUrl);
   registerRateLimits(app, deps, host);
   await app.register(formbody);
-  await app.register(multipart, { limits: { fileSize: config.maxBodyBytes, fieldSize: config.maxBodyBytes } });
-  // A file field becomes an UploadedFile (name, type, bytes) under the client's field name.
-  app.addHook("preValidation", (req, _reply, done) => {
-    if (!req.isMultipart()) return done();
-    readMultipartBody(req, config.maxBodyBytes).then((body) => {
-      req.body = body;
-      done();
-    }, done);
-  });
   // Empty JSON bodies (some clients send a content type on DELETE) parse as no parameters.
   app.addContentTypeParser("application/json", { parseAs: "string" }, (_req, body, done) => {
     const text = String(body);
@@ -287,13 +278,31 @@ export async function buildApp(deps: AppDeps) {
   if (deps.processes) registerEventsForwarding(app, deps.processes, deps.queues.processId);
 
   const authEnv: AuthEnv = { db: store.reader, host, clock: deps.clock };
-  for (const endpoint of deps.endpoints) {
-    app.route({ method: endpoint.method, url: `/api/v1${endpoint.path}`, handler: endpointHandler(deps, authEnv, endpoint, "basic") });
+  const routeEndpoint = (scope: App, endpoint: Endpoint) => {
+    scope.route({ method: endpoint.method, url: `/api/v1${endpoint.path}`, handler: endpointHandler(deps, authEnv, endpoint, "basic") });
     // The browser app's copy (Zulip's /json/...): the same endpoint, the session instead of an API key.
     const browserUrl = jsonPath(endpoint);
-    if (browserUrl !== null) app.route({ method: endpoint.method, url: browserUrl, handler: endpointHandler(deps, authEnv, endpoint, "session") });
-  }
-  registerSessionRoutes(app, { authEnv, secure: secureSite(config.externalUrl), sendsEmail: config.smtp !== null, anonymousCtx: (req) => anonymousCtx(deps, req), readParams });
-  for (const register of deps.rawRoutes) register(app, deps, host);
+    if (browserUrl !== null) scope.route({ method: endpoint.method, url: browserUrl, handler: endpointHandler(deps, authEnv, endpoint, "session") });
+  };
+  // GET routes live in a scope without the multipart plugin: Fastify reads no body for them, and
+  // the plugin costs each request of its scope a 'close' listener (held by a long poll for as
+  // long as it waits) and an async onResponse hook.
+  await app.register(async (bodyless: App) => {
+    for (const endpoint of deps.endpoints) if (endpoint.method === "GET") routeEndpoint(bodyless, endpoint);
+    for (const register of deps.rawRoutes) register(bodyless, deps, host);
+  });
+  await app.register(async (withBodies: App) => {
+    await withBodies.register(multipart, { limits: { fileSize: config.maxBodyBytes, fieldSize: config.maxBodyBytes } });
+    // A file field becomes an UploadedFile (name, type, bytes) under the client's field name.
+    withBodies.addHook("preValidation", (req, _reply, done) => {
+      if (!req.isMultipart()) return done();
+      readMultipartBody(req, config.maxBodyBytes).then((body) => {
+        req.body = body;
+        done();
+      }, done);
+    });
+    for (const endpoint of deps.endpoints) if (endpoint.method !== "GET") routeEndpoint(withBodies, endpoint);
+    registerSessionRoutes(withBodies, { authEnv, secure: secureSite(config.externalUrl), sendsEmail: config.smtp !== null, anonymousCtx: (req) => anonymousCtx(deps, req), readParams });
+  });
   return app;
 }

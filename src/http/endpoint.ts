@@ -1,5 +1,5 @@
 /** How a route declares itself: method, path, parameter schema, who may call it, and a handler. */
-import type { FastifyReply, FastifyRequest, FastifySchema, FastifyTypeProviderDefault, RawRequestDefaultExpression, RawServerDefault, RouteGenericInterface } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema, FastifyTypeProviderDefault, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault, RouteGenericInterface } from "fastify";
 import type { Logger } from "pino";
 import type { z } from "zod";
 import type { ActionCtx, AuthedCtx } from "../actions/context.ts";
@@ -104,3 +104,6 @@ export type RawRoutes = (app: RouteHost, deps: { store: Store; config: Config; c
 
 /** A request of the app (its logger is the server's pino logger, as action contexts take it). */
 export type AppRequest = FastifyRequest<RouteGenericInterface, RawServerDefault, RawRequestDefaultExpression, FastifySchema, FastifyTypeProviderDefault, unknown, Logger>;
+
+/** The app, or a scope of it, as http/app.ts builds it (with the server's pino logger). */
+export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, Logger>;

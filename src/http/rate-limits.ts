@@ -10,15 +10,14 @@
  * X-RateLimit-Limit / -Remaining / -Reset headers; a refusal is 429 RATE_LIMIT_HIT with
  * `retry-after` and the Retry-After header.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Kysely } from "kysely";
-import type { Logger } from "pino";
 import type { Clock } from "../clock.ts";
 import { JsonableError, RateLimitedError } from "../errors.ts";
 import type { RateLimits, RateLimitState } from "../rate-limit.ts";
 import type { Database } from "../store/schema.ts";
 import { checkCredentials, hasCredentials, type CredentialSource } from "./auth.ts";
-import type { Endpoint } from "./endpoint.ts";
+import type { App, Endpoint } from "./endpoint.ts";
 import { jsonPath } from "./session.ts";
 import { SESSION_ROUTES } from "./session-routes.ts";
 
@@ -63,9 +62,6 @@ function setHeaders(reply: FastifyReply, charge: Charge): void {
   reply.header("x-ratelimit-remaining", String(refusedUntilMs === null ? state.remaining : 0));
   reply.header("x-ratelimit-reset", String(Math.ceil(resetMs / 1000)));
 }
-
-/** The app, as http/app.ts builds it (with the server's pino logger). */
-type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, Logger>;
 
 /** What the hooks need from the app. */
 type RateLimitDeps = { rateLimits: RateLimits; store: { reader: Kysely<Database> }; endpoints: Endpoint[]; clock: Clock };

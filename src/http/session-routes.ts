@@ -4,15 +4,14 @@
  * POST /json/logout. Every other /json route is an /api/v1 endpoint served with the session
  * (http/app.ts).
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from "fastify";
-import type { Logger } from "pino";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { ActionCtx } from "../actions/context.ts";
 import { logIn, logOut } from "../actions/users/sessions.ts";
 import { JsonableError } from "../errors.ts";
 import type { UserRow } from "../store/schema.ts";
 import { authenticate, type AuthEnv } from "./auth.ts";
-import type { AppRequest, Endpoint } from "./endpoint.ts";
+import type { App, AppRequest, Endpoint } from "./endpoint.ts";
 import { str, type ParseResult } from "./params.ts";
 import { csrfToken, JSON_PREFIX, readCookie, rotateCsrfToken, SESSION_COOKIE, setCookie } from "./session.ts";
 
@@ -25,9 +24,6 @@ export const SESSION_ROUTES: ReadonlyArray<{ method: "GET" | "POST"; url: string
 
 const loginParams = z.object({ username: str(), password: str() });
 const noParams = z.object({});
-
-/** The app, as http/app.ts builds it (with the server's pino logger). */
-type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, Logger>;
 
 /** What the routes take from the app: how it authenticates, builds contexts and reads parameters. */
 export type SessionRouteHost = {

@@ -5,11 +5,10 @@
  * another site cannot read the cookie, so it cannot send the header.
  */
 import crypto from "node:crypto";
-import type { FastifyInstance, FastifyReply, FastifyRequest, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from "fastify";
-import type { Logger } from "pino";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import { CsrfFailedError } from "../errors.ts";
 import { randomAlphanumeric } from "../secrets.ts";
-import type { Endpoint } from "./endpoint.ts";
+import type { App, Endpoint } from "./endpoint.ts";
 
 /** The session cookie's name (Django's SESSION_COOKIE_NAME). */
 export const SESSION_COOKIE = "sessionid";
@@ -154,9 +153,6 @@ function setCsrfCookieIfNeeded(req: FastifyRequest, reply: FastifyReply, secure:
   const issued = issuedTokens.get(req) ?? (validToken(readCookie(req, CSRF_COOKIE)) ? null : rotateCsrfToken(req));
   if (issued !== null) setCookie(reply, CSRF_COOKIE, issued, { httpOnly: false, maxAgeSeconds: CSRF_COOKIE_MAX_AGE_SECONDS, secure });
 }
-
-/** The app, as http/app.ts builds it (with the server's pino logger). */
-type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, Logger>;
 
 /**
  * Adds the CSRF check to every route under /json/ (before anything else reads the request) and
