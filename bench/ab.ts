@@ -6,12 +6,11 @@
  * within seconds, so other load on a noisy machine falls on every checkout alike; a whole-run
  * A/B (`npm run bench` in two checkouts) cannot tell a 20% change from that noise.
  */
-import { spawn } from "node:child_process";
 import path from "node:path";
 import { freshStore, type FreshStore } from "../test/helpers/stores.ts";
 import { createChannel } from "./org.ts";
-import { freePort } from "../test/helpers/ports.ts";
-import { cpuSeconds, profileFlags, type BenchServer } from "./servers.ts";
+import { median, startCheckout } from "./checkout.ts";
+import { cpuSeconds, type BenchServer } from "./servers.ts";
 import { runLoadInChild } from "./load.ts";
 import { sendRequests } from "./scenario-send.ts";
 
@@ -19,42 +18,7 @@ const ROUNDS = Number(process.env.BENCH_AB_ROUNDS ?? 12);
 const BURST_SECONDS = Number(process.env.BENCH_AB_SECONDS ?? 3);
 const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 100);
 const SENDERS = Number(process.env.BENCH_SENDERS ?? 50);
-/** BENCH_PROFILE_DIR writes each checkout's server CPU profile to <dir>/<checkout name>/, as in run.ts. */
-const PROFILE_DIR = process.env.BENCH_PROFILE_DIR || null;
-/** Extra V8 flags for the servers, e.g. "--no-turbo-inlining" so a profile charges each function its own time. */
 const STORE = process.env.BENCH_AB_STORE === "postgres" ? "postgres" : "sqlite";
-const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? "").split(" ").filter(Boolean);
-
-async function startCheckout(dir: string, store: FreshStore): Promise<BenchServer> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const env: NodeJS.ProcessEnv = { ...process.env, HOST: "127.0.0.1", PORT: String(port), DATA_DIR: store.dataDir, EXTERNAL_URL: url, LOG_LEVEL: "warn", RATE_LIMITS: "off" };
-  delete env.DATABASE_URL;
-  if (store.databaseUrl) env.DATABASE_URL = store.databaseUrl;
-  delete env.PARLEY_TEST_CONTROL;
-  const flags = profileFlags({ profileDir: PROFILE_DIR }, path.basename(dir));
-  const child = spawn(process.execPath, [...NODE_FLAGS, ...flags, path.join(dir, "bin/parley.js"), "serve"], { cwd: dir, env, stdio: ["ignore", "inherit", "inherit"] });
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    try {
-      if ((await fetch(`${url}/api/v1/server_settings`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`${dir}: server did not answer`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  process.on("exit", () => child.kill("SIGKILL"));
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  // Waits for the exit, so a CPU profile is written before the next step.
-  const stop = async () => {
-    child.kill("SIGTERM");
-    await exited;
-  };
-  return { url, pid: child.pid ?? 0, output: () => "", stop };
-}
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function main(): Promise<void> {
   const dirs = process.argv.slice(2).map((d) => path.resolve(d));

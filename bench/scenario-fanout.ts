@@ -42,7 +42,8 @@ export type FanoutResult = { store: StoreKind; label?: string; users: number; ro
 // Settling after registration and between phases (the server is only idle once it has caught up).
 const IDLE_LIMIT_MS = 60_000;
 
-function sendRequest(url: string, sender: BenchUser, channelId: number, content: string): Buffer {
+/** The encoded POST /messages of a channel message from `sender` to the fan-out scenario's channel (topic "fan-out"). */
+export function sendRequest(url: string, sender: BenchUser, channelId: number, content: string): Buffer {
   const body = new URLSearchParams({ type: "stream", to: String(channelId), topic: "fan-out", content }).toString();
   const headers = { authorization: basicAuth(sender), "content-type": "application/x-www-form-urlencoded", "user-agent": "ParleyBench/1.0" };
   return encodeRequest(new URL(url), "POST", "/api/v1/messages", headers, body);
