@@ -238,9 +238,10 @@ export async function buildApp(deps: AppDeps) {
     frameworkErrors: routerError,
     clientErrorHandler,
   });
-  // The body limit applies to every content type: refuse by declared length before reading, and
-  // cap multipart parts too (a chunked body has no declared length). Hooks here take a callback
-  // rather than being async: an async hook costs every request a promise and a microtask.
+  // The body limit applies to every content type: refuse by declared length before reading (the
+  // multipart plugin, below, caps each part too: a chunked body has no declared length). Hooks
+  // here take a callback rather than being async: an async hook costs every request a promise
+  // and a microtask.
   app.addHook("onRequest", (req, _reply, done) => done(refusedRequestLine(req, config.maxBodyBytes)));
   // The CSRF check comes first: a forged request is refused before it is charged or authenticated.
   registerCsrf(app, config.externalUrl);
