@@ -137,7 +137,7 @@ export class QueueManager {
       // Adapt first: a message event's narrow (is:unread, ...) looks at the queue user's own flags.
       const events = adaptForQueue(delivery.event, queue.options, { queueId: queue.id, userId: queue.userId }).filter((e) => queue.accepts(e));
       for (const event of events) queue.push(event);
-      if (events.length > 0) this.wake(queue);
+      if (events.length > 0) this.polls.wake(queue.id);
     }
   }
 
@@ -197,19 +197,12 @@ export class QueueManager {
 
   private push(queue: EventQueue, event: ApiEvent): void {
     queue.push(event);
-    this.wake(queue);
+    this.polls.wake(queue.id);
   }
 
-  /** The queue's pending events, handed to its client now. */
+  /** The queue's pending events, handed to its client now (a woken poll's queue counts as used from this moment). */
   private serve(queue: EventQueue): PendingEvents {
     queue.markServed(this.clock.nowMs());
     return queue.pending();
-  }
-
-  /** Releases the queue's waiting poll; the queue counts as used from this moment. */
-  private wake(queue: EventQueue): void {
-    if (!this.polls.isWaiting(queue.id)) return;
-    queue.touch(this.clock.nowMs());
-    this.polls.wake(queue.id);
   }
 }
