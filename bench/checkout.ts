@@ -1,6 +1,7 @@
 /**
- * Starting a Parley server from another checkout of the project, for the interleaved A/B
- * tools (bench/ab.ts, bench/ab-fanout.ts): each checkout runs its own code on its own store.
+ * What the interleaved A/B tools (bench/ab.ts, ab-fanout.ts, ab-poll.ts) share: reading the
+ * checkouts from the command line, starting a Parley server from each (its own code on its own
+ * store), and the median they report.
  */
 import { spawn } from "node:child_process";
 import path from "node:path";
