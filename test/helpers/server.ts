@@ -65,8 +65,23 @@ export async function startServer(kind: StoreKind, env: Record<string, string> =
  * `env.PORT` chooses the port (a restart on the same port, as event queues need); else a free one.
  */
 export async function startServerOnStore(store: FreshStore, fixtures: Fixtures, env: Record<string, string> = {}): Promise<TestServer> {
+  // A port found free can be taken by another process before the server binds it (an outgoing
+  // connection's ephemeral port, say): then the server is started again on another.
+  for (let attempt = 1; ; attempt++) {
+    const port = env.PORT ? Number(env.PORT) : await freePort();
+    try {
+      return await startServerOnPort(store, fixtures, env, port);
+    } catch (err) {
+      if (env.PORT || attempt >= PORT_ATTEMPTS || !String(err).includes("EADDRINUSE")) throw err;
+    }
+  }
+}
+
+/** How many free ports startServerOnStore tries before it gives up. */
+const PORT_ATTEMPTS = 3;
+
+async function startServerOnPort(store: FreshStore, fixtures: Fixtures, env: Record<string, string>, port: number): Promise<TestServer> {
   const kind = store.kind;
-  const port = env.PORT ? Number(env.PORT) : await freePort();
   const url = `http://127.0.0.1:${port}`;
   const childEnv: NodeJS.ProcessEnv = {
     ...process.env,
