@@ -1,7 +1,9 @@
 /**
  * Summarises a V8 CPU profile (`node --cpu-prof`, as BENCH_PROFILE_DIR writes for the Parley
  * server): the functions with the most self time, the most inclusive time (each sample counted
- * once per function on its stack), and self time per source file or package.
+ * once per function on its stack), and self time per source file or package. The server runs as a
+ * bundle (bin/server-build.js): a frame in it is named by the module esbuild put there, from the
+ * `// src/...` or `// node_modules/...` line that opens each module's code in the bundle.
  * Usage: npx tsx bench/profile-summary.ts <file.cpuprofile> [top=25]
  */
 import fs from "node:fs";
@@ -10,13 +12,46 @@ type CallFrame = { functionName: string; url: string; lineNumber: number };
 type ProfileNode = { id: number; callFrame: CallFrame; children?: number[] };
 type Profile = { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
 
+/** Per bundle file: the line each module's code starts at, and the module's path. */
+const bundleModules = new Map<string, { line: number; module: string }[]>();
+
+/** The module a position in the server's bundle belongs to (`src/...` or `node_modules/...`), or null outside the bundle. */
+function bundledModule(url: string, lineNumber: number): string | null {
+  if (!/\/parley-server\/[0-9a-f]+\//.test(url)) return null;
+  let starts = bundleModules.get(url);
+  if (!starts) {
+    starts = [];
+    try {
+      fs.readFileSync(url, "utf8")
+        .split("\n")
+        .forEach((text, line) => {
+          const opened = /^\/\/ ((?:src|node_modules)\/\S+)$/.exec(text);
+          if (opened) starts?.push({ line, module: opened[1] });
+        });
+    } catch {
+      // A build removed since the profile was taken: frames keep the bundle's name.
+    }
+    bundleModules.set(url, starts);
+  }
+  // Above the first module: esbuild's own helpers.
+  let found = "(bundle helpers)";
+  for (const start of starts) {
+    if (start.line > lineNumber) break;
+    found = start.module;
+  }
+  return found;
+}
+
 function label(frame: CallFrame): string {
-  const file = frame.url.replace(/^file:\/\//, "").replace(/^.*\/(node_modules\/|src\/|bench\/)/, "$1").replace(/^.*\/parley-server\/[0-9a-f]+\//, "src/");
-  return `${frame.functionName || "(anonymous)"} ${file ? `${file}:${frame.lineNumber + 1}` : ""}`.trim();
+  const url = frame.url.replace(/^file:\/\//, "");
+  // In the bundle a line number says nothing of the source: the module names the function.
+  const bundled = bundledModule(url, frame.lineNumber);
+  const file = bundled ?? (url ? `${url.replace(/^.*\/(node_modules\/|src\/|bench\/)/, "$1")}:${frame.lineNumber + 1}` : "");
+  return `${frame.functionName || "(anonymous)"} ${file}`.trim();
 }
 
 function area(frame: CallFrame): string {
-  const url = frame.url.replace(/^file:\/\//, "");
+  const url = bundledModule(frame.url.replace(/^file:\/\//, ""), frame.lineNumber) ?? frame.url.replace(/^file:\/\//, "");
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
   if (pkg) return `package ${pkg[1]}`;
   const src = /\/(src\/.*)$/.exec(url);

@@ -1,12 +1,17 @@
-// Compiles src/ to plain JavaScript with esbuild, one output file per source file, so that the
-// server runs without tsx's module hooks: they keep a thread with a V8 isolate of its own for the
-// process's life (about 35 MB of RSS per process). The output goes to
+// Compiles src/ to plain JavaScript with esbuild, so that the server runs without tsx's module
+// hooks: they keep a thread with a V8 isolate of its own for the process's life (about 35 MB of
+// RSS per process). The output is a bundle rather than a file per source file: Node resolves,
+// reads and links every module of a start one by one, and our 400 files took about 300 ms of it.
+// Its entry points are cli.mjs and push-thread-entry.mjs (what the push worker's thread loads);
+// code they share, and what cli.ts imports only to serve (server.ts), sits in chunks beside them.
+// Packages stay imports of node_modules, but for the pure-ESM ones in BUNDLED_PACKAGES: kysely
+// and zod each spread over hundreds of small modules, 200 ms of a start. The output goes to
 // node_modules/.cache/parley-server/<key>/ (beside the web app's bundle, and writable under
-// deploy/parley@.service), where the key hashes every source file, esbuild's version and the
-// options; a start with unchanged sources reuses it. The files are `.mjs`: no package.json
-// there says they are modules. Several processes starting at once (a test run, `serve
-// --processes N`) each build into a directory of their own and rename it into place: the first
-// rename wins, the others drop theirs.
+// deploy/parley@.service), where the key hashes every source file, the bundled packages'
+// versions, esbuild's version and the options; a start with unchanged sources reuses it. The
+// files are `.mjs`: no package.json there says they are modules. Several processes starting at
+// once (a test run, `serve --processes N`) each build into a directory of their own and rename it
+// into place: the first rename wins, the others drop theirs.
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -16,20 +21,28 @@ import * as esbuild from "esbuild";
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const SRC = path.join(ROOT, "src");
 const CACHE = path.join(ROOT, "node_modules/.cache/parley-server");
+const ENTRY_POINTS = ["cli.ts", "push-thread-entry.ts"].map((file) => path.join(SRC, file));
+export const BUNDLED_PACKAGES = ["kysely", "zod"];
 
-/** Rewrites a relative `./x.ts` import to `./x.mjs` and leaves it to Node: nothing is bundled. */
-const relativeImports = {
-  name: "relative-imports",
+/** The package a bare import names: `zod` of `zod/v4`, `@scope/name` of `@scope/name/sub`. */
+function packageName(specifier) {
+  const parts = specifier.split("/");
+  return specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0];
+}
+
+/** Leaves every package but BUNDLED_PACKAGES to Node's resolution at run time. */
+const externalPackages = {
+  name: "external-packages",
   setup(build) {
-    build.onResolve({ filter: /^\.\.?\// }, (args) =>
-      args.kind === "entry-point" ? undefined : { path: args.path.replace(/\.ts$/, ".mjs"), external: true },
+    build.onResolve({ filter: /^[^./]/ }, (args) =>
+      BUNDLED_PACKAGES.includes(packageName(args.path)) ? undefined : { path: args.path, external: true },
     );
   },
 };
 
 const OPTIONS = {
   bundle: true,
-  packages: "external",
+  splitting: true,
   platform: "node",
   format: "esm",
   target: "node20",
@@ -38,8 +51,12 @@ const OPTIONS = {
   outExtension: { ".js": ".mjs" },
   logLevel: "silent",
   tsconfig: path.join(ROOT, "tsconfig.json"),
-  plugins: [relativeImports],
+  plugins: [externalPackages],
 };
+
+function packageVersion(name) {
+  return JSON.parse(fs.readFileSync(path.join(ROOT, "node_modules", name, "package.json"), "utf8")).version;
+}
 
 function sourceFiles(dir) {
   return fs
@@ -50,7 +67,8 @@ function sourceFiles(dir) {
 
 function buildKey(files) {
   const hash = crypto.createHash("sha256");
-  hash.update(JSON.stringify([esbuild.version, { ...OPTIONS, plugins: undefined, tsconfig: fs.readFileSync(OPTIONS.tsconfig, "utf8") }]));
+  const packages = BUNDLED_PACKAGES.map((name) => [name, packageVersion(name)]);
+  hash.update(JSON.stringify([esbuild.version, packages, { ...OPTIONS, plugins: undefined, tsconfig: fs.readFileSync(OPTIONS.tsconfig, "utf8") }]));
   for (const file of files) hash.update(`\0${path.relative(SRC, file)}\0`).update(fs.readFileSync(file));
   return hash.digest("hex").slice(0, 16);
 }
@@ -91,7 +109,7 @@ export async function buildServer(cache = CACHE) {
   }
   fs.mkdirSync(cache, { recursive: true });
   const tmp = path.join(cache, `${key}.tmp-${process.pid}-${crypto.randomBytes(4).toString("hex")}`);
-  await esbuild.build({ ...OPTIONS, entryPoints: files, outdir: tmp });
+  await esbuild.build({ ...OPTIONS, entryPoints: ENTRY_POINTS, outdir: tmp });
   try {
     fs.renameSync(tmp, out);
   } catch (err) {

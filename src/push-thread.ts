@@ -73,15 +73,18 @@ class PushThread implements PushRelayWorker {
 
   private start(): void {
     const data: ThreadData = { parleyPushWorker: true, config: this.deps.config };
-    // The thread loads this file as the process did: compiled (bin/server-build.js), or our
+    // The thread loads push-thread-entry as the process loaded this code: compiled
+    // (bin/server-build.js puts the entry beside the chunk holding this file's code), or our
     // TypeScript through tsx.
-    const tsx = import.meta.url.endsWith(".ts") ? import.meta.resolve("tsx/esm/api") : null;
+    const typescript = import.meta.url.endsWith(".ts");
+    const tsx = typescript ? import.meta.resolve("tsx/esm/api") : null;
+    const entry = new URL(typescript ? "./push-thread-entry.ts" : "./push-thread-entry.mjs", import.meta.url).href;
     const boot = `
       const { workerData } = require("node:worker_threads");
       (workerData.tsx ? import(workerData.tsx).then((tsx) => tsx.register()) : Promise.resolve())
         .then(() => import(workerData.entry))
         .catch((err) => { console.error(err); process.exit(1); });`;
-    const worker = new Worker(boot, { eval: true, workerData: { ...data, tsx, entry: import.meta.url } });
+    const worker = new Worker(boot, { eval: true, workerData: { ...data, tsx, entry } });
     this.worker = worker;
     worker.on("message", (message: FromWorker) => this.onMessage(worker, message));
     worker.on("error", (err) => this.deps.log.error({ err }, "push worker thread failed"));
@@ -162,8 +165,8 @@ function lowerThreadPriority(log: Logger): void {
   }
 }
 
-/** The worker thread's side: its own store and loop, and answers from the request thread. */
-async function runWorkerThread(port: MessagePort, config: Config): Promise<void> {
+/** The worker thread's side (push-thread-entry.ts runs it): its own store and loop, and answers from the request thread. */
+export async function runWorkerThread(port: MessagePort, config: Config): Promise<void> {
   const log: Logger = makeLogger(config).child({ thread: "push" });
   lowerThreadPriority(log);
   const store = openStore(config);
@@ -220,6 +223,8 @@ async function runWorkerThread(port: MessagePort, config: Config): Promise<void>
   });
 }
 
-if (!isMainThread && parentPort && (workerData as Partial<ThreadData> | null)?.parleyPushWorker === true) {
-  void runWorkerThread(parentPort, (workerData as ThreadData).config);
+/** The configuration this thread was started with, if it is a push worker's thread. */
+export function pushThreadConfig(): Config | null {
+  if (isMainThread || !parentPort) return null;
+  return (workerData as Partial<ThreadData> | null)?.parleyPushWorker === true ? (workerData as ThreadData).config : null;
 }

@@ -6,7 +6,7 @@
  * let through (fail open) and a warning is logged: limits protect the server, they must not stop it.
  */
 import crypto from "node:crypto";
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import type { Clock } from "./clock.ts";
 import type { Config, RateLimitRule } from "./config.ts";
 
@@ -123,6 +123,7 @@ class RedisCounterStore implements CounterStore {
   /** Connects (failing open: the client keeps reconnecting in the background). */
   static async connect(url: string, prefix: string, health: StoreHealth): Promise<RedisCounterStore> {
     // No offline queue: while Redis is away a command fails at once instead of holding the request.
+    const { Redis } = await import("ioredis"); // loaded only with REDIS_URL
     const redis = new Redis(url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: REDIS_COMMAND_TIMEOUT_MS });
     redis.on("error", (err: unknown) => health.failed(err));
     await redis.connect().catch((err: unknown) => health.failed(err));

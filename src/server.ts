@@ -74,7 +74,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const rateLimits = await openRateLimits(config, clock, log);
   const presenceWrites = presenceWriteBehind({ store, config, log });
   await ensureInitialRealm({ store, bus, clock, config, log, queues, loginLimiter: rateLimits.authenticateByUsername, presenceWrites });
-  const routes = await loadRoutes();
+  const routes = loadRoutes();
   const endpoints = [...routes.endpoints, ...(config.testControl ? testControlEndpoints() : [])];
   const app = await buildApp({
     store, bus, clock, config, log, queues, loginLimiter: rateLimits.authenticateByUsername, presenceWrites, rateLimits, endpoints, rawRoutes: routes.rawRoutes, processes,

@@ -7,7 +7,7 @@
  * Every key expires unless its process renews it: a process that crashed drops out within
  * PROCESS_TTL_SECONDS, and a start on the same process id replaces what its crashed run left.
  */
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import type { Logger } from "pino";
 import { idChunks } from "../store/chunks.ts";
 
@@ -36,6 +36,7 @@ export class ProcessRegistry {
    * restored at start); throws if Redis cannot be reached.
    */
   static async join(url: string, prefix: string, self: ProcessEntry, holders: Iterable<number>, log: Logger): Promise<ProcessRegistry> {
+    const { Redis } = await import("ioredis"); // loaded only with REDIS_URL
     const redis = new Redis(url, { lazyConnect: true });
     await redis.connect();
     const registry = new ProcessRegistry(redis, prefix, self, log);

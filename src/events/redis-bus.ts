@@ -8,7 +8,7 @@
  * entries, unparsed, when it reads them back.
  */
 import crypto from "node:crypto";
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import type { Logger } from "pino";
 import type { Config } from "../config.ts";
 import type { DeliveryHandler, EventBus } from "./bus.ts";
@@ -108,6 +108,7 @@ export class RedisBus implements EventBus {
 
   /** Connects (without reading yet: see start) and returns the bus; throws if Redis cannot be reached. */
   static async connect(url: string, key: string, opts: { backlogLength: number; log: Logger }): Promise<RedisBus> {
+    const { Redis } = await import("ioredis"); // loaded only with REDIS_URL
     const publisher = new Redis(url, { lazyConnect: true });
     const reader = new Redis(url, { lazyConnect: true });
     await publisher.connect();

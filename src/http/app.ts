@@ -1,9 +1,6 @@
 /** The Fastify application: body parsing, authentication, parameters, the envelope and errors. */
-import fs from "node:fs";
 import http from "node:http";
 import type { Socket } from "node:net";
-import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import Fastify, { LogController, type FastifyError, type FastifyReply, type FastifyRequest } from "fastify";
 import type { z } from "zod";
 import formbody from "@fastify/formbody";
@@ -24,6 +21,7 @@ import { emailDomain } from "../store/emails.ts";
 import { fileFieldNames, readMultipartFile } from "../files/uploaded-file.ts";
 import type { ProcessRegistry } from "../events/process-registry.ts";
 import { registerEventsForwarding } from "./forward-events.ts";
+import { ROUTE_FILES } from "./route-table.ts";
 
 type AppDeps = ServerDeps & {
   /** The API's rate limits (http/rate-limits.ts). */
@@ -35,19 +33,14 @@ type AppDeps = ServerDeps & {
   processes: ProcessRegistry | null;
 };
 
-const ROUTES_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), "routes");
-
 /**
- * Loads the files in src/http/routes (or their compiled copies, bin/server-build.js): each exports
- * its `endpoints` (under /api/v1, answered with the envelope) or, for routes that answer with file
- * bytes, `registerRoutes`.
+ * The endpoints (under /api/v1, answered with the envelope) and, from route files that export
+ * `registerRoutes`, the routes that answer with file bytes: every file of http/routes/.
  */
-export async function loadRoutes(): Promise<{ endpoints: Endpoint[]; rawRoutes: RawRoutes[] }> {
-  const files = fs.readdirSync(ROUTES_DIR).filter((f) => /\.(?:ts|mjs)$/.test(f)).sort();
+export function loadRoutes(): { endpoints: Endpoint[]; rawRoutes: RawRoutes[] } {
   const endpoints: Endpoint[] = [];
   const rawRoutes: RawRoutes[] = [];
-  for (const file of files) {
-    const mod = (await import(pathToFileURL(path.join(ROUTES_DIR, file)).href)) as { endpoints?: Endpoint[]; registerRoutes?: RawRoutes };
+  for (const [file, mod] of Object.entries(ROUTE_FILES)) {
     if (mod.registerRoutes) rawRoutes.push(mod.registerRoutes);
     else if (mod.endpoints) endpoints.push(...mod.endpoints);
     else throw new Error(`route file ${file} exports neither endpoints nor registerRoutes`);

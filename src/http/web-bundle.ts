@@ -10,7 +10,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
-import * as esbuild from "esbuild";
+import type * as esbuild from "esbuild";
 
 /** The project's directory: the first above this file with a package.json (from src/, or its compiled copy in node_modules/.cache). */
 function projectRoot(): string {
@@ -97,6 +97,8 @@ function indexHtml(names: readonly string[]): string {
 
 /** Bundles web/src: file name -> bytes, index.html included. */
 export async function bundleWebApp(): Promise<Map<string, Buffer>> {
+  // Loaded only when the sources changed: a start that reads the cache does without it.
+  const esbuild = await import("esbuild");
   const result = await esbuild.build({ ...BUILD_OPTIONS, write: false, outdir: "/webapp" });
   // esbuild's service process is not needed until the sources change (a restart).
   await esbuild.stop();

@@ -28,7 +28,7 @@ for (const store of STORES) {
 
     before(async () => {
       server = await startServer(store, { RATE_LIMITS: "off" });
-      endpoints = (await loadRoutes()).endpoints;
+      endpoints = loadRoutes().endpoints;
       const m = server.fixtures.member;
       member = { authorization: basicAuth(m) };
       const api = server.api;
@@ -54,7 +54,7 @@ for (const store of STORES) {
 
     test("the raw routes listed here are every one the route files register", async () => {
       const registered: string[] = [];
-      for (const register of (await loadRoutes()).rawRoutes) {
+      for (const register of loadRoutes().rawRoutes) {
         register({ get: (path: string) => registered.push(path) }, { store: server.store as never, config: {} as never, clock: {} as never }, "example.com");
       }
       assert.deepEqual(registered.sort(), [...RAW_ROUTES].sort());

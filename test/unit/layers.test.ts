@@ -25,6 +25,7 @@ const SHARED: readonly Unit[] = ["errors", "config", "clock", "secrets", "versio
 const ALLOWED: Record<Unit, { imports: readonly Unit[]; storeTypesOnly?: boolean }> = {
   server: { imports: ["http", "actions", "events", "rate-limit", "store", "push-thread"] },
   "push-thread": { imports: ["actions", "events", "rate-limit", "store"] },
+  "push-thread-entry": { imports: ["push-thread"] },
   cli: { imports: ["server", "actions", "present", "permissions", "store"] },
   http: { imports: ["actions", "events", "permissions", "files", "rate-limit", "store"], storeTypesOnly: true },
   actions: { imports: ["register", "events", "narrow", "present", "permissions", "markdown", "files", "rate-limit", "store"] },

@@ -1,6 +1,7 @@
 /**
- * bin/server-build.js: src/ compiled file by file, with relative imports pointing at the compiled
- * files; concurrent starts agree on one directory; builds nobody started from for a day go.
+ * bin/server-build.js: src/ compiled into one bundle (cli.mjs, the push thread's entry and the
+ * chunks they share), packages left to node_modules but for the bundled ones; concurrent starts
+ * agree on one directory; builds nobody started from for a day go.
  */
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -12,7 +13,7 @@ import { fileURLToPath } from "node:url";
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const BUILDER = path.join(ROOT, "bin/server-build.js");
 
-type Builder = { buildServer(dist?: string): Promise<string> };
+type Builder = { buildServer(dist?: string): Promise<string>; BUNDLED_PACKAGES: string[] };
 
 function filesUnder(dir: string): string[] {
   return fs.readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((f) => fs.statSync(path.join(dir, f)).isFile());
@@ -44,22 +45,25 @@ describe("compiling the server (bin/server-build.js)", () => {
     assert.deepEqual(fs.readdirSync(dist).sort(), [path.basename(built), "recent"].sort());
   });
 
-  test("every source file has its compiled file, with the same layout", () => {
-    const sources = filesUnder(path.join(ROOT, "src")).filter((f) => f.endsWith(".ts"));
-    const compiled = new Set(filesUnder(built));
-    const missing = sources.map((f) => f.replace(/\.ts$/, ".mjs")).filter((f) => !compiled.has(f));
-    assert.deepEqual(missing, []);
-    assert.ok(compiled.has("http/routes/events.mjs"));
+  test("the entry points sit at the top, beside the chunks their code shares", () => {
+    const compiled = filesUnder(built).filter((f) => f.endsWith(".mjs"));
+    assert.ok(compiled.includes("cli.mjs"));
+    // push-thread.ts finds it beside the chunk holding its own code.
+    assert.ok(compiled.includes("push-thread-entry.mjs"));
+    assert.deepEqual(compiled.filter((f) => f.includes(path.sep)), []);
+    // serve's code (server.ts) is loaded only to serve: admin commands start without it.
+    assert.doesNotMatch(fs.readFileSync(path.join(built, "cli.mjs"), "utf8"), /function buildApp\(/);
   });
 
-  test("relative imports name compiled files; packages stay imports, not bundled copies", () => {
-    const app = fs.readFileSync(path.join(built, "http/app.mjs"), "utf8");
-    assert.match(app, /from "\.\.\/actions\/context\.mjs"/);
-    assert.match(app, /from "fastify"/);
-    const withTsImports = filesUnder(built)
+  test("packages stay imports of node_modules, but for the bundled ones", () => {
+    const code = filesUnder(built)
       .filter((f) => f.endsWith(".mjs"))
-      .filter((f) => /(?:from|import\()\s*"\.{1,2}\/[^"]*\.ts"/.test(fs.readFileSync(path.join(built, f), "utf8")));
-    assert.deepEqual(withTsImports, []);
+      .map((f) => fs.readFileSync(path.join(built, f), "utf8"))
+      .join("\n");
+    assert.match(code, /from "fastify"/);
+    assert.deepEqual(builder.BUNDLED_PACKAGES, ["kysely", "zod"]);
+    for (const name of builder.BUNDLED_PACKAGES) assert.doesNotMatch(code, new RegExp(`from "${name}(?:/[^"]*)?"`));
+    assert.doesNotMatch(code, /(?:from|import\()\s*"\.{1,2}\/[^"]*\.ts"/);
   });
 
   test("unchanged sources reuse the build", async () => {

@@ -7,7 +7,6 @@
  * dropped. Log lines name the job and the SMTP server's answer, never the URL (it holds the
  * password).
  */
-import nodemailer from "nodemailer";
 import type { Transporter } from "nodemailer";
 import { systemClock } from "../../clock.ts";
 import type { SmtpConfig } from "../../config.ts";
@@ -56,12 +55,12 @@ function untilStopped<T>(send: Promise<T>, stop: AbortSignal): Promise<T> {
 }
 
 /** Sends one job, then deletes it, or schedules the next try, or gives up on it (logged). */
-async function run(deps: ServerDeps, smtp: SmtpConfig, transport: Transporter, job: EmailJobRow, stop: AbortSignal): Promise<void> {
+async function run(deps: ServerDeps, smtp: SmtpConfig, transport: () => Promise<Transporter>, job: EmailJobRow, stop: AbortSignal): Promise<void> {
   const realm = await getRealm(deps.store.reader, job.realm_id);
   if (!realm) return;
   const ctx = actionCtx(deps, { realm, actor: null, client: "Internal" });
   try {
-    await untilStopped(transport.sendMail({ from: smtp.from, to: job.to_address, subject: job.subject, text: job.body }), stop);
+    await untilStopped((await transport()).sendMail({ from: smtp.from, to: job.to_address, subject: job.subject, text: job.body }), stop);
   } catch (err) {
     if (stop.aborted) {
       await withTransaction(ctx, (tx) => emailJobs.reschedule(tx, job.id, job.failed_tries, systemClock.nowMs()));
@@ -83,7 +82,12 @@ async function run(deps: ServerDeps, smtp: SmtpConfig, transport: Transporter, j
 export function startEmailWorker(deps: ServerDeps): EmailWorker | null {
   const smtp = deps.config.smtp;
   if (!smtp) return null;
-  const transport = nodemailer.createTransport({ url: smtp.url, connectionTimeout: CONNECTION_TIMEOUT_MS, greetingTimeout: CONNECTION_TIMEOUT_MS, socketTimeout: SOCKET_TIMEOUT_MS });
+  // nodemailer is loaded with the first email to send, not at every start.
+  let opened: Promise<Transporter> | null = null;
+  const transport = () =>
+    (opened ??= import("nodemailer").then(({ default: nodemailer }) =>
+      nodemailer.createTransport({ url: smtp.url, connectionTimeout: CONNECTION_TIMEOUT_MS, greetingTimeout: CONNECTION_TIMEOUT_MS, socketTimeout: SOCKET_TIMEOUT_MS }),
+    ));
   const loop = new JobLoop<EmailJobRow, EmailJobRow>(
     {
       name: "email",
@@ -107,7 +111,7 @@ export function startEmailWorker(deps: ServerDeps): EmailWorker | null {
   return {
     stop: async () => {
       await loop.stop();
-      transport.close();
+      if (opened) (await opened).close();
     },
   };
 }

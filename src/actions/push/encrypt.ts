@@ -6,18 +6,21 @@
  * asymmetric key pair generated using NaCl", the relay uses sealed boxes, and FL 432 replaced it
  * with a secretbox), so a sealed box it is.
  */
-import sodium from "libsodium-wrappers";
+import type Sodium from "libsodium-wrappers";
 
-/** libsodium is WebAssembly: ready once, before the first use. */
-let ready: Promise<void> | null = null;
-function sodiumReady(): Promise<void> {
-  ready ??= sodium.ready;
-  return ready;
+/** libsodium is WebAssembly: loaded and made ready once, with the first use (not at every start). */
+let loaded: Promise<typeof Sodium> | null = null;
+function readySodium(): Promise<typeof Sodium> {
+  loaded ??= import("libsodium-wrappers").then(async ({ default: sodium }) => {
+    await sodium.ready;
+    return sodium;
+  });
+  return loaded;
 }
 
 /** `payload` sealed to `publicKeyB64`, as standard base64; null when the key is not a 32-byte key. */
 export async function sealForDevice(publicKeyB64: string, payload: unknown): Promise<string | null> {
-  await sodiumReady();
+  const sodium = await readySodium();
   let key: Uint8Array;
   try {
     key = sodium.from_base64(publicKeyB64, sodium.base64_variants.ORIGINAL);
