@@ -12,6 +12,7 @@ import type { LoadRequest } from "./load.ts";
 import { basicAuth, type BenchUser } from "./org.ts";
 import { createReadsUsers, seedReadsOrg, UNREAD_PER_READER, type ReadsOrg } from "./reads-org.ts";
 import { loadServer, profileFlags, startParley, type BenchServer, type MeasuredLoad } from "./servers.ts";
+import { takeTurn } from "./turns.ts";
 import type { BenchSettings } from "./settings.ts";
 
 /** One request kind, alone and under the clients' load, with its answer's size. */
@@ -94,7 +95,7 @@ export async function runReadsScenario(kind: StoreKind, settings: BenchSettings,
     // One server for the set-up and the measurements: a Parley start costs seconds of CPU here.
     // The history is bulk-loaded seconds before the measurements, where in use it is older than
     // PostgreSQL's settle lag (UNREAD_SETTLE_SECONDS): settle at once, as a server does for old history.
-    const server = await startParley({ dataDir: fresh.dataDir, databaseUrl: fresh.databaseUrl, nodeFlags: profileFlags(settings, `reads-${kind}`), env: { UNREAD_SETTLE_SECONDS: "0" } });
+    const server = await startParley({ dataDir: fresh.dataDir, databaseUrl: fresh.databaseUrl, nodeFlags: profileFlags(settings, `reads-${kind}`), env: { UNREAD_SETTLE_SECONDS: "0" }, setUpThrough: true });
     let seeded: ReadsOrg;
     let listed: number | null = null;
     let unreadCount: number | null = null;
@@ -102,6 +103,7 @@ export async function runReadsScenario(kind: StoreKind, settings: BenchSettings,
     let register: ReadFigures | null = null;
     try {
       seeded = await seedReadsOrg(fresh, server.url, org, settings);
+      await takeTurn();
       const readers = seeded.readers;
       // The message list first: the register run leaves thousands of queues behind.
       if (want.messages) {

@@ -68,7 +68,7 @@ export async function runSearchScenario(kind: StoreKind, settings: BenchSettings
     const org = await createOrg(fresh, USERS);
     // Subscribe everyone first (their periods start at message 1), then load the history while
     // no server runs, and start a new server on the loaded store, as after a restart.
-    const setup = await startParley({ dataDir: fresh.dataDir, databaseUrl: fresh.databaseUrl });
+    const setup = await startParley({ dataDir: fresh.dataDir, databaseUrl: fresh.databaseUrl, setUpThrough: true });
     let streamId: number;
     try {
       streamId = await createChannel(setup.url, org.users[0], "search bench", org.users);

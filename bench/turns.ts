@@ -5,7 +5,9 @@
  * until the runs before it have finished, so that nothing else works on the machine while it
  * measures (the other runs' servers sit idle). A Parley start costs seconds of CPU here, and
  * this way the stores' starts share the two cores instead of following one another.
- * servers.ts calls takeTurn() once a server answers; outside inTurns() it does nothing.
+ * servers.ts calls takeTurn() once a server answers, unless the scenario sets its store up
+ * through that server first (`setUpThrough`) and calls it itself when done; outside inTurns()
+ * it does nothing.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 
