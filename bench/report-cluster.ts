@@ -72,7 +72,8 @@ export function clusterTable(results: readonly (ClusterResult | NotMeasured)[]):
       "(other databases' left out); the whole redis-server; nginx's master and workers. Each layout had an unrecorded warm-up run first, as many times longer as it has processes (each process serves as many warm-up sends as the single one did). " +
       "The bare `http` server then answered the same load behind the same nginx configuration, with as many processes as each layout (its CPU: the bare processes and nginx): " +
       "what spreading one load over more processes than this machine has cores costs before any server work. " +
-      "In the event delivery table, the three processes' row counts as server CPU every Parley process and nginx.",
+      "In the event delivery table, the three processes' row counts as server CPU every Parley process and nginx, and its second ceiling is the bare long-poll server as the same layout: three processes behind the same nginx, " +
+      "the send given to each of them at once (Parley's processes pass it on through Redis). Both had two unrecorded sends first: each process compiles its own delivery path.",
     "",
     `| layout | sends/s | p50 | p99 | errors | ${PARTS.map((p) => `${PART_NAMES[p]} CPU per send`).join(" | ")} | total CPU per send | total over one process's (target at most ${CLUSTER_TARGETS.cpuRatio}) |`,
     `| --- | ---: | ---: | ---: | ---: | ${PARTS.map(() => "---:").join(" | ")} | ---: | ---: |`,

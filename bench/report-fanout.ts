@@ -118,26 +118,32 @@ export function memoryTable(results: readonly (FanoutResult | NotMeasured)[]): s
   return lines;
 }
 
-/** Parley's p50 over the bare server's behind the same nginx (the cluster layout's second ceiling), or null. */
+/** Parley's p50 over the bare server's as the same layout behind the same nginx (the cluster layout's second ceiling), or null. */
 function nginxRatio(size: FanoutSize): number | null {
   if (!size.bareBehindNginx || !size.parley) return null;
   const time = p50(size.bareBehindNginx, (x) => x.allMs);
   return time > 0 ? p50(size.parley, (x) => x.allMs) / time : null;
 }
 
-/** The verdict cell's addition for the cluster layout: the same target against the bare server behind the same nginx. */
-function nginxCell(size: FanoutSize): string {
-  const ratio = nginxRatio(size);
-  return ratio === null ? "" : `; behind the same nginx as the bare server: ${ratio.toFixed(2)}x, ${ratio <= FANOUT_TARGETS.deliveryRatio ? "met" : "NOT met"}`;
+/** How the cluster layout's second ceiling is named: the bare server as the same layout. */
+function sameLayout(size: FanoutSize): string {
+  return `the bare server as ${size.bareProcesses ?? 1} process${(size.bareProcesses ?? 1) === 1 ? "" : "es"} behind the same nginx`;
 }
 
-/** The cluster layout's second ceiling: the bare server behind the same nginx, and Parley's time over it. */
+/** The verdict cell's addition for the cluster layout: the same target against the bare server as the same layout. */
+function nginxCell(size: FanoutSize): string {
+  const ratio = nginxRatio(size);
+  return ratio === null ? "" : `; against ${sameLayout(size)}: ${ratio.toFixed(2)}x, ${ratio <= FANOUT_TARGETS.deliveryRatio ? "met" : "NOT met"}`;
+}
+
+/** The cluster layout's second ceiling: the bare server as the same layout, and Parley's time over it. */
 function behindNginx(size: FanoutSize): string {
   if (size.bareBehindNginx === undefined || !size.parley) return "";
-  if (size.bareBehindNginx === null) return " The bare server behind the same nginx: not measured (see the run's log).";
+  const name = sameLayout(size);
+  if (size.bareBehindNginx === null) return ` ${name[0].toUpperCase()}${name.slice(1)}: not measured (see the run's log).`;
   const time = p50(size.bareBehindNginx, (x) => x.allMs);
   const ratio = nginxRatio(size);
-  return ` The bare server behind the same nginx: ${ms(time)} ms${ratio === null ? "" : ` (Parley ${ratio.toFixed(2)}x that)`}.`;
+  return ` ${name[0].toUpperCase()}${name.slice(1)}: ${ms(time)} ms${ratio === null ? "" : ` (Parley ${ratio.toFixed(2)}x that; target within ${FANOUT_TARGETS.deliveryRatio}x: ${ratio <= FANOUT_TARGETS.deliveryRatio ? "met" : "NOT met"})`}.`;
 }
 
 /** Interpretation lines for delivery and memory. */

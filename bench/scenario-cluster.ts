@@ -15,8 +15,9 @@
  *   bare server's own ratio behind the same nginx (bench/cluster-bare.ts).
  * - Fan-out across three: queues registered through nginx (its round robin spreads them over the
  *   processes), a long poll on each through nginx, and timed sends as in bench/scenario-fanout.ts,
- *   next to the bare long-poll server, and to the bare server behind the same nginx configuration
- *   (every poll and answer crosses nginx there too).
+ *   next to the bare long-poll server reached directly, and to the bare long-poll server as the
+ *   same layout: three of its processes behind the same nginx configuration, every poll and
+ *   answer crossing nginx, the send given to each of them at once.
  */
 import os from "node:os";
 import { findNginx } from "../test/helpers/nginx.ts";
@@ -34,6 +35,14 @@ import type { BenchSettings } from "./settings.ts";
 
 /** The processes of the larger layout. */
 export const CLUSTER_PROCESSES = 3;
+
+/**
+ * Unrecorded sends before the fan-out across processes is timed. Each process compiles its own
+ * delivery path: the bare long-poll server as three processes answered 10,000 polls after 446-484
+ * ms in the send after one warm-up, and after 262-335 ms from the next on (one process: one
+ * warm-up is enough).
+ */
+const CLUSTER_WARMUPS = 2;
 
 /**
  * The layouts whose sends are measured: one process, as many as this machine has cores (when
@@ -83,44 +92,54 @@ async function fanoutAcross(layout: BenchServer, org: BenchOrg, channelId: numbe
     }
     spread.push({ queues: count, perProcess: [...byProcess.values()] });
     console.log(`    ${name}: registered in ${registerSeconds.toFixed(1)} s, ${[...byProcess.values()].join(" / ")} per process`);
-    const timed = await timeDelivery(layout, queues.slice(0, count), org.users[0], channelId, settings.fanoutRounds, name);
+    const timed = await timeDelivery(layout, queues.slice(0, count), org.users[0], channelId, settings.fanoutRounds, name, { warmups: CLUSTER_WARMUPS });
     sizes.push({ queues: count, registerSeconds, rssIdle: null, rssPolling: null, parley: timed.delivery, bare: null, bareRss: null });
   }
   for (const size of sizes) {
     size.bare = (await measureBare(size.queues, holders, settings)).delivery;
     size.bareBehindNginx = await measureBareBehindNginx(size.queues, holders, settings.fanoutRounds);
+    size.bareProcesses = CLUSTER_PROCESSES;
   }
   return { fanout: { store: "postgres", label, users: holders.length, rounds: settings.fanoutRounds, delivery: true, rssStarted: null, sizes }, spread };
 }
 
 /**
- * The bare long-poll server behind nginx (one upstream), timed as the three processes are; null
- * (with the reason printed) when that layout fails, which leaves the rest of the scenario standing.
+ * The bare long-poll server as the same layout (CLUSTER_PROCESSES of them behind the same nginx),
+ * timed as Parley's processes are; null (with the reason printed) when that layout fails, which
+ * leaves the rest of the scenario standing.
  */
 async function measureBareBehindNginx(count: number, users: BenchUser[], rounds: number): Promise<FanoutSize["bare"]> {
   try {
-    return await timeBareBehindNginx(count, users, rounds);
+    return await timeBareBehindNginx(count, users, rounds, CLUSTER_PROCESSES);
   } catch (err) {
-    console.log(`    bare long-poll server behind nginx, ${count.toLocaleString("en-US")} polls: not measured: ${String(err).split("\n")[0]}`);
+    console.log(`    bare long-poll servers behind nginx, ${count.toLocaleString("en-US")} polls: not measured: ${String(err).split("\n")[0]}`);
     return null;
   }
 }
 
-async function timeBareBehindNginx(count: number, users: BenchUser[], rounds: number): Promise<FanoutSize["bare"]> {
-  const bare = await startBaseline(BASELINE_SCRIPTS.longPoll);
+/**
+ * The bare long-poll server behind nginx, `processes` of them side by side with the polls spread
+ * evenly: queue ids name each one's port, so nginx routes a poll to its own upstream, with its
+ * kept connections (deploy/nginx.conf), as it routes Parley's. The send goes to every one of
+ * them at once, where Parley's processes pass it on through Redis.
+ */
+export async function timeBareBehindNginx(count: number, users: BenchUser[], rounds: number, processes = 1): Promise<FanoutSize["bare"]> {
+  const bares: BenchServer[] = [];
   try {
-    const port = Number(new URL(bare.url).port);
-    const nginx = await startNginx([port]);
+    for (let i = 0; i < processes; i++) bares.push(await startBaseline(BASELINE_SCRIPTS.longPoll));
+    const ports = bares.map((b) => Number(new URL(b.url).port));
+    const nginx = await startNginx(ports);
     try {
-      const label = `bare long-poll server behind nginx, ${count.toLocaleString("en-US")} polls`;
-      // Queue ids that name the process, as Parley's do: nginx routes the polls to that process's
-      // own upstream, with its kept connections (deploy/nginx.conf).
-      return (await timeDelivery({ ...bare, url: nginx.url }, bareQueues(count, users, String(port)), users[0], 0, rounds, label)).delivery;
+      const label = `bare long-poll server${processes > 1 ? ` (${processes} processes)` : ""} behind nginx, ${count.toLocaleString("en-US")} polls`;
+      const queues = bareQueues(count, users).map((q, k) => ({ ...q, id: `${ports[k % processes]}:${q.id}` }));
+      const layout: BenchServer = { ...bares[0], url: nginx.url, pids: bares.map((b) => b.pid) };
+      const warmups = processes > 1 ? CLUSTER_WARMUPS : 1;
+      return (await timeDelivery(layout, queues, users[0], 0, rounds, label, { releaseUrls: bares.map((b) => b.url), warmups })).delivery;
     } finally {
       await nginx.stop();
     }
   } finally {
-    await bare.stop();
+    await Promise.all(bares.map((b) => b.stop()));
   }
 }
 

@@ -30,8 +30,12 @@ export type FanoutSize = {
   rssPolling: number | null;
   parley: Delivery | null;
   bare: Delivery | null;
-  /** Cluster layout only: the bare long-poll server behind the same nginx configuration (null: not measured). */
+  /**
+   * Cluster layout only: the bare long-poll server as the same layout, as many processes behind
+   * the same nginx configuration (`bareProcesses`; null: not measured).
+   */
   bareBehindNginx?: Delivery | null;
+  bareProcesses?: number;
   /** The bare long-poll server's RSS holding as many polls (bytes). */
   bareRss: number | null;
 };
@@ -50,25 +54,34 @@ export function sendRequest(url: string, sender: BenchUser, channelId: number, c
 }
 
 /** Holds a poll on each queue and times `rounds` sends; returns the rounds and the RSS with the polls held. */
-export async function timeDelivery(server: BenchServer, queues: BenchQueue[], sender: BenchUser, channelId: number, rounds: number, label: string): Promise<{ delivery: Delivery; rss: number | null }> {
+export async function timeDelivery(server: BenchServer, queues: BenchQueue[], sender: BenchUser, channelId: number, rounds: number, label: string, opts: { releaseUrls?: readonly string[]; warmups?: number } = {}): Promise<{ delivery: Delivery; rss: number | null }> {
+  const releaseUrls = opts.releaseUrls ?? [server.url];
+  const warmups = opts.warmups ?? 1;
   const polls = new PollSet(server, queues);
-  const senderConnection = new RawConnection(new URL(server.url));
+  // The send goes to server.url; bare long-poll servers side by side each get it at once
+  // (`releaseUrls`), where Parley's processes pass it on through Redis.
+  const senderConnections = releaseUrls.map((url) => ({ url, connection: new RawConnection(new URL(url)) }));
   try {
     await polls.open();
     const timed: DeliveryRound[] = [];
-    // Round 0 warms the path up (the first send through it compiles code) and is not recorded.
-    for (let r = 0; r <= rounds; r++) {
+    // The first rounds warm the path up (the first sends through it compile code) and are not
+    // recorded: one, or one more where the polls are spread over processes (each compiles its own).
+    for (let r = 1 - warmups; r <= rounds; r++) {
       const marker = `fanoutmark${crypto.randomBytes(6).toString("hex")}`;
-      const bytes = sendRequest(server.url, sender, channelId, `Fan-out round ${r}: ${marker}`);
-      const round = await polls.timeSend(marker, () => senderConnection.request(bytes), () => serverCpuSeconds(server));
+      const sends = senderConnections.map(({ url, connection }) => ({ connection, bytes: sendRequest(url, sender, channelId, `Fan-out round ${r}: ${marker}`) }));
+      const send = async () => {
+        const answers = await Promise.all(sends.map(({ connection, bytes }) => connection.request(bytes)));
+        return answers.reduce((last, answer) => (answer.at > last.at ? answer : last));
+      };
+      const round = await polls.timeSend(marker, send, () => serverCpuSeconds(server));
       if (r > 0) timed.push(round);
       const cpu = round.serverCpuMs === null ? "" : `; CPU: server ${round.serverCpuMs.toFixed(0)} ms, this client ${round.clientCpuMs.toFixed(0)} ms`;
-      console.log(`    ${label}: ${r === 0 ? "warm-up send" : `send ${r}`}, every poll answered after ${round.allMs.toFixed(1)} ms${cpu}`);
+      console.log(`    ${label}: ${r <= 0 ? "warm-up send" : `send ${r}`}, every poll answered after ${round.allMs.toFixed(1)} ms${cpu}`);
     }
     return { delivery: { rounds: timed }, rss: rssBytes(server.pid) };
   } finally {
     polls.close();
-    senderConnection.close();
+    for (const { connection } of senderConnections) connection.close();
   }
 }
 
