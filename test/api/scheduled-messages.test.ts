@@ -68,7 +68,11 @@ for (const store of STORES) {
       const atStart = expectSuccess(await schedule(member, { type: "channel", to: generalId, topic: "restart", content: "sent at start", scheduled_delivery_timestamp: now + 1 })).scheduled_message_id;
       const raced = expectSuccess(await schedule(member, { type: "direct", to: [moderator.id], content: "raced", scheduled_delivery_timestamp: now + 120 })).scheduled_message_id;
 
-      // Another process on the same store: it sends what is due before it listens.
+      // Another process on the same store: it sends what is due before it listens. Its clock
+      // starts at its start's real time, which must be past the first message's: a start can
+      // take well under the second between them.
+      const dueMs = (now + 1) * 1000;
+      if (Date.now() < dueMs) await new Promise((resolve) => setTimeout(resolve, dueMs - Date.now() + 5));
       const peer = await startServerOnStore({ ...server.store, drop: async () => {} }, server.fixtures);
       try {
         const [sent] = await messagesWith("sent at start");
