@@ -51,7 +51,8 @@ function label(frame: CallFrame): string {
 }
 
 function area(frame: CallFrame): string {
-  const url = bundledModule(frame.url.replace(/^file:\/\//, ""), frame.lineNumber) ?? frame.url.replace(/^file:\/\//, "");
+  const path = frame.url.replace(/^file:\/\//, "");
+  const url = bundledModule(path, frame.lineNumber) ?? path;
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
   if (pkg) return `package ${pkg[1]}`;
   const src = /\/(src\/.*)$/.exec(url);

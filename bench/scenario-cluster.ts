@@ -110,7 +110,7 @@ async function fanoutAcross(layout: BenchServer, org: BenchOrg, channelId: numbe
  */
 async function measureBareBehindNginx(count: number, users: BenchUser[], rounds: number): Promise<FanoutSize["bare"]> {
   try {
-    return await timeBareBehindNginx(count, users, rounds, CLUSTER_PROCESSES);
+    return await timeBareBehindNginx(count, users, rounds);
   } catch (err) {
     console.log(`    bare long-poll servers behind nginx, ${count.toLocaleString("en-US")} polls: not measured: ${String(err).split("\n")[0]}`);
     return null;
@@ -118,23 +118,22 @@ async function measureBareBehindNginx(count: number, users: BenchUser[], rounds:
 }
 
 /**
- * The bare long-poll server behind nginx, `processes` of them side by side with the polls spread
- * evenly: queue ids name each one's port, so nginx routes a poll to its own upstream, with its
- * kept connections (deploy/nginx.conf), as it routes Parley's. The send goes to every one of
- * them at once, where Parley's processes pass it on through Redis.
+ * The bare long-poll server as CLUSTER_PROCESSES processes behind nginx, the polls spread evenly:
+ * queue ids name each one's port, so nginx routes a poll to its own upstream, with its kept
+ * connections (deploy/nginx.conf), as it routes Parley's. The send goes to every one of them at
+ * once, where Parley's processes pass it on through Redis.
  */
-export async function timeBareBehindNginx(count: number, users: BenchUser[], rounds: number, processes = 1): Promise<FanoutSize["bare"]> {
+async function timeBareBehindNginx(count: number, users: BenchUser[], rounds: number): Promise<FanoutSize["bare"]> {
   const bares: BenchServer[] = [];
   try {
-    for (let i = 0; i < processes; i++) bares.push(await startBaseline(BASELINE_SCRIPTS.longPoll));
+    for (let i = 0; i < CLUSTER_PROCESSES; i++) bares.push(await startBaseline(BASELINE_SCRIPTS.longPoll));
     const ports = bares.map((b) => Number(new URL(b.url).port));
     const nginx = await startNginx(ports);
     try {
-      const label = `bare long-poll server${processes > 1 ? ` (${processes} processes)` : ""} behind nginx, ${count.toLocaleString("en-US")} polls`;
-      const queues = bareQueues(count, users).map((q, k) => ({ ...q, id: `${ports[k % processes]}:${q.id}` }));
+      const label = `bare long-poll server (${CLUSTER_PROCESSES} processes) behind nginx, ${count.toLocaleString("en-US")} polls`;
+      const queues = bareQueues(count, users).map((q, k) => ({ ...q, id: `${ports[k % ports.length]}:${q.id}` }));
       const layout: BenchServer = { ...bares[0], url: nginx.url, pids: bares.map((b) => b.pid) };
-      const warmups = processes > 1 ? CLUSTER_WARMUPS : 1;
-      return (await timeDelivery(layout, queues, users[0], 0, rounds, label, { releaseUrls: bares.map((b) => b.url), warmups })).delivery;
+      return (await timeDelivery(layout, queues, users[0], 0, rounds, label, { releaseUrls: bares.map((b) => b.url), warmups: CLUSTER_WARMUPS })).delivery;
     } finally {
       await nginx.stop();
     }

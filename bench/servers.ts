@@ -142,6 +142,8 @@ export async function waitUntilIdle(server: Pick<BenchServer, "pid" | "pids" | "
 export const BASELINE_SCRIPTS = { http: "bench/baseline-server.ts", longPoll: "bench/baseline-longpoll.ts" } as const;
 
 const COMPILED_DIR = path.join(ROOT, "node_modules/.cache/parley-bench");
+/** This run's compiled copy of each script (read and hashed once). */
+const compiledScripts = new Map<string, string>();
 
 /**
  * A baseline script as plain JavaScript (its types stripped by esbuild, into a file named by a
@@ -149,6 +151,8 @@ const COMPILED_DIR = path.join(ROOT, "node_modules/.cache/parley-bench");
  * loader keeps, and starts in a tenth of the time (a run starts a dozen of them).
  */
 function compiledScript(script: string): string {
+  const known = compiledScripts.get(script);
+  if (known) return known;
   const source = fs.readFileSync(path.join(ROOT, script), "utf8");
   const hash = crypto.createHash("sha256").update(source).digest("hex").slice(0, 16);
   const file = path.join(COMPILED_DIR, `${path.basename(script, ".ts")}-${hash}.mjs`);
@@ -159,6 +163,7 @@ function compiledScript(script: string): string {
     fs.writeFileSync(tmp, code);
     fs.renameSync(tmp, file);
   }
+  compiledScripts.set(script, file);
   return file;
 }
 
@@ -215,8 +220,6 @@ export function profileFlags(settings: { profileDir: string | null }, name: stri
 /**
  * Where Parley keeps its data, optional V8 flags (e.g. --cpu-prof) for the server process, its
  * port (a free one by default) and environment variables on top of the harness's.
- */
-/**
  * `setUpThrough`: the scenario sets its store up through this server before measuring, so the
  * start does not wait for the run's turn (turns.ts): the scenario calls takeTurn() itself once
  * set up, and its set-up shares the machine with the other runs' rather than following them.
