@@ -2,7 +2,7 @@
 import type { Selectable } from "kysely";
 import type { Db } from "./types.ts";
 import { eachChunk, idChunks, rowChunks } from "./chunks.ts";
-import { cachedRealmValue } from "./read-cache.ts";
+import { cachedRealmValue, cachedUserRows } from "./read-cache.ts";
 import type { AlertWordTable } from "./schema-alert-words.ts";
 import { pushTo } from "../collections.ts";
 
@@ -10,9 +10,9 @@ import { pushTo } from "../collections.ts";
 type AlertWordRow = Selectable<AlertWordTable>;
 
 /** A user's alert words in the order they were added. */
-export function listAlertWords(db: Db, realmId: number, userId: number): Promise<Array<Pick<AlertWordRow, "id" | "word">>> {
-  return db.selectFrom("alert_words").select(["id", "word"]).where("realm_id", "=", realmId).where("user_id", "=", userId).orderBy("id").execute();
-}
+export const listAlertWords = cachedUserRows("alert words of a user", ["alert_words"], (db, realmId, userId): Promise<Array<Pick<AlertWordRow, "id" | "word">>> =>
+  db.selectFrom("alert_words").select(["id", "word"]).where("realm_id", "=", realmId).where("user_id", "=", userId).orderBy("id").execute(),
+);
 
 /** Adds words to a user's list; a word already there exactly as given (a concurrent add) is skipped. */
 export async function insertAlertWords(db: Db, realmId: number, userId: number, words: readonly string[]): Promise<void> {

@@ -2,22 +2,16 @@
 import type { Selectable } from "kysely";
 import type { Db } from "./types.ts";
 import { unreadForSql, type FlagMessage } from "./message-flags.ts";
-import { cachedRead } from "./read-cache.ts";
+import { cachedRead, cachedUserRows } from "./read-cache.ts";
 import type { MutedUserTable } from "./schema-alert-words.ts";
 
 /** A stored mute: `user_id` muted `muted_user_id` at `date_muted`. */
 export type MutedUserRow = Selectable<MutedUserTable>;
 
 /** The users a user has muted, in the order they were muted. */
-export function listMutedUsers(db: Db, realmId: number, userId: number): Promise<Array<Pick<MutedUserRow, "muted_user_id" | "date_muted">>> {
-  return db
-    .selectFrom("muted_users")
-    .select(["muted_user_id", "date_muted"])
-    .where("realm_id", "=", realmId)
-    .where("user_id", "=", userId)
-    .orderBy("id")
-    .execute();
-}
+export const listMutedUsers = cachedUserRows("users muted by a user", ["muted_users"], (db, realmId, userId): Promise<Array<Pick<MutedUserRow, "muted_user_id" | "date_muted">>> =>
+  db.selectFrom("muted_users").select(["muted_user_id", "date_muted"]).where("realm_id", "=", realmId).where("user_id", "=", userId).orderBy("id").execute(),
+);
 
 /** The mute of `mutedUserId` by `userId`, if any. */
 export function getMute(db: Db, realmId: number, userId: number, mutedUserId: number): Promise<MutedUserRow | undefined> {

@@ -2,14 +2,15 @@
 import type { Selectable } from "kysely";
 import type { Db } from "./types.ts";
 import type { NavigationViewTable } from "./schema-fl420.ts";
+import { cachedUserRows } from "./read-cache.ts";
 
 /** A stored navigation view. */
 export type NavigationViewRow = Selectable<NavigationViewTable>;
 
 /** A user's navigation views, oldest first. */
-export function listNavigationViews(db: Db, realmId: number, userId: number): Promise<NavigationViewRow[]> {
-  return db.selectFrom("navigation_views").selectAll().where("realm_id", "=", realmId).where("user_id", "=", userId).orderBy("id").execute();
-}
+export const listNavigationViews = cachedUserRows("navigation views of a user", ["navigation_views"], (db, realmId, userId): Promise<NavigationViewRow[]> =>
+  db.selectFrom("navigation_views").selectAll().where("realm_id", "=", realmId).where("user_id", "=", userId).orderBy("id").execute(),
+);
 
 /** One of the user's views by fragment. */
 export function getNavigationView(db: Db, realmId: number, userId: number, fragment: string): Promise<NavigationViewRow | undefined> {

@@ -4,6 +4,7 @@ import { collectChunks, eachChunk, idChunks, rowChunks, valueChunks } from "./ch
 import { jobQueue } from "./job-tables.ts";
 import type { PushDeviceRow, PushDeviceTokenRow, PushDeviceTokenTable, PushRelayJobRow, PushRelayJobTable, PushTokenKind } from "./schema-push.ts";
 import type { Db } from "./types.ts";
+import { cachedUserRows } from "./read-cache.ts";
 
 const JOBS = "push_relay_jobs";
 
@@ -38,9 +39,9 @@ export function getPushDevice(db: Db, userId: number, pushAccountId: string): Pr
 }
 
 /** A user's E2EE registrations, oldest first. */
-export function pushDevicesOf(db: Db, realmId: number, userId: number): Promise<PushDeviceRow[]> {
-  return db.selectFrom("push_devices").selectAll().where("realm_id", "=", realmId).where("user_id", "=", userId).orderBy("id").execute();
-}
+export const pushDevicesOf = cachedUserRows("push devices of a user", ["push_devices"], (db, realmId, userId): Promise<PushDeviceRow[]> =>
+  db.selectFrom("push_devices").selectAll().where("realm_id", "=", realmId).where("user_id", "=", userId).orderBy("id").execute(),
+);
 
 /** Creates a registration, or makes a failed one pending again with the new key (its relay id kept). */
 export async function upsertPushDevice(db: Db, row: { realm_id: number; user_id: number; token_kind: string; push_account_id: string; push_public_key: string }): Promise<void> {

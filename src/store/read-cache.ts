@@ -91,6 +91,11 @@ export function cachedRealmRows<R extends object>(name: string, tables: readonly
   return cachedRead(name, tables, (realmId: number) => String(realmId), copyRows<R>, read);
 }
 
+/** A cached read of one user's rows (reading only `tables`) as a list; each caller gets rows of its own. */
+export function cachedUserRows<R extends object>(name: string, tables: readonly string[], read: (db: Db, realmId: number, userId: number) => Promise<R[]>): (db: Db, realmId: number, userId: number) => Promise<R[]> {
+  return cachedRead(name, tables, (realmId: number, userId: number) => `${realmId}/${userId}`, copyRows<R>, read);
+}
+
 /** A cached read of a realm-wide value (reading only `tables`) that every caller shares: immutable, or not to change. */
 export function cachedRealmValue<R>(name: string, tables: readonly string[], read: (db: Db, realmId: number) => Promise<R>): (db: Db, realmId: number) => Promise<R> {
   return cachedRead(name, tables, (realmId: number) => String(realmId), (value: R) => value, read);

@@ -2,14 +2,15 @@
 import type { Selectable } from "kysely";
 import type { Db } from "./types.ts";
 import type { SavedSnippetTable } from "./schema.ts";
+import { cachedUserRows } from "./read-cache.ts";
 
 /** A stored saved snippet. */
 export type SavedSnippetRow = Selectable<SavedSnippetTable>;
 
 /** A user's snippets, oldest first. */
-export function listSavedSnippets(db: Db, realmId: number, userId: number): Promise<SavedSnippetRow[]> {
-  return db.selectFrom("saved_snippets").selectAll().where("realm_id", "=", realmId).where("user_id", "=", userId).orderBy("id").execute();
-}
+export const listSavedSnippets = cachedUserRows("saved snippets of a user", ["saved_snippets"], (db, realmId, userId): Promise<SavedSnippetRow[]> =>
+  db.selectFrom("saved_snippets").selectAll().where("realm_id", "=", realmId).where("user_id", "=", userId).orderBy("id").execute(),
+);
 
 /** One of the user's own snippets (another user's is not found). */
 export function getOwnSavedSnippet(db: Db, realmId: number, userId: number, id: number): Promise<SavedSnippetRow | undefined> {

@@ -8,6 +8,7 @@ import type { Insertable, Updateable } from "kysely";
 import type { DeliveryType, ScheduledMessageRow, ScheduledMessageTable } from "./schema-drafts.ts";
 import type { Db } from "./types.ts";
 import { prepared, type Placeholders } from "./prepared.ts";
+import { cachedRead, copyRows } from "./read-cache.ts";
 
 /** A due message: which realm's worker context sends it. */
 export type DueScheduledMessage = Pick<ScheduledMessageRow, "id" | "realm_id">;
@@ -26,9 +27,13 @@ const undeliveredQuery = prepared("undeliveredScheduledMessages", (db, param: Pl
 );
 
 /** The sender's messages (or reminders) not sent yet, failed ones included, by delivery time. */
-export function listUndeliveredScheduledMessages(db: Db, realmId: number, senderId: number, type: DeliveryType): Promise<ScheduledMessageRow[]> {
-  return undeliveredQuery(db, { realmId, senderId, type });
-}
+export const listUndeliveredScheduledMessages = cachedRead(
+  "undelivered scheduled messages of a sender",
+  ["scheduled_messages"],
+  (realmId: number, senderId: number, type: DeliveryType) => `${realmId}/${senderId}/${type}`,
+  copyRows<ScheduledMessageRow>,
+  (db, realmId, senderId, type) => undeliveredQuery(db, { realmId, senderId, type }),
+);
 
 /** One of the sender's own scheduled messages or reminders (another user's, or the other kind, is not found). */
 export function getOwnScheduledMessage(db: Db, realmId: number, senderId: number, id: number, type: DeliveryType): Promise<ScheduledMessageRow | undefined> {

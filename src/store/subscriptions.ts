@@ -149,8 +149,8 @@ export function periodsOverlapping(db: Db, streamId: number, messageIds: number[
 
 /** Ids of the streams a user is actively subscribed to and has muted. */
 export async function mutedStreamIds(db: Db, realmId: number, userId: number): Promise<number[]> {
-  const rows = await activeSubscriptionStreams(db, realmId, userId).where("is_muted", "=", 1).execute();
-  return rows.map((r) => r.stream_id);
+  const rows = await userSubscriptionRows(db, realmId, userId);
+  return rows.filter((r) => r.active === 1 && r.is_muted === 1).map((r) => r.stream_id);
 }
 
 /** Closes the open periods of users (on one stream, or on all): they received up to `lastId`. */

@@ -14,6 +14,7 @@ import pg from "pg";
 import { sql } from "kysely";
 import { NOTIFYING_TABLES } from "../../src/store/migrations/0024-table-notify.ts";
 import { REALM_NOTIFYING_TABLES } from "../../src/store/migrations/0026-realm-table-notify.ts";
+import { USER_NOTIFYING_TABLES } from "../../src/store/migrations/0030-user-table-notify.ts";
 import { PgTableVersions } from "../../src/store/pg-table-versions.ts";
 import { CACHED_TABLES, syncReadCache } from "../../src/store/read-cache.ts";
 import { getRealm } from "../../src/store/realms.ts";
@@ -23,6 +24,13 @@ import { listPlaygrounds } from "../../src/store/playgrounds.ts";
 import { listRealmEmoji } from "../../src/store/realm-emoji.ts";
 import { getRealmUserDefaults } from "../../src/store/settings.ts";
 import { listShownStatuses } from "../../src/store/user-status.ts";
+import { listAlertWords } from "../../src/store/alert-words.ts";
+import { listMutedUsers } from "../../src/store/muted-users.ts";
+import { listNavigationViews } from "../../src/store/navigation-views.ts";
+import { pushDevicesOf } from "../../src/store/push.ts";
+import { listSavedSnippets } from "../../src/store/saved-snippets.ts";
+import { listUndeliveredScheduledMessages } from "../../src/store/scheduled-messages.ts";
+import { DELIVERY_TYPE } from "../../src/store/schema-drafts.ts";
 import type { Db } from "../../src/store/types.ts";
 import { TableVersions } from "../../src/store/table-versions.ts";
 import { freshStore, STORES, type FreshStore } from "../helpers/stores.ts";
@@ -141,13 +149,13 @@ describe("PostgreSQL table versions", () => {
   });
 });
 
-test("every table a cached read depends on has PostgreSQL's commit trigger (migrations 0024 and 0026), once", async () => {
+test("every table a cached read depends on has PostgreSQL's commit trigger (migrations 0024, 0026 and 0030), once", async () => {
   // Loading the store modules registers their cached reads.
   const fs = await import("node:fs");
   const dir = path.resolve(import.meta.dirname, "../../src/store");
   for (const file of fs.readdirSync(dir).filter((f) => f.endsWith(".ts"))) await import(path.join(dir, file));
   assert.ok(CACHED_TABLES.size > 5);
-  const lists: readonly string[] = [...NOTIFYING_TABLES, ...REALM_NOTIFYING_TABLES];
+  const lists: readonly string[] = [...NOTIFYING_TABLES, ...REALM_NOTIFYING_TABLES, ...USER_NOTIFYING_TABLES];
   const watched = new Set(lists);
   assert.equal(watched.size, lists.length, "a table in two migrations' lists would get a second trigger of the same name");
   assert.deepEqual([...CACHED_TABLES].filter((t) => !watched.has(t)), []);
@@ -282,10 +290,26 @@ for (const kind of STORES) {
       ["user_status", (db) => listShownStatuses(db, realmId), (userId) => `insert into user_status (user_id, realm_id, status_text, emoji_name, emoji_code, reaction_type, timestamp) values (${userId}, ${realmId}, 'Lunch', '', '', 'unicode_emoji', 0)`],
     ];
 
-    test("the register's realm-wide reads are cached and see another process's commit to their table", async () => {
+    // The per-user reads of the register, for the user `userId` whose direct recipient is `recipientId`.
+    const userReads = (userId: number, recipientId: number): typeof registerReads => [
+      ["alert_words", (db) => listAlertWords(db, realmId, userId), () => `insert into alert_words (realm_id, user_id, word) values (${realmId}, ${userId}, 'deploy')`],
+      ["muted_users", (db) => listMutedUsers(db, realmId, userId), () => `insert into muted_users (realm_id, user_id, muted_user_id, date_muted) values (${realmId}, ${userId}, ${userId}, 0)`],
+      ["saved_snippets", (db) => listSavedSnippets(db, realmId, userId), () => `insert into saved_snippets (realm_id, user_id, title, content, date_created) values (${realmId}, ${userId}, 'Hi', 'Hello', 0)`],
+      ["navigation_views", (db) => listNavigationViews(db, realmId, userId), () => `insert into navigation_views (realm_id, user_id, fragment, is_pinned, name) values (${realmId}, ${userId}, 'inbox', 1, null)`],
+      ["push_devices", (db) => pushDevicesOf(db, realmId, userId), () => `insert into push_devices (realm_id, user_id, token_kind, push_account_id, push_public_key) values (${realmId}, ${userId}, 'fcm', 'a1', 'k1')`],
+      [
+        "scheduled_messages",
+        (db) => listUndeliveredScheduledMessages(db, realmId, userId, DELIVERY_TYPE.sendLater),
+        () =>
+          `insert into scheduled_messages (realm_id, sender_id, recipient_id, stream_id, topic, content, rendered_content, sending_client, scheduled_timestamp, read_by_sender, has_attachment) values (${realmId}, ${userId}, ${recipientId}, null, '', 'Later', '<p>Later</p>', 'test', 0, 1, 0)`,
+      ],
+    ];
+
+    test("the register's realm-wide and per-user reads are cached and see another process's commit to their table", async () => {
       const inserted = await sql<{ id: number }>`insert into users (realm_id, delivery_email, full_name, role, api_key, date_joined) values (${realmId}, 'reader@x', 'Reader', 400, 'cache-reader', 0) returning id`.execute(store.db);
       const userId = inserted.rows[0].id;
-      for (const [table, read, insert] of registerReads) {
+      const recipient = await sql<{ id: number }>`insert into recipients (realm_id, type, type_id) values (${realmId}, 1, ${userId}) returning id`.execute(store.db);
+      for (const [table, read, insert] of [...registerReads, ...userReads(userId, recipient.rows[0].id)]) {
         const before = JSON.stringify(await read(store.reader));
         // On PostgreSQL the insert is silent first (triggers off): the cache keeps serving what it read.
         if (kind === "postgres") {

@@ -30,11 +30,25 @@ function checkSpectator(ctx: ActionCtx, input: RegisterInput): void {
   }
 }
 
-/** Every provider's part of the snapshot for what the client wants. */
+/** Resolves on a later turn of the event loop, after the work queued on this one (see composeSnapshot). */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Every provider's part of the snapshot for what the client wants. Each provider starts on a turn
+ * of its own, in STATE_PROVIDERS' order: a provider whose reads the read cache answers presents
+ * them in a run of promise continuations, and PostgreSQL's pool hands out connections only once
+ * such a run ends, so started together, the later providers' queries waited for all of that
+ * presenting (12 ms of a 30 ms register here) instead of running beside it.
+ */
 async function composeSnapshot(ctx: ActionCtx, options: QueueOptions): Promise<Record<string, unknown>> {
   const wanted = options.fetch_event_types === null ? null : new Set(options.fetch_event_types);
   const want = (eventType: string) => wanted === null || wanted.has(eventType);
-  const parts = await Promise.all(STATE_PROVIDERS.map((provider) => provider.fetch(ctx, options, want)));
+  const parts = await Promise.all(
+    STATE_PROVIDERS.map(async (provider) => {
+      await nextTurn();
+      return provider.fetch(ctx, options, want);
+    }),
+  );
   return Object.assign({}, ...parts);
 }
 

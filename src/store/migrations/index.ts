@@ -26,6 +26,7 @@ import { realmTableNotifyMigration } from "./0026-realm-table-notify.ts";
 import { topicExistsFunctionMigration } from "./0027-topic-exists-function.ts";
 import { searchPendingListMigration } from "./0028-search-pending-list.ts";
 import { streamRecipientsMigration } from "./0029-stream-recipients.ts";
+import { userTableNotifyMigration } from "./0030-user-table-notify.ts";
 
 /** All migrations by name; names sort in the order they run. */
 export function migrations(engine: Engine): Record<string, Migration> {
@@ -55,5 +56,6 @@ export function migrations(engine: Engine): Record<string, Migration> {
     "0027-topic-exists-function": topicExistsFunctionMigration(engine),
     "0028-search-pending-list": searchPendingListMigration(engine),
     "0029-stream-recipients": streamRecipientsMigration(),
+    "0030-user-table-notify": userTableNotifyMigration(engine),
   };
 }
