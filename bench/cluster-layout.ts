@@ -40,14 +40,16 @@ export type LayoutLoad = { load: MeasuredLoad; cpuMsPerRequest: PartCpu | null }
  * processes read around it. Each process gets a share of the load, so the warm-up lasts as many
  * times longer as there are processes: each serves as many warm-up requests as a single process
  * does (a process that has served a third of them still runs part of its path unoptimised).
+ * `warmed`: the layout has just served this path, so only the measured run's own warm-up runs.
  */
 export async function measureLayoutLoad(
   layout: BenchServer,
   counted: CountedProcesses,
   common: Omit<LoadOptions, "url" | "seconds" | "warmupSeconds">,
   settings: BenchSettings,
+  warmed = false,
 ): Promise<LayoutLoad> {
-  await loadServer(layout, { ...common, seconds: Math.max(MIN_WARM_SECONDS, settings.warmupSeconds) * counted.parley.length, warmupSeconds: 0 });
+  if (!warmed) await loadServer(layout, { ...common, seconds: Math.max(MIN_WARM_SECONDS, settings.warmupSeconds) * counted.parley.length, warmupSeconds: 0 });
   await waitUntilIdle(layout, IDLE_LIMIT_MS);
   const before = sampleCpu(counted);
   const load = await loadServer(layout, { ...common, seconds: settings.seconds, warmupSeconds: settings.warmupSeconds });
