@@ -1,6 +1,6 @@
 /**
- * The register snapshot's providers. Each returns only the keys of the event types the client
- * wants; no two return the same key.
+ * The register snapshot's providers, in order; later providers' keys win. Each returns only the
+ * keys of the event types the client wants.
  */
 import type { StateProvider } from "./provider.ts";
 import { alertWordsState } from "./alert-words.ts";
@@ -45,25 +45,28 @@ const emptyFeaturesState: StateProvider = {
   },
 };
 
-/**
- * Every provider of the snapshot, in the order they start (no two return the same key). Those
- * that read per-user rows from the database come first, so their queries run while the later
- * ones present what the read cache holds: the realm, its users, groups and channels.
- */
+/** Every provider of the register snapshot, in order: later providers' keys win. */
 export const STATE_PROVIDERS: readonly StateProvider[] = [
-  messagesState,
-  presenceState,
-  draftsState,
-  filesState,
-  alertWordsState,
-  fl420State,
-  pushState,
-  organizationState,
-  defaultStreamsState,
   emptyFeaturesState,
-  userSettingsState,
   realmState,
+  userSettingsState,
   userGroupsState,
   usersState,
   streamsState,
+  messagesState,
+  organizationState,
+  presenceState,
+  filesState,
+  alertWordsState,
+  draftsState,
+  defaultStreamsState,
+  fl420State,
+  pushState,
 ];
+
+/**
+ * The providers whose reads go to the database on every register (message flags and history,
+ * presence, drafts); the others' come from the read cache once warm. POST /register starts these
+ * first, so their queries run while the others present what the cache holds.
+ */
+export const QUERYING_PROVIDERS: ReadonlySet<StateProvider> = new Set([messagesState, presenceState, draftsState]);

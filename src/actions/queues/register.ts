@@ -7,7 +7,8 @@ import type { ActionCtx } from "../context.ts";
 import { queueOptions, type QueueOptionsInput } from "./events.ts";
 import { JsonableError, UnauthorizedError } from "../../errors.ts";
 import { realmSettings } from "../../permissions/realm-settings.ts";
-import { STATE_PROVIDERS } from "../../register/index.ts";
+import { QUERYING_PROVIDERS, STATE_PROVIDERS } from "../../register/index.ts";
+import type { StateProvider } from "../../register/provider.ts";
 import type { QueueOptions } from "../../events/queue-options.ts";
 import { settleUnreads } from "../messages/unread-settle.ts";
 import { FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from "../../version.ts";
@@ -34,21 +35,23 @@ function checkSpectator(ctx: ActionCtx, input: RegisterInput): void {
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
- * Every provider's part of the snapshot for what the client wants. Each provider starts on a turn
- * of its own, in STATE_PROVIDERS' order: a provider whose reads the read cache answers presents
- * them in a run of promise continuations, and PostgreSQL's pool hands out connections only once
- * such a run ends, so started together, the later providers' queries waited for all of that
- * presenting (12 ms of a 30 ms register here) instead of running beside it.
+ * Every provider's part of the snapshot for what the client wants, merged in STATE_PROVIDERS'
+ * order. Each provider starts on a turn of its own, those that query first: a provider whose
+ * reads the read cache answers presents them in one run of promise continuations, and
+ * PostgreSQL's pool hands out connections only once such a run ends, so started together, the
+ * querying providers' statements waited for all of that presenting (12 ms of a 30 ms register
+ * here) instead of running beside it.
  */
 async function composeSnapshot(ctx: ActionCtx, options: QueueOptions): Promise<Record<string, unknown>> {
   const wanted = options.fetch_event_types === null ? null : new Set(options.fetch_event_types);
   const want = (eventType: string) => wanted === null || wanted.has(eventType);
-  const parts = await Promise.all(
-    STATE_PROVIDERS.map(async (provider) => {
-      await nextTurn();
-      return provider.fetch(ctx, options, want);
-    }),
-  );
+  const startOnTurn = async (provider: StateProvider) => {
+    await nextTurn();
+    return provider.fetch(ctx, options, want);
+  };
+  const startOrder = [...STATE_PROVIDERS].sort((a, b) => Number(QUERYING_PROVIDERS.has(b)) - Number(QUERYING_PROVIDERS.has(a)));
+  const started = new Map(startOrder.map((provider) => [provider, startOnTurn(provider)]));
+  const parts = await Promise.all(STATE_PROVIDERS.map((provider) => started.get(provider)));
   return Object.assign({}, ...parts);
 }
 
