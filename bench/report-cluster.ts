@@ -30,8 +30,11 @@ const largest = (layouts: readonly { processes: number }[]) => Math.max(...layou
 /** The layouts' sends under the scenario's load (settings.senders), one per layout. */
 const underLoad = (r: ClusterResult) => r.sends.filter((s) => s.senders === r.senders);
 
-/** The largest layout's sends with as many senders per process as the single process had, if measured. */
-const perProcessLoad = (r: ClusterResult) => r.sends.find((s) => s.senders > r.senders);
+/** Whether `s` is the largest layout's run with as many senders per process as the single process had. */
+const atPerProcessLoad = (r: ClusterResult, s: ClusterSends) => s.senders > r.senders;
+
+/** That run, if measured. */
+const perProcessLoad = (r: ClusterResult) => r.sends.find((s) => atPerProcessLoad(r, s));
 
 /** Total CPU per send of `sends` (by default the largest layout's under the scenario's load) over the one-process layout's, or null. */
 export function clusterCpuRatio(r: ClusterResult, sends = underLoad(r).find((s) => s.processes === largest(r.sends))): number | null {
@@ -44,12 +47,12 @@ function coresLayout<T extends { processes: number }>(layouts: readonly T[]): T 
   return layouts.find((l) => l.processes > 1 && l.processes < most);
 }
 
-function row(s: ClusterSends, ratio: string, sendersPerProcess: number): string {
+function row(r: ClusterResult, s: ClusterSends, ratio: string): string {
   const l = s.load;
   const cpu: Partial<PartCpu> = s.cpuMsPerSend ?? {};
   const parts = PARTS.map((part) => cpuMs(cpu[part])).join(" | ");
   const total = s.cpuMsPerSend ? `**${cpuMs(totalCpu(s.cpuMsPerSend))}**` : "n/a";
-  const scaled = s.senders === sendersPerProcess * s.processes && s.processes > 1 ? `, ${s.senders} senders (${sendersPerProcess} per process, as the one process had)` : "";
+  const scaled = atPerProcessLoad(r, s) ? `, ${s.senders} senders (${r.senders} per process, as the one process had)` : "";
   return `| PostgreSQL + Redis, ${s.processes} process${s.processes === 1 ? "" : "es"} behind nginx${scaled} | **${int(l.rps)}** | ${ms(l.p50Ms)} ms | ${ms(l.p99Ms)} ms | ${l.errors} | ${parts} | ${total} | ${ratio} |`;
 }
 
@@ -95,7 +98,7 @@ export function clusterTable(results: readonly (ClusterResult | NotMeasured)[]):
     for (const s of r.sends) {
       const ratio = clusterCpuRatio(r, s);
       const verdict = s.processes === middle ? "as many processes as cores" : ratio !== null && ratio <= CLUSTER_TARGETS.cpuRatio ? "met" : "NOT met";
-      lines.push(row(s, s.processes === 1 ? "1" : ratio === null ? "n/a" : `**${ratio.toFixed(2)}** (${verdict})`, r.senders));
+      lines.push(row(r, s, s.processes === 1 ? "1" : ratio === null ? "n/a" : `**${ratio.toFixed(2)}** (${verdict})`));
     }
     for (const b of r.bare) {
       const bare = bareCpuRatio(r, b.processes);
