@@ -217,7 +217,7 @@ async function main(): Promise<void> {
   };
   const markdown = renderMarkdown(results);
   console.log(`\n${markdown}`);
-  if (settings.profileDir) console.log(`CPU profiles of the Parley server: ${settings.profileDir}`);
+  if (settings.profileDir) console.log(`CPU profiles of the Parley servers (and the fan-out's bare long-poll server): ${settings.profileDir}`);
   if (settings.writeDocs) {
     writeDocs(markdown);
     console.log(`Wrote ${path.relative(process.cwd(), DOCS)}`);

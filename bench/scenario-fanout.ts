@@ -95,7 +95,7 @@ const bareOfThisRun = new Map<number, BareFigures>();
 export async function measureBare(count: number, users: BenchUser[], settings: BenchSettings): Promise<BareFigures> {
   const shared = settings.quick ? bareOfThisRun.get(count) : undefined;
   if (shared) return shared;
-  const figures = await measureBareNow(count, users, settings.fanoutRounds);
+  const figures = await measureBareNow(count, users, settings);
   if (settings.quick) bareOfThisRun.set(count, figures);
   return figures;
 }
@@ -105,10 +105,10 @@ export function bareQueues(count: number, users: BenchUser[], prefix = "bare"): 
   return Array.from({ length: count }, (_, k) => ({ id: `${prefix}:${k}`, user: users[k % users.length], lastEventId: -1 }));
 }
 
-async function measureBareNow(count: number, users: BenchUser[], rounds: number): Promise<BareFigures> {
-  const bare = await startBaseline(BASELINE_SCRIPTS.longPoll);
+async function measureBareNow(count: number, users: BenchUser[], settings: BenchSettings): Promise<BareFigures> {
+  const bare = await startBaseline(BASELINE_SCRIPTS.longPoll, profileFlags(settings, `fanout-bare-${count}`));
   try {
-    return await timeDelivery(bare, bareQueues(count, users), users[0], 0, rounds, `bare long-poll server, ${count.toLocaleString("en-US")} polls`);
+    return await timeDelivery(bare, bareQueues(count, users), users[0], 0, settings.fanoutRounds, `bare long-poll server, ${count.toLocaleString("en-US")} polls`);
   } finally {
     await bare.stop();
   }

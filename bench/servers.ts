@@ -168,8 +168,8 @@ function compiledScript(script: string): string {
 }
 
 /** Starts a bare baseline server (by default the request/answer one) and resolves once it listens. */
-export function startBaseline(script: string = BASELINE_SCRIPTS.http): Promise<BenchServer> {
-  const child = track(spawn(process.execPath, [compiledScript(script)], { cwd: ROOT, stdio: ["pipe", "pipe", "inherit"] }));
+export function startBaseline(script: string = BASELINE_SCRIPTS.http, nodeFlags: readonly string[] = []): Promise<BenchServer> {
+  const child = track(spawn(process.execPath, [...nodeFlags, compiledScript(script)], { cwd: ROOT, stdio: ["pipe", "pipe", "inherit"] }));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error("baseline server did not start")), START_TIMEOUT_MS);
     let out = "";

@@ -43,7 +43,7 @@ export type BenchSettings = {
   registerLimitSeconds: number;
   /** Which scenarios run (BENCH_SCENARIOS=send,search,...; see SCENARIOS). */
   scenarios: Set<string>;
-  /** Directory for V8 CPU profiles of the Parley server, or null (BENCH_PROFILE_DIR). */
+  /** Directory for V8 CPU profiles of the Parley server (and of the fan-out's bare long-poll server), or null (BENCH_PROFILE_DIR). */
   profileDir: string | null;
   /** Whether to rewrite docs/benchmarks.md (BENCH_WRITE_DOCS=0 to only print; always false with --quick). */
   writeDocs: boolean;
