@@ -1,5 +1,5 @@
 /** The web app scenario's table (bench/scenario-webapp.ts) in the benchmark report. */
-import { FIRST_LOAD_BUDGET_BYTES, type WebAppResult, type Weight } from "./scenario-webapp.ts";
+import { FIRST_LOAD_BUDGET_BYTES, WEBAPP_LOADS, type WebAppResult, type Weight } from "./scenario-webapp.ts";
 
 type NotMeasured = { store: string; reason: string };
 
@@ -9,7 +9,7 @@ const weight = (w: Weight) => `${kb(w.raw)} / ${kb(w.gzip)} / ${kb(w.brotli)}`;
 /** One row per run: build time, first-visit bytes, and the median cold load times. */
 export function webAppTable(results: readonly (WebAppResult | NotMeasured)[]): string[] {
   const lines = [
-    `A first visit downloads index.html, one script and one style sheet (budget: ${kb(FIRST_LOAD_BUDGET_BYTES)} compressed). Loads are cold (a fresh browser profile each, Chromium headless on this machine), timed from navigation until the login form, or until the signed-in feed shows its 100 newest messages; medians of 5.`,
+    `A first visit downloads index.html, one script and one style sheet (budget: ${kb(FIRST_LOAD_BUDGET_BYTES)} compressed). Loads are cold (a fresh browser profile each, Chromium headless on this machine), timed from navigation until the login form, or until the signed-in feed shows its 100 newest messages; medians of ${WEBAPP_LOADS}.`,
     "",
     "| store | esbuild bundle (cold) | script: raw / gzip / brotli | first visit: raw / gzip / brotli | login page | signed-in feed |",
     "| --- | ---: | ---: | ---: | ---: | ---: |",

@@ -13,10 +13,11 @@ import { basicAuth } from "../test/helpers/client.ts";
 import { createFixtures, type TestUser } from "../test/helpers/fixtures.ts";
 import { freshStore, type StoreKind } from "../test/helpers/stores.ts";
 import { startParley } from "./servers.ts";
+import { isQuick } from "./settings.ts";
 import { takeTurn } from "./turns.ts";
 
-/** Loads timed per page (the median is reported). */
-const WEBAPP_LOADS = 5;
+/** Loads timed per page (the median is reported); three in the quick look. */
+export const WEBAPP_LOADS = isQuick() ? 3 : 5;
 /** Messages in the channel the signed-in load shows (one page of the feed). */
 const FEED_MESSAGES = 100;
 /** Issue 14's budget for the compressed script (and style sheet) of a first visit. */
