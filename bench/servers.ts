@@ -184,6 +184,7 @@ export function startBaseline(script: string = BASELINE_SCRIPTS.http, nodeFlags:
       resolve({
         url: `http://127.0.0.1:${port}`,
         pid: child.pid ?? 0,
+        profiled: nodeFlags.some((flag) => flag.startsWith("--cpu-prof")),
         output: () => "",
         stop: () => {
           const exited = stopChild(child, "SIGTERM");
