@@ -31,6 +31,12 @@ function checkSpectator(ctx: ActionCtx, input: RegisterInput): void {
   }
 }
 
+/** The providers in the order they start: the querying ones first (see composeSnapshot). */
+const START_ORDER: readonly StateProvider[] = [
+  ...STATE_PROVIDERS.filter((provider) => QUERYING_PROVIDERS.has(provider)),
+  ...STATE_PROVIDERS.filter((provider) => !QUERYING_PROVIDERS.has(provider)),
+];
+
 /** Resolves on a later turn of the event loop, after the work queued on this one (see composeSnapshot). */
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -45,12 +51,10 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 async function composeSnapshot(ctx: ActionCtx, options: QueueOptions): Promise<Record<string, unknown>> {
   const wanted = options.fetch_event_types === null ? null : new Set(options.fetch_event_types);
   const want = (eventType: string) => wanted === null || wanted.has(eventType);
-  const startOnTurn = async (provider: StateProvider) => {
-    await nextTurn();
-    return provider.fetch(ctx, options, want);
-  };
-  const startOrder = [...STATE_PROVIDERS].sort((a, b) => Number(QUERYING_PROVIDERS.has(b)) - Number(QUERYING_PROVIDERS.has(a)));
-  const started = new Map(startOrder.map((provider) => [provider, startOnTurn(provider)]));
+  const started = new Map<StateProvider, Promise<Record<string, unknown>>>();
+  for (const provider of START_ORDER) {
+    started.set(provider, nextTurn().then(() => provider.fetch(ctx, options, want)));
+  }
   const parts = await Promise.all(STATE_PROVIDERS.map((provider) => started.get(provider)));
   return Object.assign({}, ...parts);
 }
