@@ -184,7 +184,7 @@ export function startBaseline(script: string = BASELINE_SCRIPTS.http, nodeFlags:
       resolve({
         url: `http://127.0.0.1:${port}`,
         pid: child.pid ?? 0,
-        profiled: nodeFlags.some((flag) => flag.startsWith("--cpu-prof")),
+        profiled: runsProfiled(nodeFlags),
         output: () => "",
         stop: () => {
           const exited = stopChild(child, "SIGTERM");
@@ -210,6 +210,11 @@ async function waitUntilAnswering(url: string, child: ChildProcess, output: () =
     await new Promise((r) => setTimeout(r, 25));
   }
   throw new Error(`Parley did not answer within ${START_TIMEOUT_MS} ms:\n${output()}`);
+}
+
+/** Whether a process started with these arguments runs under V8's CPU profiler. */
+function runsProfiled(args: readonly string[]): boolean {
+  return args.some((arg) => arg.startsWith("--cpu-prof"));
 }
 
 /**
@@ -265,8 +270,7 @@ export async function startParley(opts: ParleyOptions): Promise<BenchServer> {
   }
   parleyStarts.count += 1;
   parleyStarts.seconds += (performance.now() - started) / 1000;
-  const profiled = args.some((a) => a.startsWith("--cpu-prof"));
-  const server = { url, pid: child.pid ?? 0, profiled, output: () => out, stop: () => stopChild(child, "SIGTERM") };
+  const server = { url, pid: child.pid ?? 0, profiled: runsProfiled(args), output: () => out, stop: () => stopChild(child, "SIGTERM") };
   // Run by inTurns(): the other stores' runs may still be setting up; measure once they are not.
   if (!opts.setUpThrough) await takeTurn();
   return server;
