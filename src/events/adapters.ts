@@ -13,8 +13,8 @@ import { streamEventForQueue } from "./kinds/streams.ts";
 import { typingEventForQueue } from "./kinds/typing.ts";
 import { userGroupEventForQueue } from "./kinds/user-groups.ts";
 
-/** The queue an event is being adapted for. */
-type QueueTarget = { queueId: string; userId: number };
+/** The queue an event is being adapted for: its id and its user's. */
+type QueueTarget = { id: string; userId: number };
 
 /** What one queue receives for an event of type `T`. */
 type EventAdapter<T extends ApiEventType> = (event: ApiEventOf<T>, options: QueueOptions, target: QueueTarget) => ApiEvent | ApiEvent[] | null;
@@ -61,10 +61,8 @@ function adapterFor<T extends ApiEventType>(type: T): EventAdapter<T> | undefine
   return EVENT_ADAPTERS[type];
 }
 
-/** The events one queue receives for `event`, in order. */
-export function adaptForQueue(event: ApiEvent, options: QueueOptions, target: QueueTarget = { queueId: "", userId: 0 }): ApiEvent[] {
+/** What one queue receives for `event`: the event as it is or rewritten, several events in order, or null for nothing. */
+export function adaptForQueue(event: ApiEvent, options: QueueOptions, target: QueueTarget): ApiEvent | ApiEvent[] | null {
   const adapter = adapterFor(event.type);
-  const adapted = adapter ? adapter(event, options, target) : event;
-  if (adapted === null) return [];
-  return Array.isArray(adapted) ? adapted : [adapted];
+  return adapter ? adapter(event, options, target) : event;
 }

@@ -24,6 +24,13 @@ function takesMessages(queue: EventQueue): boolean {
   return types === null || types.includes("message");
 }
 
+/** Appends the event if the queue's client asked for it; returns whether it did. */
+function pushIfAccepted(queue: EventQueue, event: ApiEvent): boolean {
+  if (!queue.accepts(event)) return false;
+  queue.push(event);
+  return true;
+}
+
 /** What a new queue is for. `lifespanSeconds` 0 or absent means the configured idle timeout. */
 type NewQueue = { realmId: number; userId: number; options: QueueOptions; lifespanSeconds?: number };
 
@@ -35,6 +42,8 @@ export class QueueManager {
   readonly generation: number;
   private queues = new Map<string, EventQueue>();
   private byUser = new Map<number, Set<EventQueue>>();
+  /** The queues that take every public channel's messages (all_public_streams). */
+  private allPublicStreams = new Set<EventQueue>();
   private polls = new LongPolls();
   private sweeps: { stop(): void };
   /** Set by close(): polls are answered at once rather than waited on, so the server can stop. */
@@ -119,26 +128,37 @@ export class QueueManager {
     const mine = this.byUser.get(queue.userId);
     mine?.delete(queue);
     if (mine?.size === 0) this.byUser.delete(queue.userId);
+    this.allPublicStreams.delete(queue);
     this.polls.wake(queue.id);
     if (takesMessages(queue) && !this.hasMessageQueue(queue.userId)) this.onHolderChange?.(queue.userId, false);
   }
 
-  /** Appends a delivery's event to every queue of its target users that accepts it. */
+  /**
+   * Appends a delivery's event to every queue of its target users that accepts it, and to the
+   * all_public_streams queues when the delivery is for them, each queue once.
+   */
   deliver(delivery: Delivery): void {
-    const targets = new Set<EventQueue>();
+    const users = new Set<number>();
     for (const userId of delivery.userIds) {
-      for (const queue of this.byUser.get(userId) ?? []) targets.add(queue);
+      if (users.has(userId)) continue;
+      users.add(userId);
+      const mine = this.byUser.get(userId);
+      if (mine !== undefined) for (const queue of mine) this.deliverTo(queue, delivery);
     }
     if (delivery.allPublicStreamsQueues) {
-      for (const queue of this.queues.values()) if (queue.options.all_public_streams) targets.add(queue);
+      for (const queue of this.allPublicStreams) if (!users.has(queue.userId)) this.deliverTo(queue, delivery);
     }
-    for (const queue of targets) {
-      if (queue.realmId !== delivery.realmId) continue;
-      // Adapt first: a message event's narrow (is:unread, ...) looks at the queue user's own flags.
-      const events = adaptForQueue(delivery.event, queue.options, { queueId: queue.id, userId: queue.userId }).filter((e) => queue.accepts(e));
-      for (const event of events) queue.push(event);
-      if (events.length > 0) this.polls.wake(queue.id);
-    }
+  }
+
+  private deliverTo(queue: EventQueue, delivery: Delivery): void {
+    if (queue.realmId !== delivery.realmId) return;
+    // Adapt first: a message event's narrow (is:unread, ...) looks at the queue user's own flags.
+    const adapted = adaptForQueue(delivery.event, queue.options, queue);
+    if (adapted === null) return;
+    let pushed = false;
+    if (Array.isArray(adapted)) for (const event of adapted) pushed = pushIfAccepted(queue, event) || pushed;
+    else pushed = pushIfAccepted(queue, adapted);
+    if (pushed) this.polls.wake(queue.id);
   }
 
   /**
@@ -193,6 +213,7 @@ export class QueueManager {
     const mine = this.byUser.get(queue.userId) ?? new Set();
     mine.add(queue);
     this.byUser.set(queue.userId, mine);
+    if (queue.options.all_public_streams) this.allPublicStreams.add(queue);
   }
 
   private push(queue: EventQueue, event: ApiEvent): void {

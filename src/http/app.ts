@@ -172,40 +172,51 @@ function requestFields(req: FastifyRequest): { reqId: string; method: string; pa
 }
 
 /**
- * Sends a DeferredAnswer when it comes. Its callbacks run inside whatever wakes a long poll (an
- * event's delivery to every queue), so nothing may escape them: an answer that cannot be built
- * answers with the error, as a handler that threw would, and a failure after that is logged.
- * Resolves once the answer is sent, so Fastify knows the handler is done.
+ * Starts a DeferredAnswer, which sends itself when it comes. Its callbacks run inside whatever
+ * wakes a long poll (an event's delivery to every queue), so nothing may escape them: an answer
+ * that cannot be built answers with the error, as a handler that threw would, and a failure
+ * after that is logged.
  */
-function deferredReply(req: AppRequest, reply: FastifyReply, data: DeferredAnswer, ignored: readonly string[]): Promise<void> {
-  return new Promise((done) => {
-    const settle = (write: () => void) => {
-      try {
-        write();
-      } catch (err) {
-        if (reply.sent) req.log.error({ err, ...requestFields(req) }, "could not send a long poll's answer");
-        else reply.send(err);
-      }
-      done();
-    };
-    data.start(
-      (members) => settle(() => reply.type(JSON_TYPE).send(members().envelope(ignored))),
-      (error) => settle(() => reply.send(error)),
-    );
-  });
+function startDeferred(req: AppRequest, reply: FastifyReply, data: DeferredAnswer, ignored: readonly string[]): void {
+  const settle = (write: () => void) => {
+    try {
+      write();
+    } catch (err) {
+      if (reply.sent) req.log.error({ err, ...requestFields(req) }, "could not send a long poll's answer");
+      else reply.send(err);
+    }
+  };
+  data.start(
+    (members) => settle(() => reply.type(JSON_TYPE).send(members().envelope(ignored))),
+    (error) => settle(() => reply.send(error)),
+  );
 }
 
-/** The route handler of an endpoint, its caller authenticated from `source` (the API key, or the browser's session). */
+/** What Fastify does with a rejected async handler: the error's answer, or a log line once an answer has gone. */
+function sendFailure(req: AppRequest, reply: FastifyReply, err: unknown): void {
+  if (reply.sent) req.log.error({ err, ...requestFields(req) }, "failed after its answer was sent");
+  else reply.send(err instanceof Error ? err : new Error(String(err)));
+}
+
+/**
+ * The route handler of an endpoint, its caller authenticated from `source` (the API key, or the
+ * browser's session). It returns nothing and sends the answer itself: Fastify then waits for
+ * reply.send, so a waiting long poll holds no promise of its handler, and its answer, written
+ * from inside the delivery that wakes it, settles none.
+ */
 function endpointHandler(deps: ServerDeps, authEnv: AuthEnv, endpoint: Endpoint, source: CredentialSource) {
-  return async (req: AppRequest, reply: FastifyReply) => {
+  const handle = async (req: AppRequest, reply: FastifyReply): Promise<void> => {
     const ctx = await contextFor(deps, authEnv, req, endpoint, source);
     const { params, ignored } = readParams(req, endpoint);
     const data = await endpoint.handler(params, ctx);
-    if (data instanceof Redirect) return reply.redirect(data.location, 302);
-    if (data instanceof JsonMembers) return reply.type(JSON_TYPE).send(data.envelope(ignored));
-    if (data instanceof DeferredAnswer) return deferredReply(req, reply, data, ignored);
+    if (data instanceof Redirect) return void reply.redirect(data.location, 302);
+    if (data instanceof JsonMembers) return void reply.type(JSON_TYPE).send(data.envelope(ignored));
+    if (data instanceof DeferredAnswer) return startDeferred(req, reply, data, ignored);
     const extra = ignored.length > 0 ? { ignored_parameters_unsupported: ignored } : {};
-    return reply.send({ result: "success", msg: "", ...data, ...extra });
+    reply.send({ result: "success", msg: "", ...data, ...extra });
+  };
+  return (req: AppRequest, reply: FastifyReply): void => {
+    handle(req, reply).catch((err: unknown) => sendFailure(req, reply, err));
   };
 }
 

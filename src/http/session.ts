@@ -5,7 +5,7 @@
  * another site cannot read the cookie, so it cannot send the header.
  */
 import crypto from "node:crypto";
-import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest, onSendHookHandler } from "fastify";
 import { CsrfFailedError } from "../errors.ts";
 import { randomAlphanumeric } from "../secrets.ts";
 import type { App, Endpoint } from "./endpoint.ts";
@@ -33,11 +33,6 @@ const HEADER_IN_MESSAGES = "the 'X-Csrftoken' HTTP header";
  */
 export function jsonPath(endpoint: Pick<Endpoint, "auth" | "path">): string | null {
   return endpoint.auth === "webhook" || endpoint.path.startsWith("/__test/") ? null : `${JSON_PREFIX}${endpoint.path}`;
-}
-
-/** Whether a request is under /json/ (the browser API, its session routes included). */
-function isJsonRequest(req: FastifyRequest): boolean {
-  return req.url.startsWith(`${JSON_PREFIX}/`);
 }
 
 /** Whether the site is served over https (EXTERNAL_URL): then the cookies are Secure. */
@@ -171,8 +166,14 @@ export function registerCsrf(app: App, externalUrl: string): void {
       done(err as Error);
     }
   });
-  app.addHook("onSend", (req, reply, payload, done) => {
-    if (isJsonRequest(req)) setCsrfCookieIfNeeded(req, reply, secure);
+  const setCookieHook: onSendHookHandler = (req, reply, payload, done) => {
+    setCsrfCookieIfNeeded(req, reply, secure);
     done(null, payload);
+  };
+  // On the /json routes only: a route without onSend hooks sends its answer past Fastify's hook
+  // chain, and every long poll of a fan-out to API clients answers through it.
+  app.addHook("onRoute", (route) => {
+    if (!route.url.startsWith(`${JSON_PREFIX}/`)) return;
+    route.onSend = route.onSend === undefined ? [setCookieHook] : [...[route.onSend].flat(), setCookieHook];
   });
 }

@@ -1,5 +1,5 @@
 /**
- * GET /events answers written from each event's shared JSON text (events/pending-events.ts,
+ * GET /events answers written from each event's shared JSON bytes (events/pending-events.ts,
  * http/endpoint.ts JsonMembers): the bytes equal those of serialising the answer object per
  * queue, as the server did before, for message events (per-user flags, formats, local echo)
  * and other events; queues that see the same message share one copy.
@@ -10,7 +10,7 @@ import { ManualClock } from "../../src/clock.ts";
 import { loadConfig } from "../../src/config.ts";
 import { messageEventTemplate } from "../../src/events/kinds/messages.ts";
 import { realmUserUpdateEvent } from "../../src/events/kinds/users.ts";
-import { queuedEventJson, type PendingEvents } from "../../src/events/pending-events.ts";
+import { PendingEvents, type JsonPiece } from "../../src/events/pending-events.ts";
 import { EventQueue } from "../../src/events/queue.ts";
 import { QueueManager } from "../../src/events/queue-manager.ts";
 import type { ClientCapabilities, QueueOptions } from "../../src/events/queue-options.ts";
@@ -38,9 +38,19 @@ function objectAnswer(pending: PendingEvents, queueId: string, ignored: string[]
   return JSON.stringify({ result: "success", msg: "", ...{ events: pending.toArray(), queue_id: queueId }, ...extra });
 }
 
+/** The text of the events list as GET /events writes it, from the events' shared bytes. */
+function eventsJson(pending: PendingEvents): string {
+  const pieces: JsonPiece[] = [];
+  pending.appendJson(pieces);
+  return Buffer.concat(pieces.map((piece) => (typeof piece === "string" ? Buffer.from(piece) : piece))).toString();
+}
+
 /** What GET /events writes now (http/routes/events.ts). */
 function textAnswer(pending: PendingEvents, queueId: string, ignored: string[] = []): string {
-  return new JsonMembers(`"events":${pending.json()},"queue_id":${JSON.stringify(queueId)}`).envelope(ignored);
+  const pieces: JsonPiece[] = ['"events":'];
+  pending.appendJson(pieces);
+  pieces.push(`,"queue_id":${JSON.stringify(queueId)}`);
+  return new JsonMembers(pieces).envelope(ignored).toString();
 }
 
 describe("pending events as JSON text", () => {
@@ -80,7 +90,7 @@ describe("pending events as JSON text", () => {
       manager.nextEvents(queue, true, (events) => (pending = events));
       assert.ok(pending, "a dont_block poll is answered at once");
       assert.deepEqual(pending.toArray(), [userEvent, messageEvent]);
-      assert.equal(pending.json(), JSON.stringify(pending.toArray()));
+      assert.equal(eventsJson(pending), JSON.stringify(pending.toArray()));
       assert.equal(textAnswer(pending, queue.id), objectAnswer(pending, queue.id));
       assert.deepEqual(JSON.parse(textAnswer(pending, queue.id)), { result: "success", msg: "", events: [userEvent, messageEvent], queue_id: queue.id });
       assert.equal(textAnswer(pending, queue.id, ["dont_block_x", "a\"b"]), objectAnswer(pending, queue.id, ["dont_block_x", "a\"b"]));
@@ -94,15 +104,16 @@ describe("pending events as JSON text", () => {
   test("an empty answer, a heartbeat, an acknowledged queue and one restored from its snapshot", () => {
     const queue = manager.create({ realmId: REALM, userId: 1, options: options({}) });
     assert.equal(textAnswer(queue.pending(), queue.id), objectAnswer(queue.pending(), queue.id));
-    assert.equal(new JsonMembers("").envelope([]), JSON.stringify({ result: "success", msg: "" }));
-    assert.equal(queuedEventJson(7, { type: "heartbeat" }), JSON.stringify({ id: 7, type: "heartbeat" }));
+    assert.equal(new JsonMembers([]).envelope([]).toString(), JSON.stringify({ result: "success", msg: "" }));
+    assert.equal(new JsonMembers([]).envelope(["\u2603"]).toString(), JSON.stringify({ result: "success", msg: "", ignored_parameters_unsupported: ["\u2603"] }));
+    assert.equal(eventsJson(new PendingEvents(7, [{ type: "heartbeat" }])), JSON.stringify([{ id: 7, type: "heartbeat" }]));
     for (let k = 0; k < 3; k++) manager.deliver({ realmId: REALM, event: { type: "heartbeat" }, userIds: [1] });
     assert.equal(queue.acknowledge(0), "ok");
     assert.deepEqual(queue.contents(), [{ id: 1, type: "heartbeat" }, { id: 2, type: "heartbeat" }]);
     const restored = EventQueue.restore(JSON.parse(JSON.stringify(queue.snapshot())));
-    assert.equal(restored.pending().json(), queue.pending().json());
+    assert.equal(eventsJson(restored.pending()), eventsJson(queue.pending()));
     assert.equal(restored.acknowledge(-1), "already_pruned");
     assert.equal(restored.acknowledge(1), "ok");
-    assert.equal(restored.pending().json(), '[{"id":2,"type":"heartbeat"}]');
+    assert.equal(eventsJson(restored.pending()), '[{"id":2,"type":"heartbeat"}]');
   });
 });

@@ -50,7 +50,7 @@ const copiesByTemplate = new WeakMap<MessageEventTemplate, Map<string, MessageEv
 export function messageEventForQueue(
   event: AnyMessageEvent,
   options: { apply_markdown: boolean; client_gravatar: boolean; capabilities: { empty_topic_name: boolean } },
-  target: { queueId: string; userId: number },
+  target: { id: string; userId: number },
 ): MessageEvent {
   if (!("variants" in event)) return event;
   const { variants } = event;
@@ -58,7 +58,7 @@ export function messageEventForQueue(
   const noAvatar = options.client_gravatar && variants.gravatar_computable;
   const topicName = event.message.type === "stream" && event.message.subject === "" && !options.capabilities.empty_topic_name;
   const flags = variants.user_flags[String(target.userId)] ?? [];
-  if (variants.sender_queue_id === target.queueId && variants.local_id !== null) {
+  if (variants.sender_queue_id === target.id && variants.local_id !== null) {
     return { type: "message", message: messageCopy(event, rawContent, noAvatar, topicName), flags, local_message_id: variants.local_id };
   }
   let copies = copiesByTemplate.get(event);

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { deleteQueue, getEvents } from "../../actions/queues/events.ts";
 import { registerEventQueue } from "../../actions/queues/register.ts";
+import type { JsonPiece } from "../../events/pending-events.ts";
 import { DeferredAnswer, defineEndpoint, JsonMembers } from "../endpoint.ts";
 import { bool, int, json, str } from "../params.ts";
 
@@ -80,8 +81,13 @@ export const endpoints = [
       return new DeferredAnswer((send, fail) =>
         getEvents(ctx, input, (answer) => {
           if (answer instanceof Error) return fail(answer);
-          // Written from each event's shared text: a fan-out answers thousands of polls with the same events.
-          send(() => new JsonMembers(`"events":${answer.events.json()},"queue_id":${JSON.stringify(answer.queue_id)}`));
+          // Written from each event's shared bytes: a fan-out answers thousands of polls with the same events.
+          send(() => {
+            const pieces: JsonPiece[] = ['"events":'];
+            answer.events.appendJson(pieces);
+            pieces.push(`,"queue_id":${JSON.stringify(answer.queue_id)}`);
+            return new JsonMembers(pieces);
+          });
         }),
       );
     },
