@@ -1,30 +1,56 @@
 /**
  * What GET /events hands a client: a queue's pending events, kept as the queue holds them (events that
  * several queues share, with consecutive ids) rather than as one `{ id, ...event }` copy per
- * queue, and written as JSON from each event's UTF-8 bytes, built once per event object however
- * many queues hold it. A message delivered to 10,000 queues is stringified and encoded once per
- * variant (flags, formats), not 10,000 times; each answer copies those bytes into its own body
- * rather than building, and then encoding, a string of its own.
+ * queue, and written as JSON from each event's text, built once per event object however many
+ * queues hold it, with its length in UTF-8 bytes. A message delivered to 10,000 queues is
+ * stringified and measured once per variant (flags, formats), not 10,000 times.
  */
 import type { ApiEvent, QueuedEvent } from "./types.ts";
 
-/** A piece of JSON text: a string, or UTF-8 bytes. */
-export type JsonPiece = string | Uint8Array;
+/**
+ * JSON text being built from pieces, with its length in UTF-8 bytes counted as it grows: an
+ * answer's Content-Length without encoding (or flattening) the text before it is written.
+ */
+export class JsonText {
+  text = "";
+  bytes = 0;
+
+  /** Appends text of ASCII characters only: as many bytes as characters. */
+  ascii(piece: string): this {
+    this.text += piece;
+    this.bytes += piece.length;
+    return this;
+  }
+
+  /** Appends any text. */
+  any(piece: string): this {
+    this.text += piece;
+    this.bytes += Buffer.byteLength(piece);
+    return this;
+  }
+
+  /** Appends another JSON text. */
+  append(other: JsonText): this {
+    this.text += other.text;
+    this.bytes += other.bytes;
+    return this;
+  }
+}
 
 /**
- * Each event's JSON text without its opening brace (`"type":"…",…}`) as UTF-8, by event object.
- * Events are never changed once published (queues share them), so the bytes stay true; entries
- * go with their events.
+ * Each event's JSON text without its opening brace (`"type":"…",…}`), by event object. Events are
+ * never changed once published (queues share them), so the text stays true; entries go with
+ * their events.
  */
-const eventBytes = new WeakMap<ApiEvent, Buffer>();
+const eventTexts = new WeakMap<ApiEvent, JsonText>();
 
-function bytesAfterBrace(event: ApiEvent): Buffer {
-  let bytes = eventBytes.get(event);
-  if (bytes === undefined) {
-    bytes = Buffer.from(JSON.stringify(event).slice(1));
-    eventBytes.set(event, bytes);
+function textAfterBrace(event: ApiEvent): JsonText {
+  let text = eventTexts.get(event);
+  if (text === undefined) {
+    text = new JsonText().any(JSON.stringify(event).slice(1));
+    eventTexts.set(event, text);
   }
-  return bytes;
+  return text;
 }
 
 /** A queue's pending events, oldest first, with consecutive ids from `firstId`. */
@@ -41,21 +67,21 @@ export class PendingEvents {
   }
 
   /**
-   * Appends to `pieces` the text of `JSON.stringify(this.toArray())`, without building the
-   * copies: each event as `{"id":N,` and the event's shared bytes after its opening brace.
+   * Appends the text of `JSON.stringify(this.toArray())` to `out`, without building the copies:
+   * each event as `{"id":N,` and the event's shared text after its opening brace.
    */
-  appendJson(pieces: JsonPiece[]): void {
+  appendJson(out: JsonText): void {
     if (this.events.length === 0) {
-      pieces.push("[]");
+      out.ascii("[]");
       return;
     }
     for (let k = 0; k < this.events.length; k++) {
-      const rest = bytesAfterBrace(this.events[k]);
+      const rest = textAfterBrace(this.events[k]);
       const open = k === 0 ? "[" : ",";
       // An event with no members is `}` alone: `{"id":N}`.
-      pieces.push(rest.length === 1 ? `${open}{"id":${this.firstId + k}` : `${open}{"id":${this.firstId + k},`, rest);
+      out.ascii(rest.bytes === 1 ? `${open}{"id":${this.firstId + k}` : `${open}{"id":${this.firstId + k},`).append(rest);
     }
-    pieces.push("]");
+    out.ascii("]");
   }
 
   /** Serialised as the list it stands for (JSON.stringify of an answer holding it). */

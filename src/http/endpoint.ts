@@ -5,7 +5,7 @@ import type { z } from "zod";
 import type { ActionCtx, AuthedCtx } from "../actions/context.ts";
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
-import type { JsonPiece } from "../events/pending-events.ts";
+import { JsonText } from "../events/pending-events.ts";
 import type { Store } from "../store/db.ts";
 
 /** A response that is not the JSON envelope: an HTTP redirect. */
@@ -14,36 +14,19 @@ export class Redirect {
 }
 
 /**
- * Success data already written as JSON: its members without braces (`"events":[…],"queue_id":"…"`),
- * as pieces of text and UTF-8 bytes, sent after `"result":"success","msg":""` as they are, where
- * serialising the answer per request would cost too much (GET /events answering every long poll
- * of a fan-out).
+ * Success data already written as JSON: the text of its members without braces
+ * (`"events":[…],"queue_id":"…"`) with its length in bytes, sent after `"result":"success","msg":""`
+ * as it is, where serialising the answer per request would cost too much (GET /events answering
+ * every long poll of a fan-out).
  */
 export class JsonMembers {
-  constructor(readonly pieces: readonly JsonPiece[]) {}
+  constructor(readonly members: JsonText) {}
 
-  /**
-   * The whole success answer as one body of bytes: those `reply.send({ result, msg, ...data, ...extra })`
-   * writes for the same data. Bytes, not a string: the answer's events are copied from their
-   * shared bytes, and the body is neither flattened nor encoded again on its way out.
-   */
-  envelope(ignored: readonly string[]): Buffer {
-    const head = this.pieces.length > 0 ? '{"result":"success","msg":"",' : '{"result":"success","msg":""';
-    const tail = ignored.length > 0 ? `,"ignored_parameters_unsupported":${JSON.stringify(ignored)}}` : "}";
-    let length = head.length + Buffer.byteLength(tail);
-    for (const piece of this.pieces) length += typeof piece === "string" ? Buffer.byteLength(piece) : piece.length;
-    const body = Buffer.allocUnsafe(length);
-    let at = body.write(head);
-    for (const piece of this.pieces) {
-      if (typeof piece === "string") {
-        at += body.write(piece, at);
-      } else {
-        body.set(piece, at);
-        at += piece.length;
-      }
-    }
-    body.write(tail, at);
-    return body;
+  /** The whole success answer: the text `reply.send({ result, msg, ...data, ...extra })` writes for the same data. */
+  envelope(ignored: readonly string[]): JsonText {
+    const out = new JsonText().ascii(this.members.bytes === 0 ? '{"result":"success","msg":""' : '{"result":"success","msg":"",').append(this.members);
+    if (ignored.length > 0) out.any(`,"ignored_parameters_unsupported":${JSON.stringify(ignored)}`);
+    return out.ascii("}");
   }
 }
 

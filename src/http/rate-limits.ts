@@ -78,7 +78,10 @@ export function registerRateLimits(app: App, deps: RateLimitDeps, host: string):
     if (state?.limited) throw new RateLimitedError(state.retryAfterSeconds);
   };
 
-  app.addHook("onRequest", async (req) => {
+  // The headers go on the reply as soon as the request is charged (an answer written past
+  // Fastify's send, as GET /events' long polls are, carries the headers set by then); a refusal
+  // sets them again (onError).
+  app.addHook("onRequest", async (req, reply) => {
     const url = req.routeOptions.url;
     const mode = url === undefined ? undefined : modes.get(`${req.method === "HEAD" ? "GET" : req.method} ${url}`);
     if (mode === undefined) return;
@@ -88,6 +91,7 @@ export function registerRateLimits(app: App, deps: RateLimitDeps, host: string):
     // when some are sent, so an invented header or cookie does not buy a fresh bucket.
     if (mode.auth === "none" || !hasCredentials(req, mode.source)) {
       charge.state = await limits.apiByIp.consume(req.ip);
+      setHeaders(reply, charge);
       return refuseIfLimited(charge.state);
     }
     let userId: number;
@@ -96,10 +100,12 @@ export function registerRateLimits(app: App, deps: RateLimitDeps, host: string):
     } catch (err) {
       if (!(err instanceof JsonableError) || err.status !== 401) throw err;
       charge.state = await limits.apiByIp.consume(req.ip);
+      setHeaders(reply, charge);
       refuseIfLimited(charge.state);
       throw err;
     }
     charge.state = await limits.apiByUser.consume(String(userId));
+    setHeaders(reply, charge);
     refuseIfLimited(charge.state);
   });
 
@@ -109,14 +115,9 @@ export function registerRateLimits(app: App, deps: RateLimitDeps, host: string):
     const retryAfter = Number(err.data["retry-after"]);
     reply.header("retry-after", String(retryAfter));
     const charge = charges.get(req);
-    if (charge) charge.refusedUntilMs = clock.nowMs() + retryAfter * 1000;
-  });
-
-  // A callback hook, not an async one: every async onSend hook holds each answer back by a
-  // microtask, so a fan-out's thousands of answers (their bodies) stay alive all at once.
-  app.addHook("onSend", (req, reply, payload, done) => {
-    const charge = charges.get(req);
-    if (charge) setHeaders(reply, charge);
-    done(null, payload);
+    if (charge) {
+      charge.refusedUntilMs = clock.nowMs() + retryAfter * 1000;
+      setHeaders(reply, charge);
+    }
   });
 }

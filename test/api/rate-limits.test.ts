@@ -9,6 +9,7 @@ import { after, before, beforeEach, describe, test } from "node:test";
 import { ManualClock } from "../../src/clock.ts";
 import { openRateLimits } from "../../src/rate-limit.ts";
 import { expectError, expectSuccess, type ApiResponse, type Credentials } from "../helpers/client.ts";
+import { getEvents, registerQueue } from "../helpers/events.ts";
 import { startServer, startServerOnStore, type TestServer } from "../helpers/server.ts";
 import { STORES } from "../helpers/stores.ts";
 
@@ -93,6 +94,20 @@ for (const kind of STORES) {
         const missing = await server.api.get(admin, "/users/9999");
         expectError(missing, "BAD_REQUEST", "No such user");
         expectHeaders(missing, USER_LIMIT, USER_LIMIT - 1, windowEnd());
+      });
+
+      test("a long poll's answer, written when a message wakes it, carries them too, with the length of its bytes", async () => {
+        const { member, admin } = server.fixtures;
+        const queue = await registerQueue(server.api, member, { event_types: JSON.stringify(["message"]) });
+        const poll = getEvents(server.api, member, { queue_id: queue.queueId, last_event_id: queue.lastEventId });
+        const content = "h\u00e9llo \u2603 \u{1f389}";
+        expectSuccess(await server.api.post(admin, "/messages", { type: "direct", to: JSON.stringify([member.email]), content }));
+        const res = await poll;
+        const body = expectSuccess(res);
+        assert.equal(body.events.length, 1);
+        assert.equal(body.events[0].message.content, content);
+        assert.equal(res.headers.get("content-length"), String(Buffer.byteLength(JSON.stringify(body))));
+        expectHeaders(res, USER_LIMIT, USER_LIMIT - 2, windowEnd());
       });
 
       test("past the per-user limit: 429 with retry-after and headers, for that user only, until the window ends", async () => {

@@ -10,7 +10,7 @@ import { ManualClock } from "../../src/clock.ts";
 import { loadConfig } from "../../src/config.ts";
 import { messageEventTemplate } from "../../src/events/kinds/messages.ts";
 import { realmUserUpdateEvent } from "../../src/events/kinds/users.ts";
-import { PendingEvents, type JsonPiece } from "../../src/events/pending-events.ts";
+import { JsonText, PendingEvents } from "../../src/events/pending-events.ts";
 import { EventQueue } from "../../src/events/queue.ts";
 import { QueueManager } from "../../src/events/queue-manager.ts";
 import type { ClientCapabilities, QueueOptions } from "../../src/events/queue-options.ts";
@@ -38,19 +38,24 @@ function objectAnswer(pending: PendingEvents, queueId: string, ignored: string[]
   return JSON.stringify({ result: "success", msg: "", ...{ events: pending.toArray(), queue_id: queueId }, ...extra });
 }
 
-/** The text of the events list as GET /events writes it, from the events' shared bytes. */
+/** A JSON text whose byte count is checked against its encoding. */
+function checked(json: JsonText): string {
+  assert.equal(json.bytes, Buffer.byteLength(json.text), "the counted length is the text's UTF-8 length");
+  return json.text;
+}
+
+/** The text of the events list as GET /events writes it, from the events' shared text. */
 function eventsJson(pending: PendingEvents): string {
-  const pieces: JsonPiece[] = [];
-  pending.appendJson(pieces);
-  return Buffer.concat(pieces.map((piece) => (typeof piece === "string" ? Buffer.from(piece) : piece))).toString();
+  const out = new JsonText();
+  pending.appendJson(out);
+  return checked(out);
 }
 
 /** What GET /events writes now (http/routes/events.ts). */
 function textAnswer(pending: PendingEvents, queueId: string, ignored: string[] = []): string {
-  const pieces: JsonPiece[] = ['"events":'];
-  pending.appendJson(pieces);
-  pieces.push(`,"queue_id":${JSON.stringify(queueId)}`);
-  return new JsonMembers(pieces).envelope(ignored).toString();
+  const members = new JsonText().ascii('"events":');
+  pending.appendJson(members);
+  return checked(new JsonMembers(members.any(`,"queue_id":${JSON.stringify(queueId)}`)).envelope(ignored));
 }
 
 describe("pending events as JSON text", () => {
@@ -104,8 +109,8 @@ describe("pending events as JSON text", () => {
   test("an empty answer, a heartbeat, an acknowledged queue and one restored from its snapshot", () => {
     const queue = manager.create({ realmId: REALM, userId: 1, options: options({}) });
     assert.equal(textAnswer(queue.pending(), queue.id), objectAnswer(queue.pending(), queue.id));
-    assert.equal(new JsonMembers([]).envelope([]).toString(), JSON.stringify({ result: "success", msg: "" }));
-    assert.equal(new JsonMembers([]).envelope(["\u2603"]).toString(), JSON.stringify({ result: "success", msg: "", ignored_parameters_unsupported: ["\u2603"] }));
+    assert.equal(checked(new JsonMembers(new JsonText()).envelope([])), JSON.stringify({ result: "success", msg: "" }));
+    assert.equal(checked(new JsonMembers(new JsonText()).envelope(["\u2603"])), JSON.stringify({ result: "success", msg: "", ignored_parameters_unsupported: ["\u2603"] }));
     assert.equal(eventsJson(new PendingEvents(7, [{ type: "heartbeat" }])), JSON.stringify([{ id: 7, type: "heartbeat" }]));
     for (let k = 0; k < 3; k++) manager.deliver({ realmId: REALM, event: { type: "heartbeat" }, userIds: [1] });
     assert.equal(queue.acknowledge(0), "ok");

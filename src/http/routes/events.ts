@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { deleteQueue, getEvents } from "../../actions/queues/events.ts";
 import { registerEventQueue } from "../../actions/queues/register.ts";
-import type { JsonPiece } from "../../events/pending-events.ts";
+import { JsonText } from "../../events/pending-events.ts";
 import { DeferredAnswer, defineEndpoint, JsonMembers } from "../endpoint.ts";
 import { bool, int, json, str } from "../params.ts";
 
@@ -81,12 +81,11 @@ export const endpoints = [
       return new DeferredAnswer((send, fail) =>
         getEvents(ctx, input, (answer) => {
           if (answer instanceof Error) return fail(answer);
-          // Written from each event's shared bytes: a fan-out answers thousands of polls with the same events.
+          // Written from each event's shared text: a fan-out answers thousands of polls with the same events.
           send(() => {
-            const pieces: JsonPiece[] = ['"events":'];
-            answer.events.appendJson(pieces);
-            pieces.push(`,"queue_id":${JSON.stringify(answer.queue_id)}`);
-            return new JsonMembers(pieces);
+            const members = new JsonText().ascii('"events":');
+            answer.events.appendJson(members);
+            return new JsonMembers(members.any(`,"queue_id":${JSON.stringify(answer.queue_id)}`));
           });
         }),
       );
