@@ -176,13 +176,13 @@ function requestFields(req: FastifyRequest): { reqId: string; method: string; pa
  * Writes a success answer straight to the connection, past Fastify's send: GET /events answers
  * every long poll of a fan-out at once, and Fastify's work per answer (its hook chain, parsing
  * the content type, counting the bytes by flattening the text) was a good part of that loop.
- * Headers set on the reply so far (the rate limits') go with it. Only for routes whose answers
- * no onSend hook changes: those under /api/v1 (the /json routes add the CSRF cookie).
+ * Headers already on the raw response (the rate limits') go with it. Only for routes whose
+ * answers no onSend hook changes: those under /api/v1 (the /json routes add the CSRF cookie).
+ * Fastify is not told (no hijack): the handler returned nothing, so it waits for the answer, and
+ * `reply.sent` reads true once the raw response has ended.
  */
 function writeDirectly(reply: FastifyReply, json: JsonText): void {
-  reply.hijack();
-  const headers: http.OutgoingHttpHeaders = { ...(reply.getHeaders() as http.OutgoingHttpHeaders), "content-type": JSON_TYPE, "content-length": json.bytes };
-  reply.raw.writeHead(200, headers);
+  reply.raw.writeHead(200, { "content-type": JSON_TYPE, "content-length": json.bytes });
   reply.raw.end(json.text);
 }
 

@@ -54,13 +54,17 @@ function limitedRoutes(endpoints: Endpoint[]): Map<string, AuthMode> {
   return modes;
 }
 
+/**
+ * Sets the X-RateLimit-* headers on the raw response: Node adds them to whatever writes the
+ * head, Fastify's send or an answer written past it (http/app.ts writeDirectly).
+ */
 function setHeaders(reply: FastifyReply, charge: Charge): void {
   const { state, refusedUntilMs } = charge;
   if (!state) return;
   const resetMs = Math.max(state.resetMs, refusedUntilMs ?? 0);
-  reply.header("x-ratelimit-limit", String(state.limit));
-  reply.header("x-ratelimit-remaining", String(refusedUntilMs === null ? state.remaining : 0));
-  reply.header("x-ratelimit-reset", String(Math.ceil(resetMs / 1000)));
+  reply.raw.setHeader("x-ratelimit-limit", String(state.limit));
+  reply.raw.setHeader("x-ratelimit-remaining", String(refusedUntilMs === null ? state.remaining : 0));
+  reply.raw.setHeader("x-ratelimit-reset", String(Math.ceil(resetMs / 1000)));
 }
 
 /** What the hooks need from the app. */
