@@ -150,6 +150,7 @@ export class QueueManager {
     }
   }
 
+  /** Appends what the queue receives of the delivery's event (adapted, and if accepted), waking its poll. */
   private deliverTo(queue: EventQueue, delivery: Delivery): void {
     if (queue.realmId !== delivery.realmId) return;
     // Adapt first: a message event's narrow (is:unread, ...) looks at the queue user's own flags.

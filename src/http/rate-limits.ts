@@ -82,7 +82,7 @@ export function registerRateLimits(app: App, deps: RateLimitDeps, host: string):
     if (state?.limited) throw new RateLimitedError(state.retryAfterSeconds);
   };
 
-  // The headers go on the reply as soon as the request is charged (an answer written past
+  // The headers go on the response as soon as the request is charged (an answer written past
   // Fastify's send, as GET /events' long polls are, carries the headers set by then); a refusal
   // sets them again (onError).
   app.addHook("onRequest", async (req, reply) => {

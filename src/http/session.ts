@@ -151,7 +151,7 @@ function setCsrfCookieIfNeeded(req: FastifyRequest, reply: FastifyReply, secure:
 
 /**
  * Adds the CSRF check to every route under /json/ (before anything else reads the request) and
- * the CSRF cookie to every /json response that needs one. `externalUrl`: the site (EXTERNAL_URL).
+ * the CSRF cookie to every answer of those routes that needs one. `externalUrl`: the site (EXTERNAL_URL).
  */
 export function registerCsrf(app: App, externalUrl: string): void {
   const siteOrigin = new URL(externalUrl).origin;
