@@ -79,7 +79,7 @@ export class PendingEvents {
       const rest = textAfterBrace(this.events[k]);
       const open = k === 0 ? "[" : ",";
       // An event with no members is `}` alone: `{"id":N}`.
-      out.ascii(rest.bytes === 1 ? `${open}{"id":${this.firstId + k}` : `${open}{"id":${this.firstId + k},`).append(rest);
+      out.ascii(rest.text === "}" ? `${open}{"id":${this.firstId + k}` : `${open}{"id":${this.firstId + k},`).append(rest);
     }
     out.ascii("]");
   }

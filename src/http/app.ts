@@ -13,7 +13,7 @@ import { authenticate, authenticateWebhook, hasCredentials, type AuthEnv, type C
 import { jsonPath, registerCsrf, secureSite } from "./session.ts";
 import { registerSessionRoutes } from "./session-routes.ts";
 import { BOT_TYPES } from "../actions/users/bots.ts";
-import { DeferredAnswer, JsonMembers, Redirect, type App, type AppRequest, type Endpoint, type RawRoutes } from "./endpoint.ts";
+import { DeferredAnswer, Redirect, type App, type AppRequest, type Endpoint, type RawRoutes } from "./endpoint.ts";
 import { AdministratorRequiredError, JsonableError } from "../errors.ts";
 import type { JsonText } from "../events/pending-events.ts";
 import { isRealmAdmin } from "../permissions/check.ts";
@@ -187,6 +187,15 @@ function writeDirectly(reply: FastifyReply, json: JsonText): void {
 }
 
 /**
+ * What Fastify does with a rejected async handler, for a handler or a long poll's answer that
+ * failed: the error's answer, or a log line once an answer has gone.
+ */
+function sendFailure(req: AppRequest, reply: FastifyReply, err: unknown): void {
+  if (reply.sent) req.log.error({ err, ...requestFields(req) }, "failed after its answer was sent");
+  else reply.send(err instanceof Error ? err : new Error(String(err)));
+}
+
+/**
  * Starts a DeferredAnswer, which sends itself when it comes, written directly (writeDirectly)
  * when `direct`. Its callbacks run inside whatever wakes a long poll (an event's delivery to
  * every queue), so nothing may escape them: an answer that cannot be built answers with the
@@ -197,8 +206,7 @@ function startDeferred(req: AppRequest, reply: FastifyReply, data: DeferredAnswe
     try {
       write();
     } catch (err) {
-      if (reply.sent) req.log.error({ err, ...requestFields(req) }, "could not send a long poll's answer");
-      else reply.send(err);
+      sendFailure(req, reply, err);
     }
   };
   data.start(
@@ -210,12 +218,6 @@ function startDeferred(req: AppRequest, reply: FastifyReply, data: DeferredAnswe
       }),
     (error) => settle(() => reply.send(error)),
   );
-}
-
-/** What Fastify does with a rejected async handler: the error's answer, or a log line once an answer has gone. */
-function sendFailure(req: AppRequest, reply: FastifyReply, err: unknown): void {
-  if (reply.sent) req.log.error({ err, ...requestFields(req) }, "failed after its answer was sent");
-  else reply.send(err instanceof Error ? err : new Error(String(err)));
 }
 
 /**
@@ -230,7 +232,6 @@ function endpointHandler(deps: ServerDeps, authEnv: AuthEnv, endpoint: Endpoint,
     const { params, ignored } = readParams(req, endpoint);
     const data = await endpoint.handler(params, ctx);
     if (data instanceof Redirect) return void reply.redirect(data.location, 302);
-    if (data instanceof JsonMembers) return void reply.type(JSON_TYPE).send(data.envelope(ignored).text);
     if (data instanceof DeferredAnswer) return startDeferred(req, reply, data, ignored, source === "basic");
     const extra = ignored.length > 0 ? { ignored_parameters_unsupported: ignored } : {};
     reply.send({ result: "success", msg: "", ...data, ...extra });

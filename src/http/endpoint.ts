@@ -42,7 +42,7 @@ export class DeferredAnswer {
 }
 
 /** Success data merged into `{result: "success", msg: ""}`. */
-type SuccessData = Record<string, unknown> | JsonMembers | DeferredAnswer;
+type SuccessData = Record<string, unknown> | DeferredAnswer;
 
 type Common<S extends z.ZodObject> = {
   method: "GET" | "POST" | "PATCH" | "DELETE" | "PUT";

@@ -1,5 +1,5 @@
 /**
- * GET /events answers written from each event's shared JSON bytes (events/pending-events.ts,
+ * GET /events answers written from each event's shared JSON text (events/pending-events.ts,
  * http/endpoint.ts JsonMembers): the bytes equal those of serialising the answer object per
  * queue, as the server did before, for message events (per-user flags, formats, local echo)
  * and other events; queues that see the same message share one copy.
