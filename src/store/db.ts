@@ -7,7 +7,7 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect } from "kysely";
 import type { Database } from "./schema.ts";
 import type { Engine } from "./types.ts";
 import { migrations } from "./migrations/index.ts";
-import { DEFAULT_GROUP_COMMIT_MAX, DEFAULT_PG_POOL_SIZE, DEFAULT_PG_WRITE_LANES, DEFAULT_SQLITE_CACHE_MB } from "../config.ts";
+import { DEFAULT_GROUP_COMMIT_MAX, DEFAULT_PG_POOL_SIZE, DEFAULT_PG_WRITE_LANE_WAIT_MS, DEFAULT_PG_WRITE_LANES, DEFAULT_SQLITE_CACHE_MB } from "../config.ts";
 import { groupCommitter, type GroupCommitter } from "./group-commit.ts";
 import { withStatementCache } from "./sqlite-statements.ts";
 import { SqliteLiteralLimits } from "./dialect/sqlite-literal-limits.ts";
@@ -19,7 +19,7 @@ import { startCheckpointer } from "./sqlite-checkpointer.ts";
 import { pgGroupCommitter } from "./pg-group-commit.ts";
 
 /** What openStore reads of the configuration (config.ts documents each). */
-type StoreOptions = { databaseUrl: string | null; dataDir: string; groupCommitMax?: number; sqliteCacheMb?: number; pgPoolSize?: number; pgWriteLanes?: number; pgNamedPageQueries?: number };
+type StoreOptions = { databaseUrl: string | null; dataDir: string; groupCommitMax?: number; sqliteCacheMb?: number; pgPoolSize?: number; pgWriteLanes?: number; pgWriteLaneWaitMs?: number; pgNamedPageQueries?: number };
 
 /** An open database: the Kysely handles, its engine and what closes it. */
 export type Store = {
@@ -54,10 +54,11 @@ export function openStore(opts: StoreOptions): Store {
     const listener = listenForCommits(opts.databaseUrl, versions);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     attachReadCache(db, versions);
-    // Write transactions side by side on at most pgWriteLanes connections (the rest of the pool
-    // serves reads), batched into shared commits under load (pg-group-commit.ts).
+    // Write transactions batched into shared commits under load, one lane (pooled connection) at a
+    // time and at most pgWriteLanes when the open ones are slow; the rest of the pool serves reads
+    // (pg-group-commit.ts).
     const lanes = Math.min(opts.pgWriteLanes ?? DEFAULT_PG_WRITE_LANES, (opts.pgPoolSize ?? DEFAULT_PG_POOL_SIZE) - 1);
-    const transact = pgGroupCommitter(db, { lanes: Math.max(1, lanes), maxBatch: Math.max(1, opts.groupCommitMax ?? DEFAULT_GROUP_COMMIT_MAX) });
+    const transact = pgGroupCommitter(db, { lanes: Math.max(1, lanes), maxBatch: Math.max(1, opts.groupCommitMax ?? DEFAULT_GROUP_COMMIT_MAX), laneWaitMs: opts.pgWriteLaneWaitMs ?? DEFAULT_PG_WRITE_LANE_WAIT_MS });
     return {
       db,
       reader: db,

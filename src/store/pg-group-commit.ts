@@ -16,8 +16,12 @@
  *
  * A transaction of a batch sees the writes of those before it in the batch (as it would had they
  * committed just before it started); in a run of sends, each also sees the later sends' messages,
- * as their rows were written together. Several batches run side by side, one per lane, each on its
- * own pooled connection.
+ * as their rows were written together.
+ *
+ * Batches run one at a time, on one pooled connection (a lane), so that those who wait share one
+ * commit: a second lane would start a small batch, and each batch costs its round trips again.
+ * Another lane opens only when every open lane's batch has run for `laneWaitMs`, so one slow
+ * transaction (a large import, a mass unsubscribe) holds up the others by at most that long.
  */
 import type { ControlledTransaction, Kysely, Transaction } from "kysely";
 import { BatchRolledBackError } from "../errors.ts";
@@ -66,10 +70,16 @@ async function runJobs(tx: Transaction<Database>, batch: Job[], values: unknown[
   return null;
 }
 
-/** A committer over `db`: at most `lanes` transactions (or batches) at once, batches of at most `maxBatch`. */
-export function pgGroupCommitter(db: Kysely<Database>, opts: { lanes: number; maxBatch: number }): GroupCommitter {
+/**
+ * A committer over `db`: batches of at most `maxBatch`, one lane at a time, up to `lanes` when
+ * the open ones have each been busy for `laneWaitMs` (0: every lane opens as soon as work waits).
+ */
+export function pgGroupCommitter(db: Kysely<Database>, opts: { lanes: number; maxBatch: number; laneWaitMs: number }): GroupCommitter {
   const waiting: Job[] = [];
-  let busy = 0;
+  /** When each open lane's batch started (performance.now()), oldest first. */
+  const open: number[] = [];
+  /** Looks again at the waiting jobs once the newest open lane has been busy for laneWaitMs. */
+  let recheck: NodeJS.Timeout | null = null;
 
   async function runAlone(job: Job): Promise<void> {
     try {
@@ -115,10 +125,19 @@ export function pgGroupCommitter(db: Kysely<Database>, opts: { lanes: number; ma
   }
 
   function pump(): void {
-    while (busy < opts.lanes && waiting.length > 0) {
-      busy++;
+    while (open.length < opts.lanes && waiting.length > 0) {
+      const now = performance.now();
+      const opensAt = open.length === 0 ? now : open[open.length - 1] + opts.laneWaitMs;
+      if (now < opensAt) {
+        recheck ??= setTimeout(() => {
+          recheck = null;
+          pump();
+        }, opensAt - now).unref();
+        return;
+      }
+      open.push(now);
       void runBatch(waiting.splice(0, opts.maxBatch)).finally(() => {
-        busy--;
+        open.splice(open.indexOf(now), 1);
         pump();
       });
     }

@@ -12,8 +12,8 @@ import { freshStore, type FreshStore, type StoreKind } from "./stores.ts";
 /** The suite's store, handed to the suite once it is ready. */
 export type MigratedStore = { fresh: FreshStore; store: Store };
 
-/** Options: the fixture realm and users, the store's group-commit batch size and (PostgreSQL) write lanes and named page queries. */
-type Options = { fixtures?: boolean; groupCommitMax?: number; pgWriteLanes?: number; pgNamedPageQueries?: number };
+/** Options: the fixture realm and users, the store's group-commit batch size and (PostgreSQL) write lanes (and how long a further one waits) and named page queries. */
+type Options = { fixtures?: boolean; groupCommitMax?: number; pgWriteLanes?: number; pgWriteLaneWaitMs?: number; pgNamedPageQueries?: number };
 
 /** Registers the suite's before/after hooks; `ready` receives the store (and fixtures when asked) before the first test. */
 export function useMigratedStore(kind: StoreKind, opts: Options & { fixtures: true }, ready: (s: MigratedStore & { fixtures: Fixtures }) => void): void;
@@ -25,7 +25,7 @@ export function useMigratedStore(kind: StoreKind, opts: Options, ready: (s: Migr
     fresh = await freshStore(kind);
     // Without `fixtures: true` the suite's callback (second overload) never reads them.
     const fixtures = (opts.fixtures ? await createFixtures(fresh) : undefined) as Fixtures;
-    store = openStore({ databaseUrl: fresh.databaseUrl, dataDir: fresh.dataDir, groupCommitMax: opts.groupCommitMax, pgWriteLanes: opts.pgWriteLanes, pgNamedPageQueries: opts.pgNamedPageQueries });
+    store = openStore({ databaseUrl: fresh.databaseUrl, dataDir: fresh.dataDir, groupCommitMax: opts.groupCommitMax, pgWriteLanes: opts.pgWriteLanes, pgWriteLaneWaitMs: opts.pgWriteLaneWaitMs, pgNamedPageQueries: opts.pgNamedPageQueries });
     await migrate(store);
     ready({ fresh, store, fixtures });
   });

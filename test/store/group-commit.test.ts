@@ -168,3 +168,56 @@ if (STORES.includes("postgres")) describe("PostgreSQL group commit: one write la
     assert.deepEqual((await realmNames(store)).filter((n) => n.startsWith("q")), ["q0"]);
   });
 });
+
+if (STORES.includes("postgres")) describe("PostgreSQL group commit: a second lane opens only after the first has been busy PG_WRITE_LANE_WAIT_MS", () => {
+  const WAIT_MS = 150;
+  let store: Store;
+  useMigratedStore("postgres", { groupCommitMax: 5, pgWriteLanes: 2, pgWriteLaneWaitMs: WAIT_MS }, (s) => {
+    ({ store } = s);
+  });
+  const txid = (tx: Transaction<Database>) => sql<{ id: string }>`select txid_current()::text as id`.execute(tx).then((r) => r.rows[0].id);
+
+  /** A transaction that holds its lane until released; `started` resolves once it runs. */
+  function slowTransaction() {
+    let release = () => {};
+    let started = () => {};
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const done = store.transact(async (tx) => {
+      started();
+      await held;
+      return txid(tx);
+    });
+    return { running, release, done };
+  }
+
+  test("behind a slow transaction, the others wait up to the lane wait, then share a second lane's commit", async () => {
+    const slow = slowTransaction();
+    await slow.running;
+    const queued = performance.now();
+    const others = await Promise.all(Array.from({ length: 3 }, () => store.transact((tx) => txid(tx)))).finally(slow.release);
+    const waited = performance.now() - queued;
+    // Done while the slow one still held the first lane: a second lane opened, after the wait.
+    assert.ok(waited >= WAIT_MS - 5, `the second lane opened after ${waited.toFixed(1)} ms`);
+    assert.equal(new Set(others).size, 1, "the waiting transactions shared one commit");
+    assert.notEqual(await slow.done, others[0]);
+  });
+
+  test("while the first lane is busy for less than the wait, the others wait for it rather than open a second", async () => {
+    const slow = slowTransaction();
+    await slow.running;
+    let released = false;
+    // Released well within the wait: the queued transactions must not have started before it.
+    setTimeout(() => {
+      released = true;
+      slow.release();
+    }, WAIT_MS / 5);
+    const startedAfterRelease = await Promise.all(Array.from({ length: 3 }, () => store.transact(async (tx) => {
+      const afterRelease = released;
+      await txid(tx);
+      return afterRelease;
+    })));
+    await slow.done;
+    assert.deepEqual(startedAfterRelease, [true, true, true]);
+  });
+});
