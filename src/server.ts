@@ -57,7 +57,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const bus: ServerBus = config.redisUrl
     ? await RedisBus.connect(config.redisUrl, busChannel(config), { backlogLength: config.eventBacklogLength, log })
     : new LocalBus();
-  const queues = new QueueManager(clock, config);
+  // With other processes reading this one's events, its polls are answered after they went out.
+  const queues = new QueueManager(clock, config, { answerAfterTurn: config.redisUrl !== null });
   // The queues a graceful shutdown saved (events/persist.ts), then the bus from where they were
   // saved: they get what other processes published meanwhile, or are dropped if they cannot.
   const savedQueues = queuesFile(config.eventQueuesDir, queues.processId);

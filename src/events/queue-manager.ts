@@ -50,12 +50,23 @@ export class QueueManager {
   private closing = false;
   /** Told when a user starts or stops holding a queue that takes message events here (events/process-registry.ts). */
   onHolderChange: ((userId: number, holds: boolean) => void) | null = null;
+  /** With `answerAfterTurn`: the queues whose polls this turn's deliveries woke, answered at its end. */
+  private woken: Set<string> | null = null;
+  private readonly answerAfterTurn: boolean;
 
+  /**
+   * `answerAfterTurn` (processes sharing a bus): a delivery queues its events at once, but the
+   * polls it wakes are answered together once the turn's work is done (setImmediate), after the
+   * bus has handed the turn's deliveries to the other processes (events/redis-bus.ts schedules
+   * that first). They then answer their polls while this process answers its own, rather than
+   * after it.
+   */
   constructor(
     readonly clock: Clock,
     readonly config: Config,
-    opts: { processId?: string } = {},
+    opts: { processId?: string; answerAfterTurn?: boolean } = {},
   ) {
+    this.answerAfterTurn = opts.answerAfterTurn ?? false;
     this.generation = nowSeconds(clock);
     this.processId = opts.processId ?? config.processId ?? (config.port > 0 ? String(config.port) : crypto.randomBytes(4).toString("hex"));
     this.sweeps = scheduleSweeps(clock, sweepIntervalMs(config.queueIdleSeconds * 1000), () => this.collectIdle());
@@ -159,7 +170,23 @@ export class QueueManager {
     let pushed = false;
     if (Array.isArray(adapted)) for (const event of adapted) pushed = pushIfAccepted(queue, event) || pushed;
     else pushed = pushIfAccepted(queue, adapted);
-    if (pushed) this.polls.wake(queue.id);
+    if (pushed) this.wakeForDelivery(queue.id);
+  }
+
+  /** Wakes the queue's poll now, or with `answerAfterTurn` once the turn's deliveries are done. */
+  private wakeForDelivery(queueId: string): void {
+    if (!this.answerAfterTurn) return this.polls.wake(queueId);
+    if (this.woken === null) {
+      this.woken = new Set();
+      setImmediate(() => this.answerWoken());
+    }
+    this.woken.add(queueId);
+  }
+
+  private answerWoken(): void {
+    const woken = this.woken ?? [];
+    this.woken = null;
+    for (const queueId of woken) this.polls.wake(queueId);
   }
 
   /**

@@ -117,11 +117,13 @@ export class RedisBus implements EventBus {
   }
 
   publish(deliveries: Delivery[]): void {
-    this.dispatch(deliveries);
     // Every publish of one turn of the event loop (a group commit's transactions answer in one)
     // goes out as one entry: one XADD, and one entry for each other process to read and parse.
+    // Scheduled before this process's own delivery, so that it goes out ahead of the polls that
+    // delivery answers at the turn's end (QueueManager's answerAfterTurn).
     this.outgoing.push(...deliveries);
     if (this.flushing === null) this.flushing = setImmediate(() => this.flush());
+    this.dispatch(deliveries);
   }
 
   /** Appends the deliveries published since the last flush to the stream, as one entry. */

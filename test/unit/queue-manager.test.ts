@@ -173,6 +173,27 @@ describe("QueueManager", () => {
     ]);
   });
 
+  test("answerAfterTurn (processes sharing a bus): a delivery queues its events at once and answers the polls it woke at the turn's end, with every event of the turn", async () => {
+    const shared = new QueueManager(clock, config, { answerAfterTurn: true });
+    try {
+      const waiting = shared.create({ realmId: REALM, userId: 1, options: options() });
+      const idle = shared.create({ realmId: REALM, userId: 1, options: options() });
+      const answered: string[][] = [];
+      shared.nextEvents(waiting, false, (events) => answered.push(events?.toArray().map((e) => `${e.type}:${e.id}`) ?? ["deleted"]));
+      shared.deliver({ realmId: REALM, event: loose({ type: "custom", op: "a" }), userIds: [1] });
+      shared.deliver({ realmId: REALM, event: loose({ type: "custom", op: "b" }), userIds: [1] });
+      assert.deepEqual(answered, [], "not answered inside the delivery");
+      // A request in the same turn (not blocking) already sees what was delivered.
+      const seen: string[] = [];
+      shared.nextEvents(idle, true, (events) => seen.push(...(events?.toArray().map((e) => `${e.type}:${e.id}`) ?? [])));
+      assert.deepEqual(seen, ["custom:0", "custom:1"]);
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.deepEqual(answered, [["custom:0", "custom:1"]]);
+    } finally {
+      shared.close();
+    }
+  });
+
   test("a waiting poll gets a heartbeat after the heartbeat interval, not before", async () => {
     const queue = make(1);
     const poll = next(queue);
