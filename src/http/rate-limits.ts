@@ -78,10 +78,6 @@ export function registerRateLimits(app: App, deps: RateLimitDeps, host: string):
   const modes = limitedRoutes(deps.endpoints);
   const charges = new WeakMap<FastifyRequest, Charge>();
 
-  const refuseIfLimited = (state: RateLimitState | null): void => {
-    if (state?.limited) throw new RateLimitedError(state.retryAfterSeconds);
-  };
-
   // The headers go on the response as soon as the request is charged (an answer written past
   // Fastify's send, as GET /events' long polls are, carries the headers set by then); a refusal
   // sets them again (onError).
@@ -91,26 +87,24 @@ export function registerRateLimits(app: App, deps: RateLimitDeps, host: string):
     if (mode === undefined) return;
     const charge: Charge = { state: null, refusedUntilMs: null };
     charges.set(req, charge);
+    /** Records the bucket's state, puts its headers on the response, and refuses past the limit. */
+    const charged = (state: RateLimitState | null): void => {
+      charge.state = state;
+      setHeaders(reply, charge);
+      if (state?.limited) throw new RateLimitedError(state.retryAfterSeconds);
+    };
     // Routes that ignore credentials ("none", e.g. the password logins) charge the address even
     // when some are sent, so an invented header or cookie does not buy a fresh bucket.
-    if (mode.auth === "none" || !hasCredentials(req, mode.source)) {
-      charge.state = await limits.apiByIp.consume(req.ip);
-      setHeaders(reply, charge);
-      return refuseIfLimited(charge.state);
-    }
+    if (mode.auth === "none" || !hasCredentials(req, mode.source)) return charged(await limits.apiByIp.consume(req.ip));
     let userId: number;
     try {
       userId = (await checkCredentials(req, authEnv, mode.source)).user.id;
     } catch (err) {
       if (!(err instanceof JsonableError) || err.status !== 401) throw err;
-      charge.state = await limits.apiByIp.consume(req.ip);
-      setHeaders(reply, charge);
-      refuseIfLimited(charge.state);
+      charged(await limits.apiByIp.consume(req.ip));
       throw err;
     }
-    charge.state = await limits.apiByUser.consume(String(userId));
-    setHeaders(reply, charge);
-    refuseIfLimited(charge.state);
+    charged(await limits.apiByUser.consume(String(userId)));
   });
 
   // Runs before the app's error handler, for refusals here and in actions (the login limit).
