@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { afterEach, beforeEach, describe, test } from "node:test";
 import { ManualClock } from "../../src/clock.ts";
 import { loadConfig } from "../../src/config.ts";
-import { messageEventTemplate } from "../../src/events/kinds/messages.ts";
+import { messageEventTemplate, userFlagSets } from "../../src/events/kinds/messages.ts";
 import { realmUserUpdateEvent } from "../../src/events/kinds/users.ts";
 import { JsonText, PendingEvents } from "../../src/events/pending-events.ts";
 import { EventQueue } from "../../src/events/queue.ts";
@@ -72,7 +72,7 @@ describe("pending events as JSON text", () => {
     const modernToo = make(3, options({}, { empty_topic_name: true }));
     const template = messageEventTemplate(message, {
       raw_content: "**hi** \"there\" \u2603",
-      user_flags: { 1: ["read"], 2: ["mentioned", "wildcard_mentioned"], 3: [] },
+      user_flags: userFlagSets([[1, ["read"]], [2, ["mentioned", "wildcard_mentioned"]], [3, []]]),
       gravatar_computable: true,
       empty_topic_display_name: "general chat",
       sender_queue_id: sender.id,

@@ -7,7 +7,7 @@
  * recipient's queues with that user's flags after commit. POST /messages runs both in one transaction.
  */
 import { nowSeconds, systemClock } from "../../clock.ts";
-import { messageEventTemplate, TEMPLATE_PRESENT_OPTIONS, type MessageEventTemplate } from "../../events/kinds/messages.ts";
+import { messageEventTemplate, TEMPLATE_PRESENT_OPTIONS, userFlagSets, type MessageEventTemplate } from "../../events/kinds/messages.ts";
 import { JsonableError } from "../../errors.ts";
 import { renderMessage, type RenderResult } from "../../markdown/render.ts";
 import type { Linkifier } from "../../markdown/types.ts";
@@ -204,10 +204,7 @@ async function messageEvent(ctx: Pick<DoEnv, "realm" | "config">, db: Db, messag
   const host = emailDomain(ctx.config.externalUrl);
   const lookups = stream === null ? messageLookups(ctx.realm, host, await messageLookupRows(db, ctx.realm.id, [message])) : newChannelMessageLookups(ctx.realm, host, sender, stream, request.linkifiers);
   const presented = presentMessage(message, sender, TEMPLATE_PRESENT_OPTIONS, lookups);
-  const userFlags: Record<string, readonly string[]> = {};
-  for (const id of request.receiverIds) {
-    userFlags[id] = flagNames(effectiveFlagBits(id, message, { received: true, stored: request.storedFlags.get(id) }));
-  }
+  const userFlags = userFlagSets(request.receiverIds.map((id) => [id, flagNames(effectiveFlagBits(id, message, { received: true, stored: request.storedFlags.get(id) }))]));
   return messageEventTemplate(presented, {
     raw_content: message.content,
     user_flags: userFlags,

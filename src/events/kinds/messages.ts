@@ -13,8 +13,15 @@ type MessageEvent = { type: "message"; message: ApiMessage; flags: readonly stri
 type MessageEventVariants = {
   /** The raw Markdown, for queues with apply_markdown=false. */
   raw_content: string;
-  /** Flags by user id (as a string key); users not listed (all_public_streams queues) get []. */
-  user_flags: Record<string, readonly string[]>;
+  /**
+   * The receivers grouped by their flags, one set per distinct list (most of a channel's
+   * receivers share one), rather than an object keyed by user id: such an object costs every
+   * process several times as much to write and read as JSON. Users in no set
+   * (all_public_streams queues) get []. Entries that an earlier release put on the Redis bus
+   * have the object form (flags by user id as a string key); a process reading them after an
+   * upgrade still understands it.
+   */
+  user_flags: UserFlagSet[] | Record<string, readonly string[]>;
   /** Whether a client_gravatar queue gets avatar_url null (public address, gravatar avatar). */
   gravatar_computable: boolean;
   /** The realm's display name of the empty topic, for clients without empty_topic_name. */
@@ -23,6 +30,24 @@ type MessageEventVariants = {
   sender_queue_id: string | null;
   local_id: string | null;
 };
+
+/** Receivers that have the same flags on a message. */
+export type UserFlagSet = { flags: readonly string[]; user_ids: number[] };
+
+/** Groups each receiver's flags into sets (see MessageEventVariants.user_flags). */
+export function userFlagSets(receivers: Iterable<[userId: number, flags: readonly string[]]>): UserFlagSet[] {
+  const sets = new Map<string, UserFlagSet>();
+  for (const [userId, flags] of receivers) {
+    const key = flags.join(" ");
+    let set = sets.get(key);
+    if (set === undefined) {
+      set = { flags, user_ids: [] };
+      sets.set(key, set);
+    }
+    set.user_ids.push(userId);
+  }
+  return [...sets.values()];
+}
 
 /** The published form of a message event. */
 export type MessageEventTemplate = { type: "message"; message: ApiMessage; flags: string[]; variants: MessageEventVariants };
@@ -38,8 +63,31 @@ export function messageEventTemplate(message: ApiMessage, variants: MessageEvent
 /** Every message event: the published template, or a queue's copy. */
 export type AnyMessageEvent = MessageEventTemplate | MessageEvent;
 
-/** A template's copies made so far, by what tells them apart (see copyKey); local echoes are not kept. */
-const copiesByTemplate = new WeakMap<MessageEventTemplate, Map<string, MessageEvent>>();
+/**
+ * What a template's queues have used so far: its copies, by what tells them apart (see copyKey;
+ * local echoes are not kept), and each receiver's flags, by user id.
+ */
+type TemplateCopies = { copies: Map<string, MessageEvent>; flags: Map<number, readonly string[]> };
+const copiesByTemplate = new WeakMap<MessageEventTemplate, TemplateCopies>();
+
+function copiesOf(event: MessageEventTemplate): TemplateCopies {
+  let made = copiesByTemplate.get(event);
+  if (made === undefined) {
+    made = { copies: new Map(), flags: flagsByUser(event.variants.user_flags) };
+    copiesByTemplate.set(event, made);
+  }
+  return made;
+}
+
+function flagsByUser(userFlags: MessageEventVariants["user_flags"]): Map<number, readonly string[]> {
+  const flags = new Map<number, readonly string[]>();
+  if (Array.isArray(userFlags)) {
+    for (const set of userFlags) for (const userId of set.user_ids) flags.set(userId, set.flags);
+  } else {
+    for (const [userId, list] of Object.entries(userFlags)) flags.set(Number(userId), list);
+  }
+  return flags;
+}
 
 /**
  * What one queue sees of a message event template (a queue's copy passes unchanged). Queues
@@ -57,14 +105,10 @@ export function messageEventForQueue(
   const rawContent = !options.apply_markdown;
   const noAvatar = options.client_gravatar && variants.gravatar_computable;
   const topicName = event.message.type === "stream" && event.message.subject === "" && !options.capabilities.empty_topic_name;
-  const flags = variants.user_flags[String(target.userId)] ?? [];
+  const { copies, flags: flagsByUser } = copiesOf(event);
+  const flags = flagsByUser.get(target.userId) ?? [];
   if (variants.sender_queue_id === target.id && variants.local_id !== null) {
     return { type: "message", message: messageCopy(event, rawContent, noAvatar, topicName), flags, local_message_id: variants.local_id };
-  }
-  let copies = copiesByTemplate.get(event);
-  if (copies === undefined) {
-    copies = new Map();
-    copiesByTemplate.set(event, copies);
   }
   const key = copyKey(rawContent, noAvatar, topicName, flags);
   let copy = copies.get(key);
