@@ -149,15 +149,14 @@ export class QueueManager {
    * all_public_streams queues when the delivery is for them, each queue once.
    */
   deliver(delivery: Delivery): void {
-    const users = new Set<number>();
+    // The user ids are distinct (see Delivery), so each queue is reached once.
     for (const userId of delivery.userIds) {
-      if (users.has(userId)) continue;
-      users.add(userId);
       const mine = this.byUser.get(userId);
       if (mine !== undefined) for (const queue of mine) this.deliverTo(queue, delivery);
     }
-    if (delivery.allPublicStreamsQueues) {
-      for (const queue of this.allPublicStreams) if (!users.has(queue.userId)) this.deliverTo(queue, delivery);
+    if (delivery.allPublicStreamsQueues && this.allPublicStreams.size > 0) {
+      const reached = new Set(delivery.userIds);
+      for (const queue of this.allPublicStreams) if (!reached.has(queue.userId)) this.deliverTo(queue, delivery);
     }
   }
 

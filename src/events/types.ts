@@ -126,6 +126,7 @@ export type QueuedEvent = ApiEvent & { id: number };
 export type Delivery = {
   realmId: number;
   event: ApiEvent;
+  /** Distinct: every publisher removes repeats (actions/context.ts, typing), and the queues rely on it. */
   userIds: number[];
   /**
    * Also deliver to every queue of the realm registered with `all_public_streams` (messages
