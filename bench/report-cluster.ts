@@ -128,6 +128,14 @@ export function clusterInterpretation(results: readonly (ClusterResult | NotMeas
             `Parley's ratio is ${(ratio / bare).toFixed(2)}x the bare server's.`,
         );
       }
+      const nginxOne = one.cpuMsPerSend?.nginx;
+      const nginxThree = three.cpuMsPerSend?.nginx;
+      if (nginxOne && nginxThree) {
+        out.push(
+          `- nginx passes on the same requests and answers in every layout, yet spent ${cpuMs(nginxThree)} per send with three processes against ${cpuMs(nginxOne)} with one (${(nginxThree / nginxOne).toFixed(2)}x): ` +
+            "what sharing this machine's cores among more busy processes than it has charges for the same work; every part pays it.",
+        );
+      }
       const scaled = perProcessLoad(r);
       const scaledRatio = scaled ? clusterCpuRatio(r, scaled) : null;
       if (scaled && scaledRatio !== null) {
