@@ -65,7 +65,8 @@ export type AnyMessageEvent = MessageEventTemplate | MessageEvent;
 
 /**
  * What a template's queues have used so far: its copies, by what tells them apart (see copyKey;
- * local echoes are not kept), and each receiver's flags, by user id.
+ * local echoes are not kept), and the flags of each receiver that has any, by user id (most of a
+ * channel's receivers have none, and anyone missing gets []).
  */
 type TemplateCopies = { copies: Map<string, MessageEvent>; flags: Map<number, readonly string[]> };
 const copiesByTemplate = new WeakMap<MessageEventTemplate, TemplateCopies>();
@@ -79,12 +80,13 @@ function copiesOf(event: MessageEventTemplate): TemplateCopies {
   return made;
 }
 
+/** The receivers that have flags, with them; the others need no entry, as a missing user gets []. */
 function flagsByUser(userFlags: MessageEventVariants["user_flags"]): Map<number, readonly string[]> {
   const flags = new Map<number, readonly string[]>();
   if (Array.isArray(userFlags)) {
-    for (const set of userFlags) for (const userId of set.user_ids) flags.set(userId, set.flags);
+    for (const set of userFlags) if (set.flags.length > 0) for (const userId of set.user_ids) flags.set(userId, set.flags);
   } else {
-    for (const [userId, list] of Object.entries(userFlags)) flags.set(Number(userId), list);
+    for (const [userId, list] of Object.entries(userFlags)) if (list.length > 0) flags.set(Number(userId), list);
   }
   return flags;
 }
@@ -105,16 +107,16 @@ export function messageEventForQueue(
   const rawContent = !options.apply_markdown;
   const noAvatar = options.client_gravatar && variants.gravatar_computable;
   const topicName = event.message.type === "stream" && event.message.subject === "" && !options.capabilities.empty_topic_name;
-  const { copies, flags: flagsByUser } = copiesOf(event);
-  const flags = flagsByUser.get(target.userId) ?? [];
+  const made = copiesOf(event);
+  const flags = made.flags.get(target.userId) ?? [];
   if (variants.sender_queue_id === target.id && variants.local_id !== null) {
     return { type: "message", message: messageCopy(event, rawContent, noAvatar, topicName), flags, local_message_id: variants.local_id };
   }
   const key = copyKey(rawContent, noAvatar, topicName, flags);
-  let copy = copies.get(key);
+  let copy = made.copies.get(key);
   if (copy === undefined) {
     copy = { type: "message", message: messageCopy(event, rawContent, noAvatar, topicName), flags };
-    copies.set(key, copy);
+    made.copies.set(key, copy);
   }
   return copy;
 }
