@@ -14,7 +14,7 @@ import { Redis } from "ioredis";
 import pg from "pg";
 import { consecutiveFreePorts } from "../test/helpers/ports.ts";
 import { freshStore } from "../test/helpers/stores.ts";
-import { behindNginx, checkRedis, dropRedisKeys, IDLE_LIMIT_MS, measureLayoutLoad, REDIS_URL, startNginx, startProcesses } from "./cluster-layout.ts";
+import { behindNginx, checkRedis, countedProcesses, databaseName, dropRedisKeys, IDLE_LIMIT_MS, measureLayoutLoad, REDIS_URL, startNginx, startProcesses } from "./cluster-layout.ts";
 import { createChannel, createOrg } from "./org.ts";
 import { PARTS } from "./part-cpu.ts";
 import { sendRequests } from "./scenario-send.ts";
@@ -58,7 +58,7 @@ async function main(): Promise<void> {
   const layouts = (process.env.BENCH_COUNTERS_LAYOUTS ?? "1,3").split(",").map(Number);
   await checkRedis();
   const fresh = await freshStore("postgres");
-  const database = new URL(fresh.databaseUrl ?? "").pathname.slice(1);
+  const database = databaseName(fresh);
   const admin = new pg.Client({ connectionString: fresh.databaseUrl ?? "" });
   const redis = new Redis(REDIS_URL);
   const processes: BenchServer[] = [];
@@ -76,7 +76,7 @@ async function main(): Promise<void> {
         const layout = behindNginx(nginx, live);
         if (channelId === 0) channelId = await createChannel(layout.url, org.users[0], "counters", org.users.slice(0, settings.subscribers));
         const common = { requests: sendRequests(channelId, org.users.slice(0, settings.subscribers)), concurrency: settings.senders, expectBody: '"result":"success"' };
-        const counted = { parley: live.map((p) => p.pid), nginxMaster: nginx.masterPid, database };
+        const counted = countedProcesses(nginx, live, fresh);
         await measureLayoutLoad(layout, counted, common, settings);
         await waitUntilIdle(layout, IDLE_LIMIT_MS);
         const before = { ...(await serviceCounters(admin, redis, database)), ...processCounters(counted.parley) };

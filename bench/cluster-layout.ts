@@ -58,6 +58,16 @@ export async function measureLayoutLoad(
   return { load, cpuMsPerRequest: load.answered === 0 ? null : (Object.fromEntries(PARTS.map((part) => [part, perRequest(cpu[part])])) as PartCpu) };
 }
 
+/** The database's name, as PostgreSQL's backends show it. */
+export function databaseName(store: FreshStore): string {
+  return new URL(store.databaseUrl ?? "").pathname.slice(1);
+}
+
+/** What a layout's CPU is read from: its Parley processes, nginx, and the store's PostgreSQL backends. */
+export function countedProcesses(nginx: Nginx, processes: readonly BenchServer[], store: FreshStore): CountedProcesses {
+  return { parley: processes.map((p) => p.pid), nginxMaster: nginx.masterPid, database: databaseName(store) };
+}
+
 /** nginx in front of some Parley ports. */
 export type Nginx = { url: string; masterPid: number; output(): string; stop(): Promise<void> };
 

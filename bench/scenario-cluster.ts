@@ -28,7 +28,7 @@ import { findNginx } from "../test/helpers/nginx.ts";
 import { consecutiveFreePorts } from "../test/helpers/ports.ts";
 import { freshStore, type FreshStore } from "../test/helpers/stores.ts";
 import { measureBareLayouts, type BareLayout } from "./cluster-bare.ts";
-import { behindNginx, checkRedis, dropRedisKeys, IDLE_LIMIT_MS, measureLayoutLoad, startNginx, startProcesses, type Nginx } from "./cluster-layout.ts";
+import { behindNginx, checkRedis, countedProcesses, dropRedisKeys, IDLE_LIMIT_MS, measureLayoutLoad, startNginx, startProcesses, type Nginx } from "./cluster-layout.ts";
 import { createChannel, createOrg, type BenchOrg, type BenchUser } from "./org.ts";
 import type { PartCpu } from "./part-cpu.ts";
 import { checkDescriptorLimit, registerQueues, type BenchQueue } from "./poll-set.ts";
@@ -82,7 +82,7 @@ async function measureSends(
 ): Promise<ClusterSends> {
   const { org, channelId, senders } = sending;
   const common = { requests: sendRequests(channelId, org.users.slice(0, settings.subscribers)), concurrency: senders, expectBody: '"result":"success"' };
-  const counted = { parley: processes.map((p) => p.pid), nginxMaster: nginx.masterPid, database: new URL(fresh.databaseUrl ?? "").pathname.slice(1) };
+  const counted = countedProcesses(nginx, processes, fresh);
   const { load, cpuMsPerRequest: cpuMsPerSend } = await measureLayoutLoad(layout, counted, common, settings, sending.warmed);
   console.log(`    ${processes.length} process(es) behind nginx, ${senders} senders: ${Math.round(load.rps)} sends/s, ${load.errors} errors`);
   return { processes: processes.length, senders, load, cpuMsPerSend };
