@@ -26,10 +26,19 @@ for (const store of STORES) {
       const { owner, admin, moderator, member, bot } = server.fixtures;
       const principals = [owner.id, admin.id, moderator.id, member.id, bot.id];
       expectSuccess(await server.api.post(owner, "/users/me/subscriptions", { subscriptions: [{ name: "lobby" }], principals }));
-      await setRealmSettings(server, { enable_read_receipts: true });
     });
     after(async () => {
       await server?.stop();
+    });
+
+    test("a new organization is invitation-only, so read receipts start on (upstream's do_create_realm)", async () => {
+      const { owner, member } = server.fixtures;
+      const state = expectSuccess(await server.api.post(member, "/register", { fetch_event_types: ["realm"] }));
+      assert.equal(state.realm_invite_required, true);
+      assert.equal(state.realm_enable_read_receipts, true);
+      const id = await send(owner, { type: "stream", to: "lobby", topic: "default", content: "receipts by default" });
+      await markRead(member, id);
+      assert.deepEqual(await readers(owner, id), [member.id]);
     });
 
     test("readers in id order: the caller when they read it, bots too, never the sender; unread again drops out", async () => {

@@ -1,9 +1,12 @@
 /** GET /server_settings, authentication and the request conventions shared by every endpoint. */
 import assert from "node:assert/strict";
+import fs from "node:fs";
 import { after, before, describe, test } from "node:test";
 import { STORES } from "../helpers/stores.ts";
 import { startServer, type TestServer } from "../helpers/server.ts";
 import { expectError, expectSuccess } from "../helpers/client.ts";
+
+const PACKAGE_VERSION = (JSON.parse(fs.readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
 
 for (const store of STORES) {
   describe(`server settings and auth [${store}]`, () => {
@@ -18,6 +21,9 @@ for (const store of STORES) {
     test("GET /server_settings needs no credentials and advertises the feature level", async () => {
       const body = expectSuccess(await server.api.get(null, "/server_settings"));
       assert.equal(body.zulip_feature_level, 420);
+      // Level 420 is a level of Zulip 11.0's development series (upstream's API changelog); Parley's release follows a `+`.
+      assert.equal(body.zulip_version, `11.0-dev+parley-${PACKAGE_VERSION}`);
+      assert.equal(body.zulip_merge_base, body.zulip_version);
       assert.equal(body.realm_name, "Test Org");
       assert.equal(body.realm_url, server.url);
       assert.equal(body.realm_uri, server.url);

@@ -2,7 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { nowSeconds } from "../../clock.ts";
-import { REALM_GROUP_SETTING_DEFAULTS, type RealmGroupSetting } from "../../permissions/realm-settings.ts";
+import { REALM_GROUP_SETTING_DEFAULTS, REALM_SCALAR_DEFAULTS, type RealmGroupSetting } from "../../permissions/realm-settings.ts";
 import { ROLE, SYSTEM_GROUP, SYSTEM_GROUPS } from "../../store/roles.ts";
 import { randomAlphanumeric } from "../../secrets.ts";
 import type { RealmRow, UserRow } from "../../store/schema.ts";
@@ -18,8 +18,16 @@ import { addSubgroups, insertGroup, updateGroup } from "../../store/user-groups.
 import { doCreateUser, type CreatedUser } from "../users/create.ts";
 import { apiEmail, emailDomain } from "../../store/emails.ts";
 
-/** Creates a realm, its eight system groups (nested as Zulip nests them) and its default settings. */
-export async function doCreateRealm(tx: Db, env: Pick<DoEnv, "clock">, input: { name: string; stringId: string }): Promise<RealmRow> {
+/**
+ * Creates a realm, its eight system groups (nested as Zulip nests them) and its default settings.
+ * Read receipts start on in a closed organization (invitation-only, the default, or limited to
+ * some email domains) and off in an open one, as upstream's do_create_realm decides.
+ */
+export async function doCreateRealm(
+  tx: Db,
+  env: Pick<DoEnv, "clock">,
+  input: { name: string; stringId: string; inviteRequired?: boolean; emailsRestrictedToDomains?: boolean },
+): Promise<RealmRow> {
   const realm = await insertRealm(tx, { string_id: input.stringId, name: input.name, description: "", date_created: nowSeconds(env.clock), deactivated: 0, settings: "{}" });
   const ids = new Map<string, number>();
   for (const group of SYSTEM_GROUPS) {
@@ -40,7 +48,11 @@ export async function doCreateRealm(tx: Db, env: Pick<DoEnv, "clock">, input: { 
       can_remove_members_group_id: nobody,
     });
   }
-  const settings: Record<string, number> = {};
+  const inviteRequired = input.inviteRequired ?? REALM_SCALAR_DEFAULTS.invite_required;
+  const emailsRestricted = input.emailsRestrictedToDomains ?? REALM_SCALAR_DEFAULTS.emails_restricted_to_domains;
+  const settings: Record<string, number | boolean> = { enable_read_receipts: inviteRequired || emailsRestricted };
+  if (inviteRequired !== REALM_SCALAR_DEFAULTS.invite_required) settings.invite_required = inviteRequired;
+  if (emailsRestricted !== REALM_SCALAR_DEFAULTS.emails_restricted_to_domains) settings.emails_restricted_to_domains = emailsRestricted;
   for (const [key, groupName] of Object.entries(REALM_GROUP_SETTING_DEFAULTS)) {
     settings[key as RealmGroupSetting] = ids.get(groupName) as number;
   }
