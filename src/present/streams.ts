@@ -3,7 +3,8 @@
  * snapshot and events: zulip-openapi.yaml's BasicChannel and Subscriptions fields plus the
  * channel fields SPEC.md's feature level adds after that file (FL 325-407).
  */
-import type { StreamRow, SubscriptionRow } from "../store/schema.ts";
+import type { StreamRow, SubscriptionRow, UserRow } from "../store/schema.ts";
+import { userSetting } from "../store/user-settings.ts";
 import type { GroupSettingValue } from "../permissions/group-setting.ts";
 import { SYSTEM_GROUP } from "../store/roles.ts";
 import type { GroupIndex } from "../store/group-index.ts";
@@ -146,6 +147,28 @@ export function presentSubscription(stream: ApiStream, sub: SubscriptionRow): Ap
     email_notifications: flag(sub.email_notifications),
     wildcard_mentions_notify: flag(sub.wildcard_mentions_notify),
   };
+}
+
+/** The per-channel notification settings whose null means "as the user's setting for channels". */
+const INHERITED_NOTIFICATION_SETTINGS = {
+  desktop_notifications: "enable_stream_desktop_notifications",
+  audible_notifications: "enable_stream_audible_notifications",
+  push_notifications: "enable_stream_push_notifications",
+  email_notifications: "enable_stream_email_notifications",
+} as const;
+
+/**
+ * A subscription as a client without the `notification_settings_null` capability reads it: a
+ * null notification setting replaced by the user's own setting for channels, since such clients
+ * cannot read null (upstream's handle_stream_notifications_compatibility, which leaves
+ * wildcard_mentions_notify as it is).
+ */
+export function withInheritedNotificationSettings(sub: ApiSubscription, user: UserRow): ApiSubscription {
+  const out = { ...sub };
+  for (const name of Object.keys(INHERITED_NOTIFICATION_SETTINGS) as Array<keyof typeof INHERITED_NOTIFICATION_SETTINGS>) {
+    if (out[name] === null) out[name] = userSetting(user, INHERITED_NOTIFICATION_SETTINGS[name]) === true;
+  }
+  return out;
 }
 
 /** The description as HTML, rendered with the message renderer as Zulip does. */

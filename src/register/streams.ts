@@ -5,7 +5,7 @@
 import type { SnapshotCtx } from "./provider.ts";
 import { hasMetadataAccess } from "../permissions/stream-access.ts";
 import { realmSettings } from "../permissions/realm-settings.ts";
-import { presentStreams, presentSubscription, type ApiStream, type ApiSubscription } from "../present/streams.ts";
+import { presentStreams, presentSubscription, withInheritedNotificationSettings, type ApiStream, type ApiSubscription } from "../present/streams.ts";
 import { streamLookups } from "../store/stream-lookups.ts";
 import type { StreamRow, UserRow } from "../store/schema.ts";
 import { listStreams } from "../store/streams.ts";
@@ -49,7 +49,12 @@ async function subscriptionState(ctx: SnapshotCtx, actor: UserRow, opts: QueueOp
     else if (visible) neverSubscribed.push({ ...api, ...lists(stream.id, true) });
   }
   const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
-  return { subscriptions: subscriptions.sort(byName), unsubscribed: unsubscribed.sort(byName), never_subscribed: neverSubscribed.sort(byName) };
+  const forClient = opts.capabilities.notification_settings_null ? (sub: ApiSubscription) => sub : (sub: ApiSubscription) => withInheritedNotificationSettings(sub, actor);
+  return {
+    subscriptions: subscriptions.map(forClient).sort(byName),
+    unsubscribed: unsubscribed.map(forClient).sort(byName),
+    never_subscribed: neverSubscribed.sort(byName),
+  };
 }
 
 /** Channels visible to the viewer: metadata access, or web-public ones for spectators when enabled. */

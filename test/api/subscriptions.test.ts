@@ -134,6 +134,24 @@ for (const store of STORES) {
       assert.equal((await mySubs(f.member)).find((s) => s.stream_id === id)?.pin_to_top, true);
     });
 
+    test("POST /register: a client without notification_settings_null reads the user's channel settings for null ones", async () => {
+      const id = await create(f.moderator, "inherit");
+      const other = await create(f.moderator, "inherit-left");
+      expectSuccess(await server.api.post(f.moderator, "/users/me/subscriptions/properties", { subscription_data: [{ stream_id: id, property: "desktop_notifications", value: false }] }));
+      expectSuccess(await server.api.patch(f.moderator, "/settings", { enable_stream_audible_notifications: true, enable_stream_email_notifications: false }));
+      expectSuccess(await server.api.delete(f.moderator, "/users/me/subscriptions", { subscriptions: ["inherit-left"] }));
+      const NAMES = ["desktop_notifications", "audible_notifications", "push_notifications", "email_notifications", "wildcard_mentions_notify"];
+      const settingsOf = (state: Record<string, Array<Record<string, unknown>>>, list: string, streamId: number) =>
+        NAMES.map((name) => state[list].find((sub) => sub.stream_id === streamId)?.[name]);
+      const old = expectSuccess(await server.api.post(f.moderator, "/register", { fetch_event_types: ["subscription"] }));
+      // The subscription's own value stays; null ones take the user's settings (enable_stream_push_notifications is off by default); wildcard_mentions_notify stays null, as upstream.
+      assert.deepEqual(settingsOf(old, "subscriptions", id), [false, true, false, false, null]);
+      assert.deepEqual(settingsOf(old, "unsubscribed", other), [false, true, false, false, null]);
+      const modern = expectSuccess(await server.api.post(f.moderator, "/register", { fetch_event_types: ["subscription"], client_capabilities: { notification_settings_null: true } }));
+      assert.deepEqual(settingsOf(modern, "subscriptions", id), [false, null, null, null, null]);
+      assert.deepEqual(settingsOf(modern, "unsubscribed", other), [null, null, null, null, null]);
+    });
+
     test("GET /users/{user_id}/subscriptions/{stream_id} tells whether a user is subscribed", async () => {
       const id = await create(f.member, "status");
       expectError(await server.api.get(f.guest, `/users/${f.member.id}/subscriptions/${id}`), "BAD_REQUEST", "Invalid channel ID");
