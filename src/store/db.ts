@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import SqliteDatabase from "better-sqlite3";
 import pg from "pg";
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from "kysely";
+import { Kysely, Migrator, PostgresDialect } from "kysely";
 import type { Database } from "./schema.ts";
 import type { Engine } from "./types.ts";
 import { migrations } from "./migrations/index.ts";
@@ -11,6 +11,7 @@ import { DEFAULT_GROUP_COMMIT_MAX, DEFAULT_PG_POOL_SIZE, DEFAULT_PG_WRITE_LANE_W
 import { groupCommitter, type GroupCommitter } from "./group-commit.ts";
 import { withStatementCache } from "./sqlite-statements.ts";
 import { SqliteLiteralLimits } from "./dialect/sqlite-literal-limits.ts";
+import { ImmediateSqliteDialect } from "./dialect/sqlite-immediate.ts";
 import { attachReadCache, shareReadCache } from "./read-cache.ts";
 import { TableVersions } from "./table-versions.ts";
 import { listenForCommits, PgTableVersions, watchPool } from "./pg-table-versions.ts";
@@ -110,9 +111,13 @@ function sqliteConnection(file: string, queryOnly: boolean, cacheMb: number): Sq
   return conn;
 }
 
-/** Kysely over a connection; the writer's statements are reported to `versions` (read-cache.ts). */
+/**
+ * Kysely over a connection; the writer's statements are reported to `versions` (read-cache.ts).
+ * Its transactions begin immediate (dialect/sqlite-immediate.ts): other processes write the
+ * same file.
+ */
 function sqliteKysely(conn: SqliteDatabase.Database, versions?: TableVersions): Kysely<Database> {
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(conn, versions) }), plugins: [new SqliteLiteralLimits()] });
+  return new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(conn, versions) }), plugins: [new SqliteLiteralLimits()] });
 }
 
 /** Brings the schema up to date; throws with the failing migration's name. */

@@ -216,6 +216,35 @@ for (const kind of STORES) {
       assert.match(member.stderr, /is not an administrator/);
     });
 
+    test("commands run side by side against a server under load all succeed (each write waits its turn)", async () => {
+      // A steady stream of writes through the server while six create-user commands start at once.
+      const { owner } = server.fixtures;
+      expectSuccess(await server.api.post(owner, "/users/me/subscriptions", { subscriptions: [{ name: "cli load" }] }));
+      let loading = true;
+      let sent = 0;
+      const load = (async () => {
+        while (loading) {
+          const batch = Array.from({ length: 8 }, (_, i) =>
+            server.api.post(owner, "/messages", { type: "stream", to: "cli load", topic: "load", content: `load ${sent + i}` }),
+          );
+          for (const res of await Promise.all(batch)) expectSuccess(res);
+          sent += batch.length;
+        }
+      })();
+      try {
+        const results = await Promise.all(
+          Array.from({ length: 6 }, (_, i) => cli(["create-user", "--email", `side-by-side${i}@example.com`, "--full-name", `Side ${i}`])),
+        );
+        const printed = results.map(parseOutput);
+        assert.deepEqual(printed.map((p) => p.email), Array.from({ length: 6 }, (_, i) => `side-by-side${i}@example.com`));
+        for (const p of printed) expectSuccess(await me({ email: p.email, apiKey: p.api_key }));
+      } finally {
+        loading = false;
+        await load;
+      }
+      assert.ok(sent > 0, "the server was under load while the commands ran");
+    });
+
     test("a store with no organization yet: a clear error", async () => {
       const empty = await freshStore(kind);
       try {
