@@ -4,13 +4,13 @@
  */
 import { JsonableError } from "../errors.ts";
 import { hasRealmPermission, isGuest, isRealmAdmin } from "./check.ts";
-import { effectiveMemberIds } from "../store/group-membership.ts";
+import { effectiveMemberIds, guestIdsOutsideGroup } from "../store/group-membership.ts";
 import { realmSettings, type RealmGroupSetting } from "./realm-settings.ts";
 import { canSeeDeliveryEmail } from "./email-visibility.ts";
 import { emailDomain } from "../store/emails.ts";
 import type { Db } from "../store/types.ts";
 import type { RealmRow, UserRow } from "../store/schema.ts";
-import { getUser, getUserByDeliveryEmail, idsSharingSubscription, listUsers } from "../store/users.ts";
+import { getUser, getUserByDeliveryEmail, idsInDirectConversationsWith, idsSharingSubscription, listUsers } from "../store/users.ts";
 import type { AuthedCaller } from "./caller.ts";
 
 /** What a caller may do with the user it fetches. */
@@ -27,11 +27,38 @@ async function canAccessAllUsers(db: Db, realm: RealmRow, viewer: UserRow | null
   return hasRealmPermission(db, realm, viewer, "can_access_all_users_group");
 }
 
+/**
+ * Those a restricted guest and `userId` may see of each other: users sharing a channel
+ * subscription with it, or a direct conversation (one-to-one or group), as Zulip's
+ * get_accessible_user_ids counts them.
+ */
+async function idsSharingWith(db: Db, realmId: number, userId: number): Promise<Set<number>> {
+  const [channels, direct] = await Promise.all([idsSharingSubscription(db, realmId, userId), idsInDirectConversationsWith(db, realmId, userId)]);
+  return new Set([...channels, ...direct]);
+}
+
 /** The users among `users` that the viewer may not access (bots are always accessible). */
-export async function inaccessibleUserIds(db: Db, realm: RealmRow, viewer: UserRow | null, users: UserRow[]): Promise<Set<number>> {
+export async function inaccessibleUserIds(db: Db, realm: RealmRow, viewer: UserRow | null, users: readonly UserRow[]): Promise<Set<number>> {
   if (viewer === null || (await canAccessAllUsers(db, realm, viewer))) return new Set();
-  const sharing = new Set(await idsSharingSubscription(db, realm.id, viewer.id));
+  const sharing = await idsSharingWith(db, realm.id, viewer.id);
   return new Set(users.filter((u) => u.is_bot === 0 && u.id !== viewer.id && !sharing.has(u.id)).map((u) => u.id));
+}
+
+/**
+ * Those among `userIds` who may not access `target` (Zulip's user_ids_without_access_to_sender):
+ * guests outside can_access_all_users_group sharing no channel or direct conversation with it.
+ * Where no such guest is among them (every realm that lets everyone access all users), this is
+ * one cached read and no query.
+ */
+export async function idsWithoutAccessTo(db: Db, realm: RealmRow, target: Pick<UserRow, "id" | "is_bot">, userIds: Iterable<number>): Promise<Set<number>> {
+  const out = new Set<number>();
+  if (target.is_bot === 1) return out;
+  const restricted = await guestIdsOutsideGroup(db, realm.id, realmSettings(realm).can_access_all_users_group);
+  if (restricted.size === 0) return out;
+  for (const id of userIds) if (id !== target.id && restricted.has(id)) out.add(id);
+  if (out.size === 0) return out;
+  for (const id of await idsSharingWith(db, realm.id, target.id)) out.delete(id);
+  return out;
 }
 
 /** Active users who may access `target`: the recipients of events about it. */
@@ -39,7 +66,7 @@ export async function usersWhoCanAccess(db: Db, realm: RealmRow, target: UserRow
   const active = (await listUsers(db, realm.id)).filter((u) => u.is_active === 1);
   if (target.is_bot === 1) return active;
   const unrestricted = await realmPermissionHolders(db, realm, "can_access_all_users_group");
-  const sharing = new Set(await idsSharingSubscription(db, realm.id, target.id));
+  const sharing = await idsSharingWith(db, realm.id, target.id);
   return active.filter((u) => !isGuest(u) || u.id === target.id || unrestricted.has(u.id) || sharing.has(u.id));
 }
 

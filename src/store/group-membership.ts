@@ -3,6 +3,7 @@ import { sql } from "kysely";
 import type { Db } from "./types.ts";
 import { prepared, type Placeholders } from "./prepared.ts";
 import { cachedRead } from "./read-cache.ts";
+import { ROLE } from "./roles.ts";
 import { withSubgroupsOf } from "./user-groups.ts";
 
 const userInGroupQuery = prepared(
@@ -21,6 +22,26 @@ export const isUserInGroup = cachedRead(
   (groupId: number, userId: number) => `${groupId}/${userId}`,
   (found: boolean) => found,
   async (db, groupId, userId) => (await userInGroupQuery(db, { groupId, userId })).length > 0,
+);
+
+/**
+ * The realm's active guests who are not in a group, directly or through nested subgroups (those a
+ * setting such as can_access_all_users_group leaves out). Kept while users and memberships are
+ * unwritten, as every message sent asks; shared by every caller (not to change).
+ */
+export const guestIdsOutsideGroup = cachedRead(
+  "guests outside group",
+  ["users", "user_group_members", "user_group_subgroups"],
+  (realmId: number, groupId: number) => `${realmId}/${groupId}`,
+  (ids: ReadonlySet<number>) => ids,
+  async (db, realmId, groupId): Promise<ReadonlySet<number>> => {
+    const rows = await sql<{ id: number }>`
+      ${withSubgroupsOf(sql`select cast(${groupId} as integer)`)}
+      select u.id as id from users u
+      where u.realm_id = ${realmId} and u.role = ${ROLE.guest} and u.is_active = 1
+        and not exists (select 1 from user_group_members m where m.user_id = u.id and m.group_id in (select id from sub))`.execute(db);
+    return new Set(rows.rows.map((r) => Number(r.id)));
+  },
 );
 
 /** Active members of a group, directly or through nested subgroups, ascending. */

@@ -163,6 +163,20 @@ export async function idsSharingSubscription(db: Db, realmId: number, userId: nu
   return rows.map((r) => r.user_id);
 }
 
+/** Ids of the users (deactivated ones too) in a direct conversation with `userId`, one-to-one or group, `userId` included. */
+export async function idsInDirectConversationsWith(db: Db, realmId: number, userId: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom("direct_group_members as mine")
+    .innerJoin("direct_groups", "direct_groups.id", "mine.group_id")
+    .innerJoin("direct_group_members as theirs", "theirs.group_id", "mine.group_id")
+    .select("theirs.user_id")
+    .distinct()
+    .where("direct_groups.realm_id", "=", realmId)
+    .where("mine.user_id", "=", userId)
+    .execute();
+  return rows.map((r) => r.user_id);
+}
+
 /** Bots, all of the realm's or only those owned by `ownerId`, active and deactivated, by id (every register asks). */
 export const listBots = cachedRead(
   "bots",

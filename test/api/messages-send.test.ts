@@ -173,11 +173,13 @@ for (const store of STORES) {
     });
 
     test("guests may message only users they can access", async () => {
-      const { guest, member, owner } = server.fixtures;
+      const { guest, member, owner, moderator } = server.fixtures;
       expectSuccess(await send(guest, { type: "direct", to: JSON.stringify([member.id]), content: "hello" }));
       const members = await groupId(server, "role:members");
       await setRealmSettings(server, { can_access_all_users_group: members });
-      await refused(guest, { type: "direct", to: JSON.stringify([member.id]), content: "x" }, "BAD_REQUEST", "You do not have permission to access some of the recipients.");
+      await refused(guest, { type: "direct", to: JSON.stringify([moderator.id]), content: "x" }, "BAD_REQUEST", "You do not have permission to access some of the recipients.");
+      // A direct conversation gives access, as in Zulip.
+      expectSuccess(await send(guest, { type: "direct", to: JSON.stringify([member.id]), content: "again" }));
       // Sharing a channel gives access.
       expectSuccess(await server.api.post(owner, "/users/me/subscriptions", { subscriptions: [{ name: "with-guest" }], principals: [owner.id, guest.id] }));
       expectSuccess(await send(guest, { type: "direct", to: JSON.stringify([owner.id]), content: "hi" }));
