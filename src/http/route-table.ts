@@ -40,6 +40,7 @@ import * as scheduledMessages from "./routes/scheduled-messages.ts";
 import * as serverSettings from "./routes/server-settings.ts";
 import * as settings from "./routes/settings.ts";
 import * as staticEmoji from "./routes/static-emoji.ts";
+import * as staticImages from "./routes/static-images.ts";
 import * as streams from "./routes/streams.ts";
 import * as submessages from "./routes/submessages.ts";
 import * as subscriptions from "./routes/subscriptions.ts";
@@ -93,6 +94,7 @@ export const ROUTE_FILES: Readonly<Record<string, RouteModule>> = {
   "server-settings": serverSettings,
   "settings": settings,
   "static-emoji": staticEmoji,
+  "static-images": staticImages,
   "streams": streams,
   "submessages": submessages,
   "subscriptions": subscriptions,

@@ -7,9 +7,9 @@ import type { Linkifier } from "../markdown/types.ts";
 import { realmSettings } from "../permissions/realm-settings.ts";
 import type { MessageLookupRows } from "../store/message-lookups.ts";
 import type { MessageRow, RealmRow, ReactionRow, UserRow } from "../store/schema.ts";
-import { apiEmail, EMAIL_VISIBILITY } from "../store/emails.ts";
+import { apiEmail, dummyEmail, EMAIL_VISIBILITY } from "../store/emails.ts";
 import type { Viewer } from "../permissions/email-visibility.ts";
-import { avatarUrl } from "./users.ts";
+import { avatarUrl, INACCESSIBLE_USER_NAME } from "./users.ts";
 
 /** How one client asked to see messages. */
 export type MessagePresentOptions = {
@@ -62,6 +62,17 @@ export type ApiMessage = {
   edit_history?: EditHistoryEntry[];
 };
 
+/** What a message shows of a sender the viewer may not access (Zulip's can_access_sender false). */
+export type UnknownSenderFields = Pick<ApiMessage, "sender_full_name" | "sender_email"> & { avatar_url: string };
+
+/** The placeholder sender fields: "Unknown user", the dummy address, the unknown-user avatar. */
+export function unknownSenderFields(senderId: number, host: string, unknownAvatarUrl: string): UnknownSenderFields {
+  return { sender_full_name: INACCESSIBLE_USER_NAME, sender_email: dummyEmail(senderId, host), avatar_url: unknownAvatarUrl };
+}
+
+/** The senders of a batch the viewer may not access, and the avatar shown for them. */
+export type HiddenSenders = { ids: ReadonlySet<number>; unknownAvatarUrl: string };
+
 /** Everything presenting a batch of messages needs besides the rows. */
 type MessageLookups = {
   host: string;
@@ -99,11 +110,15 @@ function senderAvatarUrl(sender: UserRow, opts: MessagePresentOptions): string |
   return clientComputes ? null : avatarUrl(sender);
 }
 
-/** One message in the API's shape for a viewer. Lookups must cover the row (see messageLookups). */
-export function presentMessage(row: MessageRow, _viewer: Viewer, opts: MessagePresentOptions, lookups: MessageLookups): ApiMessage {
+/**
+ * One message in the API's shape for a viewer. Lookups must cover the row (see messageLookups);
+ * a sender in `hidden` shows as "Unknown user" (rendered content and ids stay, as in Zulip).
+ */
+export function presentMessage(row: MessageRow, _viewer: Viewer, opts: MessagePresentOptions, lookups: MessageLookups, hidden?: HiddenSenders): ApiMessage {
   const sender = lookups.senders.get(row.sender_id);
   if (!sender) throw new Error(`sender ${row.sender_id} of message ${row.id} not loaded`);
   const isStream = row.stream_id !== null;
+  const unknown = hidden !== undefined && hidden.ids.has(row.sender_id) ? unknownSenderFields(row.sender_id, lookups.host, hidden.unknownAvatarUrl) : null;
   const out: ApiMessage = {
     id: row.id,
     sender_id: row.sender_id,
@@ -116,12 +131,12 @@ export function presentMessage(row: MessageRow, _viewer: Viewer, opts: MessagePr
     is_me_message: row.is_me_message === 1,
     reactions: (lookups.reactions.get(row.id) ?? []).map((r) => ({ emoji_name: r.emoji_name, emoji_code: r.emoji_code, reaction_type: r.reaction_type, user_id: r.user_id })),
     submessages: lookups.submessages.get(row.id) ?? [],
-    sender_full_name: sender.full_name,
-    sender_email: apiEmail(sender, lookups.host),
+    sender_full_name: unknown ? unknown.sender_full_name : sender.full_name,
+    sender_email: unknown ? unknown.sender_email : apiEmail(sender, lookups.host),
     sender_realm_str: lookups.realmStringId,
     display_recipient: isStream ? (lookups.streamNames.get(row.stream_id ?? 0) ?? "") : (lookups.directRecipients.get(row.recipient_id) ?? []),
     type: isStream ? "stream" : "private",
-    avatar_url: senderAvatarUrl(sender, opts),
+    avatar_url: unknown ? unknown.avatar_url : senderAvatarUrl(sender, opts),
     content_type: opts.applyMarkdown ? "text/html" : "text/x-markdown",
   };
   if (isStream && row.stream_id !== null) out.stream_id = row.stream_id;

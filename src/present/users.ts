@@ -3,7 +3,7 @@ import crypto from "node:crypto";
 import { ROLE } from "../store/roles.ts";
 import type { CustomProfileFieldRow, ServiceRow, UserRow } from "../store/schema.ts";
 import type { ProfileValueRow } from "../store/custom-profile.ts";
-import { apiEmail, EMAIL_VISIBILITY } from "../store/emails.ts";
+import { apiEmail, dummyEmail, EMAIL_VISIBILITY } from "../store/emails.ts";
 import { canSeeDeliveryEmail, type Viewer } from "../permissions/email-visibility.ts";
 
 /** Custom profile field types, as /register's custom_profile_field_types lists them. */
@@ -43,6 +43,9 @@ export function gravatarUrl(email: string, version: number, medium = false): str
 export function avatarUrl(user: Pick<UserRow, "delivery_email" | "avatar_version">, medium = false): string {
   return gravatarUrl(user.delivery_email, user.avatar_version, medium);
 }
+
+/** The name shown for a user the viewer may not access (Zulip's UserProfile.INACCESSIBLE_USER_NAME). */
+export const INACCESSIBLE_USER_NAME = "Unknown user";
 
 /** The avatar shown for users the viewer may not access. */
 export function unknownUserAvatarUrl(externalUrl: string): string {
@@ -114,9 +117,9 @@ export function presentUser(user: UserRow, opts: PresentOptions): Record<string,
 export function presentUnknownUser(userId: number, opts: { host: string; externalUrl: string; nowSeconds: number; includeIsActive: boolean }): Record<string, unknown> {
   const out: Record<string, unknown> = {
     user_id: userId,
-    email: `user${userId}@${opts.host}`,
+    email: dummyEmail(userId, opts.host),
     delivery_email: null,
-    full_name: "Unknown user",
+    full_name: INACCESSIBLE_USER_NAME,
     date_joined: isoMinutes(opts.nowSeconds),
     is_owner: false,
     is_admin: false,

@@ -12,7 +12,12 @@ export function emailDomain(externalUrl: string): string {
   return new URL(externalUrl).hostname;
 }
 
-/** The user's API email: the real one when visible to everyone, else `user{id}@{host}`. */
+/** The dummy address `user{id}@{host}` that names a user without revealing their own. */
+export function dummyEmail(userId: number, host: string): string {
+  return `user${userId}@${host}`;
+}
+
+/** The user's API email: the real one when visible to everyone, else the dummy address. */
 export function apiEmail(user: Pick<UserRow, "id" | "delivery_email" | "email_address_visibility">, host: string): string {
-  return user.email_address_visibility === EMAIL_VISIBILITY.everyone ? user.delivery_email : `user${user.id}@${host}`;
+  return user.email_address_visibility === EMAIL_VISIBILITY.everyone ? user.delivery_email : dummyEmail(user.id, host);
 }

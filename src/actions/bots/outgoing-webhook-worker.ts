@@ -35,6 +35,7 @@ import { actionCtx, doEnv, withTransaction, type ActionCtx, type DoEnv, type Ser
 import { JobLoop } from "../job-loop.ts";
 import type { Addressee } from "../messages/send.ts";
 import { checkMessage, doSendMessage } from "../messages/send.ts";
+import { hiddenSenders } from "../messages/read.ts";
 
 /** Zulip's MAX_REQUEST_RETRIES: retries after the first attempt, before giving up. */
 export const MAX_REQUEST_RETRIES = 3;
@@ -75,9 +76,10 @@ type Outcome =
 async function payload(loaded: Loaded, trigger: string): Promise<string> {
   const { ctx, bot, service, message } = loaded;
   const host = emailDomain(ctx.config.externalUrl);
-  const lookups = messageLookups(ctx.realm, host, await messageLookupRows(ctx.db, ctx.realm.id, [message]));
+  const rows = await messageLookupRows(ctx.db, ctx.realm.id, [message]);
+  const lookups = messageLookups(ctx.realm, host, rows);
   // Raw Markdown with the HTML beside it, as Zulip's finalize_payload(apply_markdown=False, keep_rendered_content=True).
-  const presented = presentMessage(message, bot, { applyMarkdown: false, clientGravatar: false, emptyTopicName: false }, lookups);
+  const presented = presentMessage(message, bot, { applyMarkdown: false, clientGravatar: false, emptyTopicName: false }, lookups, await hiddenSenders(ctx, bot, rows.users));
   return JSON.stringify({
     bot_email: apiEmail(bot, host),
     bot_full_name: bot.full_name,

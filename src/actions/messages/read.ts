@@ -5,13 +5,15 @@
  */
 import { JsonableError } from "../../errors.ts";
 import { emailDomain } from "../../store/emails.ts";
-import { messageLookups, presentMessage, type ApiMessage, type MessagePresentOptions } from "../../present/messages.ts";
+import { messageLookups, presentMessage, type ApiMessage, type HiddenSenders, type MessagePresentOptions } from "../../present/messages.ts";
+import { unknownUserAvatarUrl } from "../../present/users.ts";
+import { inaccessibleUserIds } from "../../permissions/user-access.ts";
 import { messageLookupRows } from "../../store/message-lookups.ts";
 import type { AttachedRows } from "../../store/message-attached.ts";
 import { flagsFor, messagesWithFlags } from "../../store/message-flags.ts";
 import { fetchMessageRangeWithFlags, fetchRequestedMessages, LARGER_THAN_MAX_MESSAGE_ID, type RangeResult } from "../../store/message-queries.ts";
 import { directRecipientMembers } from "../../store/messages.ts";
-import type { MessageRow } from "../../store/schema.ts";
+import type { MessageRow, UserRow } from "../../store/schema.ts";
 import { buildNarrow, type BuiltNarrow } from "../../narrow/build.ts";
 import { IncompatibleParametersError } from "../../errors.ts";
 import { parseNarrow } from "../../narrow/parse.ts";
@@ -43,6 +45,16 @@ export function parseAnchor(anchor: string | undefined, useFirstUnread: boolean)
   return Math.min(Math.max(Number(anchor), 0), LARGER_THAN_MAX_MESSAGE_ID);
 }
 
+/**
+ * The users (senders) among `users` that `viewer` may not access, shown as "Unknown user"
+ * (Zulip's inaccessible_sender_ids), or undefined when there are none. Only a guest outside
+ * can_access_all_users_group can have any: for anyone else this asks nothing.
+ */
+export async function hiddenSenders(ctx: Pick<AuthedCtx, "db" | "realm" | "config">, viewer: UserRow, users: readonly UserRow[]): Promise<HiddenSenders | undefined> {
+  const ids = await inaccessibleUserIds(ctx.db, ctx.realm, viewer, users);
+  return ids.size > 0 ? { ids, unknownAvatarUrl: unknownUserAvatarUrl(ctx.config.externalUrl) } : undefined;
+}
+
 /** How the caller wants messages shown, whether search fields are wanted, and the caller's flags if already read. */
 type ShowOptions = MessagePresentOptions & { narrow: BuiltNarrow | null; flags?: ReadonlyMap<number, readonly string[]>; attached?: AttachedRows };
 
@@ -50,11 +62,12 @@ type ShowOptions = MessagePresentOptions & { narrow: BuiltNarrow | null; flags?:
 export async function showMessages(ctx: AuthedCtx, rows: readonly MessageRow[], opts: ShowOptions): Promise<Array<ApiMessage & { flags: readonly string[] } & Partial<SearchFields>>> {
   const [loaded, flags] = await Promise.all([messageLookupRows(ctx.db, ctx.realm.id, rows, opts.attached), opts.flags ?? flagsFor(ctx.db, ctx.actor.id, [...rows])]);
   const lookups = messageLookups(ctx.realm, emailDomain(ctx.config.externalUrl), loaded);
+  const hidden = await hiddenSenders(ctx, ctx.actor, loaded.users);
   const search = opts.narrow?.search ?? null;
   const matcher = search ? searchMatcher(search) : null;
   return rows.map((row) => {
     // Flags first: properties after a spread take V8's slow path (see actions/context.ts).
-    const shown = { flags: flags.get(row.id) ?? [], ...presentMessage(row, ctx.actor, opts, lookups) };
+    const shown = { flags: flags.get(row.id) ?? [], ...presentMessage(row, ctx.actor, opts, lookups, hidden) };
     return matcher ? { ...shown, ...searchFields(row.rendered_content, row.topic, matcher) } : shown;
   });
 }

@@ -15,7 +15,9 @@ import { effectiveMemberIds } from "../../store/group-membership.ts";
 import { hasRealmPermission } from "../../permissions/check.ts";
 import { realmSettings } from "../../permissions/realm-settings.ts";
 import { EMAIL_VISIBILITY, emailDomain } from "../../store/emails.ts";
-import { messageLookups, newChannelMessageLookups, presentMessage } from "../../present/messages.ts";
+import { messageLookups, newChannelMessageLookups, presentMessage, unknownSenderFields } from "../../present/messages.ts";
+import { unknownUserAvatarUrl } from "../../present/users.ts";
+import { idsWithoutAccessTo } from "../../permissions/user-access.ts";
 import { messageLookupRows } from "../../store/message-lookups.ts";
 import type { Db } from "../../store/types.ts";
 import { defaultFlagBits, effectiveFlagBits, flagNames } from "../../store/message-flags.ts";
@@ -205,7 +207,7 @@ async function messageEvent(ctx: Pick<DoEnv, "realm" | "config">, db: Db, messag
   const lookups = stream === null ? messageLookups(ctx.realm, host, await messageLookupRows(db, ctx.realm.id, [message])) : newChannelMessageLookups(ctx.realm, host, sender, stream, request.linkifiers);
   const presented = presentMessage(message, sender, TEMPLATE_PRESENT_OPTIONS, lookups);
   const userFlags = userFlagSets(request.receiverIds.map((id) => [id, flagNames(effectiveFlagBits(id, message, { received: true, stored: request.storedFlags.get(id) }))]));
-  return messageEventTemplate(presented, {
+  const template = messageEventTemplate(presented, {
     raw_content: message.content,
     user_flags: userFlags,
     gravatar_computable: sender.email_address_visibility === EMAIL_VISIBILITY.everyone && sender.avatar_source === "G",
@@ -213,6 +215,10 @@ async function messageEvent(ctx: Pick<DoEnv, "realm" | "config">, db: Db, messag
     sender_queue_id: request.queueId,
     local_id: request.localId,
   });
+  // Receivers of a direct message share its conversation with the sender: only a channel's can lack access.
+  const hiddenFrom = stream === null ? [] : [...(await idsWithoutAccessTo(db, ctx.realm, sender, request.receiverIds))];
+  if (hiddenFrom.length > 0) template.variants.sender_hidden_from = { user_ids: hiddenFrom, ...unknownSenderFields(sender.id, host, unknownUserAvatarUrl(ctx.config.externalUrl)) };
+  return template;
 }
 
 /** The message row a checked request writes, its send-time flags, and whose topic policy its send may set. */

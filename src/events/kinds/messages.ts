@@ -4,7 +4,7 @@
  * flags, the sending queue's local id). messageEventForQueue (wired in events/adapters.ts) turns
  * the template into what one queue receives, so flags and formats are exact per queue.
  */
-import type { ApiMessage, MessagePresentOptions } from "../../present/messages.ts";
+import type { ApiMessage, MessagePresentOptions, UnknownSenderFields } from "../../present/messages.ts";
 
 /** What a client receives. `local_message_id` only on the queue that sent the message. */
 type MessageEvent = { type: "message"; message: ApiMessage; flags: readonly string[]; local_message_id?: string };
@@ -29,6 +29,12 @@ type MessageEventVariants = {
   /** The sending client's queue and its local id, if it uses local echo. */
   sender_queue_id: string | null;
   local_id: string | null;
+  /**
+   * Receivers who may not access the sender (guests outside can_access_all_users_group who share
+   * nothing with it) and the placeholder sender fields they see instead. Absent when there are
+   * none, as for almost every message.
+   */
+  sender_hidden_from?: UnknownSenderFields & { user_ids: number[] };
 };
 
 /** Receivers that have the same flags on a message. */
@@ -65,16 +71,18 @@ export type AnyMessageEvent = MessageEventTemplate | MessageEvent;
 
 /**
  * What a template's queues have used so far: its copies, by what tells them apart (see copyKey;
- * local echoes are not kept), and the flags of each receiver that has any, by user id (most of a
- * channel's receivers have none, and anyone missing gets []).
+ * local echoes are not kept), the flags of each receiver that has any, by user id (most of a
+ * channel's receivers have none, and anyone missing gets []), and the receivers who see the
+ * sender as an unknown user.
  */
-type TemplateCopies = { copies: Map<string, MessageEvent>; flags: Map<number, readonly string[]> };
+type TemplateCopies = { copies: Map<string, MessageEvent>; flags: Map<number, readonly string[]>; hiddenFrom: ReadonlySet<number> };
 const copiesByTemplate = new WeakMap<MessageEventTemplate, TemplateCopies>();
+const NOBODY: ReadonlySet<number> = new Set();
 
 function copiesOf(event: MessageEventTemplate): TemplateCopies {
   let made = copiesByTemplate.get(event);
   if (made === undefined) {
-    made = { copies: new Map(), flags: flagsByUser(event.variants.user_flags) };
+    made = { copies: new Map(), flags: flagsByUser(event.variants.user_flags), hiddenFrom: event.variants.sender_hidden_from ? new Set(event.variants.sender_hidden_from.user_ids) : NOBODY };
     copiesByTemplate.set(event, made);
   }
   return made;
@@ -104,30 +112,31 @@ export function messageEventForQueue(
 ): MessageEvent {
   if (!("variants" in event)) return event;
   const { variants } = event;
+  const made = copiesOf(event);
   const rawContent = !options.apply_markdown;
   const noAvatar = options.client_gravatar && variants.gravatar_computable;
   const topicName = event.message.type === "stream" && event.message.subject === "" && !options.capabilities.empty_topic_name;
-  const made = copiesOf(event);
+  const hiddenSender = made.hiddenFrom.size > 0 && made.hiddenFrom.has(target.userId);
   const flags = made.flags.get(target.userId) ?? [];
   if (variants.sender_queue_id === target.id && variants.local_id !== null) {
-    return { type: "message", message: messageCopy(event, rawContent, noAvatar, topicName), flags, local_message_id: variants.local_id };
+    return { type: "message", message: messageCopy(event, rawContent, noAvatar, topicName, hiddenSender), flags, local_message_id: variants.local_id };
   }
-  const key = copyKey(rawContent, noAvatar, topicName, flags);
+  const key = copyKey(rawContent, noAvatar, topicName, hiddenSender, flags);
   let copy = made.copies.get(key);
   if (copy === undefined) {
-    copy = { type: "message", message: messageCopy(event, rawContent, noAvatar, topicName), flags };
+    copy = { type: "message", message: messageCopy(event, rawContent, noAvatar, topicName, hiddenSender), flags };
     made.copies.set(key, copy);
   }
   return copy;
 }
 
-/** What tells two queues' copies apart: the message's formats and the user's flags (flag names hold no spaces). */
-function copyKey(rawContent: boolean, noAvatar: boolean, topicName: boolean, flags: readonly string[]): string {
-  return `${rawContent ? "r" : "-"}${noAvatar ? "a" : "-"}${topicName ? "t" : "-"}${flags.join(" ")}`;
+/** What tells two queues' copies apart: the message's formats, the sender shown, and the user's flags (flag names hold no spaces). */
+function copyKey(rawContent: boolean, noAvatar: boolean, topicName: boolean, hiddenSender: boolean, flags: readonly string[]): string {
+  return `${rawContent ? "r" : "-"}${noAvatar ? "a" : "-"}${topicName ? "t" : "-"}${hiddenSender ? "u" : "-"}${flags.join(" ")}`;
 }
 
 /** The template's message as a queue with these formats receives it. */
-function messageCopy(event: MessageEventTemplate, rawContent: boolean, noAvatar: boolean, topicName: boolean): ApiMessage {
+function messageCopy(event: MessageEventTemplate, rawContent: boolean, noAvatar: boolean, topicName: boolean, hiddenSender: boolean): ApiMessage {
   const { variants } = event;
   const message: ApiMessage = { ...event.message };
   if (rawContent) {
@@ -136,5 +145,12 @@ function messageCopy(event: MessageEventTemplate, rawContent: boolean, noAvatar:
   }
   if (noAvatar) message.avatar_url = null;
   if (topicName) message.subject = variants.empty_topic_display_name;
+  const hidden = variants.sender_hidden_from;
+  if (hiddenSender && hidden !== undefined) {
+    // As in Zulip, the unknown-user avatar replaces even a gravatar the client could compute.
+    message.sender_full_name = hidden.sender_full_name;
+    message.sender_email = hidden.sender_email;
+    message.avatar_url = hidden.avatar_url;
+  }
   return message;
 }

@@ -1,4 +1,5 @@
 /** realm_user events: a user joined, or some of a user's data changed. */
+import { INACCESSIBLE_USER_NAME } from "../../present/users.ts";
 
 /** A new account (person is a whole User object). */
 type RealmUserAddEvent = { type: "realm_user"; op: "add"; person: Record<string, unknown> };
@@ -24,9 +25,6 @@ export function realmUserAddEvent(person: Record<string, unknown>): RealmUserAdd
 export function realmUserUpdateEvent(userId: number, change: Record<string, unknown>): RealmUserUpdateEvent {
   return { type: "realm_user", op: "update", person: { user_id: userId, ...change } };
 }
-
-/** Zulip's name for a user the client cannot access (UserProfile.INACCESSIBLE_USER_NAME). */
-const INACCESSIBLE_USER_NAME = "Unknown user";
 
 /** The event taking a user away from someone who lost access to them. */
 export function realmUserRemoveEvent(userId: number): RealmUserRemoveEvent {
