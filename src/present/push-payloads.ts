@@ -4,6 +4,8 @@
  * the Zulip app reads from tokens registered with the plain protocol; and their removal forms.
  * Key order follows upstream's (its JSON keeps insertion order).
  */
+import { dummyEmail } from "../store/emails.ts";
+import { INACCESSIBLE_USER_NAME } from "./users.ts";
 
 /** Why a user is notified (Zulip's NotificationTriggers), in the order the first match wins (actions/push/triggers.ts). */
 export type PushTrigger =
@@ -33,6 +35,11 @@ export type PushMessage = {
   /** A direct message to three or more people: every participant's id, ascending, and full name. */
   group: { ids: number[]; names: string[] } | null;
 };
+
+/** The message as a recipient who may not access its sender is told of it: "Unknown user" (Zulip's can_access_sender). */
+export function withUnknownSender(m: PushMessage, host: string, unknownAvatarUrl: string): PushMessage {
+  return { ...m, sender: { id: m.sender.id, email: dummyEmail(m.sender.id, host), fullName: INACCESSIBLE_USER_NAME, avatarUrl: unknownAvatarUrl } };
+}
 
 /** One recipient's notification: who, why, and the group mention that triggered it (if not a personal mention). */
 export type PushFor = { userId: number; trigger: PushTrigger; mentionedGroup: { id: number; name: string } | null };

@@ -1,15 +1,16 @@
 /**
  * Senders a guest may not access (can_access_all_users_group = role:members, and no channel or
  * direct conversation shared with them): the guest sees "Unknown user", the dummy address and the
- * unknown-user avatar in message events, GET /messages (searches too) and GET /messages/{id}, as
- * Zulip shows them; everyone else, and the guest once a direct message
+ * unknown-user avatar in message events, GET /messages (searches too), GET /messages/{id} and
+ * phone notifications, as Zulip shows them; everyone else, and the guest once a direct message
  * makes the sender accessible, sees the sender.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { expectSuccess, type Credentials } from "../helpers/client.ts";
-import { groupId } from "../helpers/db.ts";
+import { groupId, withDb } from "../helpers/db.ts";
 import { pollEvents, registerQueue } from "../helpers/events.ts";
+import { startStandInRelay, type StandInRelay } from "../helpers/push-relay.ts";
 import { startServer, type TestServer } from "../helpers/server.ts";
 import { STORES } from "../helpers/stores.ts";
 import { createAccount, type Account } from "./users-support.ts";
@@ -19,10 +20,12 @@ type Message = Record<string, unknown> & { id: number; sender_id: number };
 for (const store of STORES) {
   describe(`senders a guest may not access [${store}]`, () => {
     let server: TestServer;
+    let relay: StandInRelay;
     let host: string;
     let unknownAvatar: string;
     before(async () => {
-      server = await startServer(store);
+      relay = await startStandInRelay();
+      server = await startServer(store, { ...relay.env(), PUSH_RELAY_RETRY_BASE_MS: "50" });
       const { owner, guest } = server.fixtures;
       host = new URL(server.url).hostname;
       unknownAvatar = `${server.url}/static/images/unknown-user-avatar.png`;
@@ -31,6 +34,7 @@ for (const store of STORES) {
     });
     after(async () => {
       await server?.stop();
+      await relay?.close();
     });
 
     /** Limits guests to the users they share something with (role:members), or lifts it (role:everyone). */
@@ -133,5 +137,30 @@ for (const store of STORES) {
       const bytes = Buffer.from(await res.arrayBuffer());
       assert.deepEqual([...bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
     });
+
+    test("a phone notification of an inaccessible sender's message names Unknown user", async () => {
+      const { guest } = server.fixtures;
+      expectSuccess(await server.api.post(guest, "/users/me/android_gcm_reg_id", { token: "fcm:guest" }));
+      expectSuccess(await server.api.post(guest, "/users/me/apns_device_token", { token: "a".repeat(64), appid: "org.zulip.Zulip" }));
+      const rita = await stranger("Rita Stranger");
+      const sent = relay.legacyOutbox.length;
+      await toBackroom(rita, "@**Gus Guest** are you there?");
+      await settled();
+      const delivered = relay.legacyOutbox.slice(sent).filter((d) => d.token === "fcm:guest" || d.kind === "apns");
+      const fcm = delivered.find((d) => d.kind === "fcm")?.payload;
+      assert.deepEqual([fcm?.sender_id, fcm?.sender_email, fcm?.sender_full_name, fcm?.sender_avatar_url], [rita.id, `user${rita.id}@${new URL(server.url).host}`, "Unknown user", unknownAvatar]);
+      const apns = delivered.find((d) => d.kind === "apns")?.payload as { alert: { subtitle: string } } | undefined;
+      assert.equal(apns?.alert.subtitle, "Unknown user mentioned you:");
+    });
+
+    /** Resolves once no push work is waiting (every send's job decided, every relay call made). */
+    async function settled(): Promise<void> {
+      for (let i = 0; i < 500; i++) {
+        const left = await withDb(server, (db) => db.selectFrom("push_relay_jobs").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow());
+        if (Number(left.n) === 0) return;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      assert.fail("push work still waiting after 10 s");
+    }
   });
 }

@@ -9,8 +9,9 @@
  */
 import { realmSettings } from "../../permissions/realm-settings.ts";
 import { pushText, truncatePushText, mentionsIn } from "../../present/push-content.ts";
-import { e2eeMessagePayload, legacyApnsMessage, legacyFcmMessage, type PushFor, type PushMessage, type PushRealm } from "../../present/push-payloads.ts";
-import { avatarUrl } from "../../present/users.ts";
+import { e2eeMessagePayload, legacyApnsMessage, legacyFcmMessage, withUnknownSender, type PushFor, type PushMessage, type PushRealm } from "../../present/push-payloads.ts";
+import { avatarUrl, unknownUserAvatarUrl } from "../../present/users.ts";
+import { idsWithoutAccessTo } from "../../permissions/user-access.ts";
 import { PRESENCE_OFFLINE_THRESHOLD_SECONDS } from "../../present/presence.ts";
 import { apiEmail } from "../../store/emails.ts";
 import { effectiveMemberIds } from "../../store/group-membership.ts";
@@ -184,12 +185,16 @@ export async function doNotifyMessage(
   const siteUrl = env.config.externalUrl;
   const pushRealm: PushRealm = { id: realm.id, name: realm.name, siteUrl };
   const described = await pushMessage(tx, realm, siteUrl, message, sender, members);
+  // Guests who may not access the sender (only a channel message's can) are told of "Unknown user".
+  const hiddenFrom = message.stream_id === null ? new Set<number>() : await idsWithoutAccessTo(tx, realm, sender, notified.map((n) => n.user.id));
+  const unknownSender = hiddenFrom.size > 0 ? withUnknownSender(described, new URL(siteUrl).host, unknownUserAvatarUrl(siteUrl)) : described;
   const mentions = notified.some((n) => n.trigger === "mentioned") ? await mentionedGroups(tx, realm.id, message.rendered_content) : null;
   const rows = [];
   for (const { user, trigger } of notified) {
     const group = trigger === "mentioned" && mentions && !mentions.personal.has(user.id) ? mentions.groups.find((g) => g.members.has(user.id)) : undefined;
     const to: PushFor = { userId: user.id, trigger, mentionedGroup: group ? { id: group.id, name: group.name } : null };
-    const payloads = { apns: legacyApnsMessage(pushRealm, described, to), fcm: legacyFcmMessage(pushRealm, described, to), e2ee: e2eeMessagePayload(pushRealm, described, to) };
+    const m = hiddenFrom.has(user.id) ? unknownSender : described;
+    const payloads = { apns: legacyApnsMessage(pushRealm, m, to), fcm: legacyFcmMessage(pushRealm, m, to), e2ee: e2eeMessagePayload(pushRealm, m, to) };
     rows.push(...(await notifyCallRows(realm, user, phones.get(user.id) as UserPhones, payloads, "high", time.heldUntilMs)));
   }
   return insertPushRelayJobs(tx, rows);
