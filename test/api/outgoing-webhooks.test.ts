@@ -1,140 +1,39 @@
 /**
  * Outgoing-webhook bots: a channel mention or a direct message POSTs SPEC.md's payload to the
  * bot's service (a real HTTP server here, playing the bot), and the bot's answer is posted back as
- * the bot; failures are retried, then reported to the bot's owner; the sender never waits.
+ * the bot; failures are retried, then reported to the bot's owner; the sender never waits. The bot
+ * server listens on 127.0.0.1, which the server reaches only because OUTGOING_HTTP_ALLOW lets it
+ * (test/api/outgoing-webhook-guard.test.ts: what is refused without it).
  */
 import assert from "node:assert/strict";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, test } from "node:test";
 import { expectSuccess, type Credentials } from "../helpers/client.ts";
-import { countRows, withDb } from "../helpers/db.ts";
-import { getEvents, registerQueue, type Queue } from "../helpers/events.ts";
+import { withDb } from "../helpers/db.ts";
+import { BotHarness, BotServer, mention, ownerNotice, type Message } from "../helpers/outgoing-bots.ts";
 import { startServer, type TestServer } from "../helpers/server.ts";
 import { STORES } from "../helpers/stores.ts";
-
-/** What the bot server answers: a status and a body, after an optional wait. */
-type Answer = { status: number; body: string; wait?: Promise<void> };
-/** One request the bot server got. */
-type Received = { path: string; headers: http.IncomingHttpHeaders; body: Record<string, any> };
-
-/**
- * The stand-in bot server: each path is one bot, answering from its own script of answers (the
- * last one repeats); every request is recorded, and a test can await the n-th request of a path.
- */
-class BotServer {
-  private readonly server = http.createServer((req, res) => void this.handle(req, res));
-  private readonly scripts = new Map<string, Answer[]>();
-  private readonly received = new Map<string, Received[]>();
-  private readonly waiters: Array<{ path: string; count: number; resolve: () => void }> = [];
-  url = "";
-
-  async listen(): Promise<void> {
-    await new Promise<void>((resolve) => this.server.listen(0, "127.0.0.1", resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-
-  close(): Promise<void> {
-    this.server.closeAllConnections();
-    return new Promise((resolve) => this.server.close(() => resolve()));
-  }
-
-  /** Sets what a path answers, in order. */
-  script(path: string, answers: Answer[]): void {
-    this.scripts.set(path, answers);
-  }
-
-  requests(path: string): Received[] {
-    return this.received.get(path) ?? [];
-  }
-
-  /** Resolves once `path` has received `count` requests. */
-  waitFor(path: string, count: number): Promise<Received[]> {
-    if (this.requests(path).length >= count) return Promise.resolve(this.requests(path));
-    return new Promise((resolve) => this.waiters.push({ path, count, resolve: () => resolve(this.requests(path)) }));
-  }
-
-  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const path = req.url ?? "";
-    const list = this.received.get(path) ?? [];
-    list.push({ path, headers: req.headers, body: JSON.parse(Buffer.concat(chunks).toString("utf8")) });
-    this.received.set(path, list);
-    for (const w of this.waiters.filter((x) => x.path === path && list.length >= x.count)) {
-      this.waiters.splice(this.waiters.indexOf(w), 1);
-      w.resolve();
-    }
-    const script = this.scripts.get(path) ?? [{ status: 200, body: "" }];
-    const answer = script[Math.min(list.length - 1, script.length - 1)];
-    if (answer.wait) await answer.wait;
-    res.writeHead(answer.status, { "content-type": "application/json" });
-    res.end(answer.body);
-  }
-}
-
-type Bot = { id: number; email: string; fullName: string; token: string; path: string };
-type Message = Record<string, any>;
 
 for (const store of STORES) {
   describe(`outgoing webhooks [${store}]`, () => {
     let server: TestServer;
     let bots: BotServer;
-    /** The owner's queue: bot answers in channels and DMs, and the Notification Bot's notices. */
-    let ownerQueue: Queue;
+    let hooks: BotHarness;
     let generalId: number;
-    const seen: Message[] = [];
-    let botCount = 0;
-
-    /** Creates an outgoing-webhook bot owned by the admin, answering at its own path, subscribed to general. */
-    async function createBot(name: string, url?: string): Promise<Bot> {
-      const { admin } = server.fixtures;
-      const path = `/bot/${++botCount}`;
-      const payloadUrl = url ?? `${bots.url}${path}`;
-      const created = expectSuccess(
-        await server.api.post(admin, "/bots", { full_name: name, short_name: `hook${botCount}`, bot_type: 3, payload_url: JSON.stringify(payloadUrl), interface_type: 1 }),
-      );
-      const user = expectSuccess(await server.api.get(admin, `/users/${created.user_id}`)).user;
-      expectSuccess(await server.api.post(admin, "/users/me/subscriptions", { subscriptions: [{ name: "general" }], principals: [created.user_id] }));
-      const state = (await registerQueue(server.api, admin, { fetch_event_types: ["realm_bot"] })).state;
-      const row = (state.realm_bots as Array<{ user_id: number; services: Array<{ token: string }> }>).find((b) => b.user_id === created.user_id);
-      assert.ok(row);
-      return { id: created.user_id, email: user.email, fullName: name, token: row.services[0].token, path };
-    }
-
-    /** Waits (long-polling the owner's queue) for a message matching `match`. */
-    async function waitForMessage(match: (m: Message) => boolean): Promise<Message> {
-      for (;;) {
-        const found = seen.find(match);
-        if (found) return found;
-        const body = expectSuccess(await getEvents(server.api, ownerQueue.user, { queue_id: ownerQueue.queueId, last_event_id: ownerQueue.lastEventId }));
-        for (const event of body.events as Array<{ id: number; type: string; message?: Message }>) {
-          ownerQueue.lastEventId = event.id;
-          if (event.type === "message" && event.message) seen.push(event.message);
-        }
-      }
-    }
-
-    /** Waits until every job is handled (deleted); the worker writes them off the request path. */
-    async function jobsDone(): Promise<void> {
-      for (let i = 0; i < 250; i++) {
-        if ((await countRows(server, ["outgoing_webhook_jobs"])).outgoing_webhook_jobs === 0) return;
-        await new Promise((r) => setTimeout(r, 20));
-      }
-      assert.fail("outgoing webhook jobs still pending");
-    }
 
     const send = (user: Credentials, params: Record<string, unknown>) => server.api.post(user, "/messages", params);
-    const mention = (bot: Bot) => `@**${bot.fullName}|${bot.id}**`;
+    const createBot = (name: string, url?: string) => hooks.createBot(name, url);
+    const waitForMessage = (match: (m: Message) => boolean) => hooks.waitForMessage(match);
+    const jobsDone = () => hooks.jobsDone();
 
     before(async () => {
       bots = new BotServer();
       await bots.listen();
-      server = await startServer(store, { OUTGOING_WEBHOOK_RETRY_BASE_MS: "20", OUTGOING_WEBHOOK_TIMEOUT_SECONDS: "1" });
-      const { admin, member } = server.fixtures;
-      expectSuccess(await server.api.post(admin, "/users/me/subscriptions", { subscriptions: [{ name: "general" }], principals: [admin.id, member.id] }));
-      generalId = expectSuccess(await server.api.get(admin, "/get_stream_id", { stream: "general" })).stream_id;
-      ownerQueue = await registerQueue(server.api, admin, { event_types: ["message"], apply_markdown: false });
+      server = await startServer(store, { OUTGOING_WEBHOOK_RETRY_BASE_MS: "20", OUTGOING_WEBHOOK_TIMEOUT_SECONDS: "1", OUTGOING_HTTP_ALLOW: "127.0.0.1" });
+      hooks = new BotHarness(server, bots);
+      await hooks.start();
+      generalId = expectSuccess(await server.api.get(server.fixtures.admin, "/get_stream_id", { stream: "general" })).stream_id;
     });
     after(async () => {
       await server?.stop();
@@ -149,7 +48,7 @@ for (const store of STORES) {
       const sent = expectSuccess(await send(member, { type: "stream", to: "general", topic: "hooks", content }));
       const [req] = await bots.waitFor(bot.path, 1);
       assert.equal(req.headers["content-type"], "application/json");
-      const { message, ...rest } = req.body;
+      const { message, ...rest } = req.body!;
       assert.deepEqual(rest, { bot_email: bot.email, bot_full_name: "Echo Bot", data: content, trigger: "mention", token: bot.token });
       assert.match(bot.token, /^[A-Za-z0-9]+$/);
       const stored = expectSuccess(await server.api.get(member, `/messages/${sent.id}`, { apply_markdown: false })).message;
@@ -197,7 +96,7 @@ for (const store of STORES) {
       bots.script(bot.path, [{ status: 200, body: JSON.stringify({ response_string: "legacy answer" }) }]);
       const sent = expectSuccess(await send(admin, { type: "private", to: JSON.stringify([bot.id]), content: "hello bot" }));
       const [req] = await bots.waitFor(bot.path, 1);
-      const { message, ...rest } = req.body;
+      const { message, ...rest } = req.body!;
       assert.deepEqual(rest, { bot_email: bot.email, bot_full_name: "Direct Bot", data: "hello bot", trigger: "direct_message", token: bot.token });
       const stored = expectSuccess(await server.api.get(admin, `/messages/${sent.id}`, { apply_markdown: false })).message;
       assert.equal(message.id, sent.id);
@@ -236,7 +135,7 @@ for (const store of STORES) {
       expectSuccess(await send(member, { type: "stream", to: "general", topic: "quiet", content: `${mention(bot)} three` }));
       await waitForMessage((m) => m.sender_id === bot.id && m.content === "third");
       await jobsDone();
-      assert.deepEqual(bots.requests(bot.path).map((r) => r.body.data), [`${mention(bot)} one`, `${mention(bot)} two`, `${mention(bot)} three`]);
+      assert.deepEqual(bots.requests(bot.path).map((r) => r.body!.data), [`${mention(bot)} one`, `${mention(bot)} two`, `${mention(bot)} three`]);
       const fromBot = expectSuccess(
         await server.api.get(member, "/messages", { anchor: "newest", num_before: 10, num_after: 0, narrow: JSON.stringify([{ operator: "sender", operand: bot.id }]) }),
       ).messages;
@@ -254,9 +153,6 @@ for (const store of STORES) {
       assert.equal(requests.length, 2);
       assert.deepEqual(requests[1].body, requests[0].body);
     });
-
-    /** The bot's own direct message to the admin (the bots' owner) that names it, as Zulip's notify_bot_owner sends it. */
-    const ownerNotice = (bot: Bot) => (m: Message) => m.type === "private" && m.sender_id === bot.id && String(m.content).includes(`@_**${bot.fullName}**`);
 
     test("a bot that always fails is tried 1 + 3 times; then the conversation and the owner are told, in Zulip's words", async () => {
       const { member, admin } = server.fixtures;
@@ -343,8 +239,8 @@ for (const store of STORES) {
       // Any message wakes the worker (as would its next timer).
       expectSuccess(await send(member, { type: "stream", to: "general", topic: "orphan", content: "wake up" }));
       const [req] = await bots.waitFor(bot.path, 1);
-      assert.equal(req.body.message.id, sent.id);
-      assert.equal(req.body.trigger, "mention");
+      assert.equal(req.body!.message.id, sent.id);
+      assert.equal(req.body!.trigger, "mention");
       const reply = await waitForMessage((m) => m.sender_id === bot.id && m.subject === "orphan");
       assert.equal(reply.content, "picked up");
       await jobsDone();
