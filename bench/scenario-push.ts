@@ -150,7 +150,9 @@ export async function runPushScenario(kind: StoreKind, settings: BenchSettings):
     let channelId = 0;
     const botName = "Push Bench Bot";
     let withoutPush: PushPass;
-    const plain = await startParley({ dataDir: fresh.dataDir, databaseUrl: fresh.databaseUrl });
+    // The bot server is on this machine: outgoing webhooks reach it only where OUTGOING_HTTP_ALLOW says.
+    const botAllowed = { OUTGOING_HTTP_ALLOW: new URL(bot.url).host };
+    const plain = await startParley({ dataDir: fresh.dataDir, databaseUrl: fresh.databaseUrl, env: botAllowed });
     try {
       channelId = await createChannel(plain.url, org.users[0], "push bench", subscribers);
       await apiCall(plain.url, org.users[0], "POST", "/bots", { full_name: botName, short_name: "pushbench", bot_type: "3", payload_url: JSON.stringify(bot.url), interface_type: "1" });
@@ -158,7 +160,7 @@ export async function runPushScenario(kind: StoreKind, settings: BenchSettings):
     } finally {
       await plain.stop();
     }
-    const pushing = await startParley({ dataDir: fresh.dataDir, databaseUrl: fresh.databaseUrl, nodeFlags: profileFlags(settings, `push-${kind}`), env: { ...relay.env, PUSH_RELAY_RETRY_BASE_MS: "200" } });
+    const pushing = await startParley({ dataDir: fresh.dataDir, databaseUrl: fresh.databaseUrl, nodeFlags: profileFlags(settings, `push-${kind}`), env: { ...relay.env, ...botAllowed, PUSH_RELAY_RETRY_BASE_MS: "200" } });
     try {
       await preparePushUsers(pushing.url, org, relay);
       const before = (await relay.stats()).notifications;

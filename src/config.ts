@@ -1,6 +1,7 @@
 /** Server configuration, read once from environment variables (documented in README.md). */
 import net from "node:net";
 import path from "node:path";
+import ipaddr from "ipaddr.js";
 
 /** The server's settings, as read from the environment. */
 export type Config = {
@@ -63,6 +64,10 @@ export type Config = {
   outgoingWebhookTimeoutSeconds: number;
   /** The wait before the first retry of a failed outgoing-webhook request, in ms; each later retry waits twice the one before. */
   outgoingWebhookRetryBaseMs: number;
+  /** Non-public destinations outgoing webhooks may reach all the same (OUTGOING_HTTP_ALLOW; none by default). */
+  outgoingHttpAllow: OutgoingAllowEntry[];
+  /** The HTTP proxy outgoing webhooks go through, which then decides what they may reach (OUTGOING_HTTP_PROXY), or null. */
+  outgoingHttpProxy: string | null;
   /** The push relay this server sends through (PUSH_RELAY_URL, PUSH_RELAY_ORG_ID, PUSH_RELAY_ORG_KEY), or null: push is off. */
   pushRelay: PushRelayConfig | null;
   /** How long a relay call may take (PUSH_RELAY_TIMEOUT_SECONDS; Zulip's 15 s). */
@@ -136,6 +141,61 @@ export const DEFAULT_PG_WRITE_LANE_WAIT_MS = 50;
  * statements: a client uses a handful, and each holds a plan in every pooled connection.
  */
 export const DEFAULT_PG_NAMED_PAGE_QUERIES = 32;
+
+/**
+ * One OUTGOING_HTTP_ALLOW entry: an address range (`cidr`, a single address as /32 or /128) or a
+ * host name (`name`, lower case, as a URL names it), on one port or (null) any. Plain data: the
+ * configuration is copied to the push worker's thread.
+ */
+export type OutgoingAllowEntry = { cidr: string; name: null; port: number | null } | { cidr: null; name: string; port: number | null };
+
+/** A host name as URLs hold it: letters, digits and hyphens in dot-separated labels. */
+const HOST_NAME = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
+
+/** One OUTGOING_HTTP_ALLOW entry: ADDRESS, ADDRESS/BITS or NAME, optionally with :PORT (an IPv6 address in brackets then). */
+function outgoingAllowEntry(entry: string): OutgoingAllowEntry {
+  const bad = () => new Error(`OUTGOING_HTTP_ALLOW must list addresses, CIDR ranges or host names, each optionally with :PORT, got ${JSON.stringify(entry)}`);
+  const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(entry);
+  const colons = entry.split(":").length - 1;
+  // More than one colon and no brackets: a bare IPv6 address or range, without a port.
+  const [host, portText] = bracketed ? [bracketed[1], bracketed[2]] : colons === 1 ? entry.split(":") : [entry, undefined];
+  let port: number | null = null;
+  if (portText !== undefined) {
+    port = Number(portText);
+    if (!/^\d{1,5}$/.test(portText) || port < 1 || port > 65535) throw bad();
+  }
+  const [address, bits, ...rest] = host.split("/");
+  if (net.isIP(address) !== 0) {
+    // A zone (fe80::1%eth0) names an interface of this machine: no use in a rule about destinations.
+    if (address.includes("%")) throw bad();
+    // ipaddr.js checks the prefix length against the address family.
+    if (rest.length > 0 || (bits !== undefined && (!/^\d{1,3}$/.test(bits) || !ipaddr.isValidCIDR(host)))) throw bad();
+    // One address is kept as connections see it: an IPv4-mapped IPv6 address as its IPv4 address.
+    const parsed = bits === undefined ? ipaddr.process(address) : ipaddr.parse(address);
+    return { cidr: `${parsed.toString()}/${bits ?? (parsed.kind() === "ipv4" ? 32 : 128)}`, name: null, port };
+  }
+  const name = host.toLowerCase().replace(/\.$/, "");
+  // A name whose last label is a number is an IPv4 address to a URL (http://10.1/ is 10.0.0.1): never a name.
+  if (bracketed || bits !== undefined || !HOST_NAME.test(name) || /(^|\.)(\d+|0x[0-9a-f]*)$/.test(name)) throw bad();
+  return { cidr: null, name, port };
+}
+
+/** OUTGOING_HTTP_PROXY: an http:// URL of the proxy itself (host and port, credentials allowed), no path. */
+function outgoingHttpProxyEnv(env: NodeJS.ProcessEnv): string | null {
+  const raw = env.OUTGOING_HTTP_PROXY ?? "";
+  if (raw === "") return null;
+  let url: URL | null = null;
+  try {
+    url = new URL(raw);
+  } catch {
+    // reported below
+  }
+  // The message leaves the value out: the URL may hold the proxy's password.
+  if (url === null || url.protocol !== "http:" || url.pathname !== "/" || url.search !== "" || url.hash !== "") {
+    throw new Error("OUTGOING_HTTP_PROXY must be an http://HOST:PORT URL");
+  }
+  return url.href;
+}
 
 /** The push relay's base URL and this server's credentials there (Zulip's ZULIP_SERVICES_URL, ZULIP_ORG_ID, ZULIP_ORG_KEY). */
 export type PushRelayConfig = { url: string; orgId: string; orgKey: string };
@@ -260,6 +320,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxAlertWordsPerUser: intEnv(env, "MAX_ALERT_WORDS_PER_USER", 1000),
     outgoingWebhookTimeoutSeconds: intEnv(env, "OUTGOING_WEBHOOK_TIMEOUT_SECONDS", 10, 1),
     outgoingWebhookRetryBaseMs: intEnv(env, "OUTGOING_WEBHOOK_RETRY_BASE_MS", 5000),
+    outgoingHttpAllow: (env.OUTGOING_HTTP_ALLOW ?? "").split(",").map((e) => e.trim()).filter((e) => e !== "").map(outgoingAllowEntry),
+    outgoingHttpProxy: outgoingHttpProxyEnv(env),
     pushRelay: loadPushRelay(env),
     pushRelayTimeoutSeconds: intEnv(env, "PUSH_RELAY_TIMEOUT_SECONDS", 15, 1),
     pushRelayRetryBaseMs: intEnv(env, "PUSH_RELAY_RETRY_BASE_MS", 10_000),

@@ -346,3 +346,15 @@ export class CsrfFailedError extends JsonableError {
     super(`CSRF error: ${reason}`, { code: "CSRF_FAILED", status: 403, data: { reason } });
   }
 }
+
+/**
+ * An outgoing request (an outgoing webhook) refused because its destination is not a public
+ * address, nor one OUTGOING_HTTP_ALLOW allows, or its proxy refused it (src/outgoing-http.ts).
+ * Never shown to clients: the worker tells the bot's owner in Zulip's words.
+ */
+export class DisallowedAddressError extends Error {
+  constructor(host: string) {
+    super(`outgoing request refused: ${host} is a private or disallowed address`);
+    this.name = "DisallowedAddressError";
+  }
+}

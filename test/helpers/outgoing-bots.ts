@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import http from "node:http";
+import https from "node:https";
 import type { AddressInfo } from "node:net";
 import { expectSuccess } from "./client.ts";
 import { countRows } from "./db.ts";
@@ -21,17 +22,23 @@ export type Received = { method: string; path: string; headers: http.IncomingHtt
  * last one repeats); every request is recorded, and a test can await the n-th request of a path.
  */
 export class BotServer {
-  private readonly server = http.createServer((req, res) => void this.handle(req, res));
+  private readonly server: http.Server;
   private readonly scripts = new Map<string, Answer[]>();
   private readonly received = new Map<string, Received[]>();
   private readonly waiters: Array<{ path: string; count: number; resolve: () => void }> = [];
   url = "";
   port = 0;
 
+  /** With `tls` (a key and certificate), it answers HTTPS. */
+  constructor(private readonly tls?: { key: string; cert: string }) {
+    const handler = (req: http.IncomingMessage, res: http.ServerResponse) => void this.handle(req, res);
+    this.server = tls ? https.createServer(tls, handler) : http.createServer(handler);
+  }
+
   async listen(): Promise<void> {
     await new Promise<void>((resolve) => this.server.listen(0, "127.0.0.1", resolve));
     this.port = (this.server.address() as AddressInfo).port;
-    this.url = `http://127.0.0.1:${this.port}`;
+    this.url = `${this.tls ? "https" : "http"}://127.0.0.1:${this.port}`;
   }
 
   close(): Promise<void> {

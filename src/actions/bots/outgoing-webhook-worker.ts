@@ -9,7 +9,9 @@
  * was; `response_not_required` or an empty body posts nothing. A timeout, an unreachable server
  * or a non-2xx answer is tried again, MAX_REQUEST_RETRIES times with a doubling wait; then, as
  * Zulip does, the bot says "Failure! ..." in the conversation and tells its owner in a direct
- * message, with Zulip's wording.
+ * message, with Zulip's wording. The request goes through src/outgoing-http.ts: a URL (or a
+ * redirect) to a private or internal address is refused, at once and with nothing of its answer
+ * quoted, as upstream's Smokescreen proxy refuses it.
  *
  * It runs on real time, not on the server's clock: a request's timeout is real time whatever a
  * test does to the clock. A `message` event on the bus (a job may have come with it) wakes it
@@ -17,8 +19,9 @@
  * pass (two indexed reads) per WAKE_DELAY_MS, not one per message.
  */
 import { systemClock } from "../../clock.ts";
-import { JsonableError } from "../../errors.ts";
+import { DisallowedAddressError, JsonableError } from "../../errors.ts";
 import { messageLinkUrl } from "../../markdown/link-syntax.ts";
+import { outgoingRequest, PROXY_REFUSED_STATUS } from "../../outgoing-http.ts";
 import { messageLookups, presentMessage } from "../../present/messages.ts";
 import { apiEmail, emailDomain } from "../../store/emails.ts";
 import { messageLookupRows } from "../../store/message-lookups.ts";
@@ -67,8 +70,8 @@ type Loaded = { ctx: ActionCtx; bot: UserRow; service: ServiceRow; message: Mess
 type Outcome =
   /** A 2xx answer: what to post back (null: nothing), or why the answer is unusable. */
   | { kind: "answered"; content: string | null; error: string | null; body: string }
-  /** A failure worth retrying: what the conversation and the owner are told if it is the last. */
-  | { kind: "failed"; conversation: string; owner: string; body: string }
+  /** A failure: whether it is worth retrying, and what the conversation and the owner are told if it is the last. */
+  | { kind: "failed"; retry: boolean; conversation: string; owner: string; body: string }
   /** The worker stopped mid-request. */
   | { kind: "stopped" };
 
@@ -181,56 +184,53 @@ async function load(deps: OutgoingWebhookWorkerDeps, job: OutgoingWebhookJobRow)
   return { ctx: actionCtx(deps, { realm, actor: null, client: "Internal" }), bot, service, message };
 }
 
-/** The answer's text, at most MAX_RESPONSE_BYTES of it: a bot server cannot make the worker hold an endless body. */
-async function boundedText(res: Response): Promise<string> {
-  if (!res.body) return "";
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = res.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    size += value.byteLength;
-    if (size >= MAX_RESPONSE_BYTES) {
-      await reader.cancel();
-      break;
-    }
-  }
-  return Buffer.concat(chunks).subarray(0, MAX_RESPONSE_BYTES).toString("utf8");
-}
+/**
+ * What the conversation and the owner are told of a refused destination: upstream's words for its
+ * proxy's 407 (the same whether Parley refused it or OUTGOING_HTTP_PROXY did). The destination's
+ * answer, if it gave one, is never quoted, and the request is not tried again: the rule that
+ * refused it will refuse it again.
+ */
+const REFUSED: Outcome = {
+  kind: "failed",
+  retry: false,
+  conversation: `Third party responded with ${PROXY_REFUSED_STATUS}`,
+  owner: "The URL configured for the webhook is for a private or disallowed network.",
+  body: "",
+};
 
-/** Whether an error is the request's own timeout (rather than the worker stopping). */
-function isTimeout(err: unknown): boolean {
-  return err instanceof Error && err.name === "TimeoutError";
-}
-
-/** POSTs the job's payload and reads the answer (Zulip's do_rest_call), within the timeout. */
+/** POSTs the job's payload and reads the answer (Zulip's do_rest_call), within the timeout, through src/outgoing-http.ts's checks. */
 async function request(deps: OutgoingWebhookWorkerDeps, loaded: Loaded, trigger: string, stop: AbortSignal): Promise<Outcome> {
   const timeoutSeconds = deps.config.outgoingWebhookTimeoutSeconds;
   const body = await payload(loaded, trigger);
-  const signal = AbortSignal.any([stop, AbortSignal.timeout(timeoutSeconds * 1000)]);
+  const timeout = AbortSignal.timeout(timeoutSeconds * 1000);
+  const job = { bot_id: loaded.bot.id, message_id: loaded.message.id };
   try {
-    const res = await fetch(loaded.service.base_url, {
+    const res = await outgoingRequest(deps.config, loaded.service.base_url, {
       method: "POST",
       headers: { "content-type": "application/json", "user-agent": `ZulipOutgoingWebhook/${ZULIP_VERSION}` },
       body,
-      signal,
-      redirect: "follow",
+      signal: AbortSignal.any([stop, timeout]),
+      maxBytes: MAX_RESPONSE_BYTES,
     });
-    const text = await boundedText(res);
-    if (res.status >= 200 && res.status < 300) return { kind: "answered", body: text, ...parseAnswer(text) };
-    deps.log.warn({ bot_id: loaded.bot.id, message_id: loaded.message.id, status: res.status }, "outgoing webhook answered with an error status");
-    const owner = res.status === 407 ? "The URL configured for the webhook is for a private or disallowed network." : `The webhook got a response with status code *${res.status}*.`;
-    return { kind: "failed", conversation: `Third party responded with ${res.status}`, owner, body: text };
+    if (res.status >= 200 && res.status < 300) return { kind: "answered", body: res.text, ...parseAnswer(res.text) };
+    if (res.status === PROXY_REFUSED_STATUS) {
+      deps.log.warn(job, "outgoing webhook answered 407: reported as a disallowed network");
+      return REFUSED;
+    }
+    deps.log.warn({ ...job, status: res.status }, "outgoing webhook answered with an error status");
+    return { kind: "failed", retry: true, conversation: `Third party responded with ${res.status}`, owner: `The webhook got a response with status code *${res.status}*.`, body: res.text };
   } catch (err) {
     if (stop.aborted) return { kind: "stopped" };
-    if (isTimeout(err)) {
-      deps.log.info({ bot_id: loaded.bot.id, message_id: loaded.message.id }, "outgoing webhook timed out");
-      return { kind: "failed", conversation: "Bot is unavailable", owner: `Request timed out after ${timeoutSeconds} seconds.`, body: "" };
+    if (timeout.aborted) {
+      deps.log.info(job, "outgoing webhook timed out");
+      return { kind: "failed", retry: true, conversation: "Bot is unavailable", owner: `Request timed out after ${timeoutSeconds} seconds.`, body: "" };
     }
-    deps.log.info({ bot_id: loaded.bot.id, message_id: loaded.message.id, reason: String(err) }, "outgoing webhook connection error");
-    return { kind: "failed", conversation: "Bot is unavailable", owner: "A connection error occurred. Is my bot server down?", body: "" };
+    if (err instanceof DisallowedAddressError) {
+      deps.log.warn({ ...job, reason: err.message }, "outgoing webhook refused");
+      return REFUSED;
+    }
+    deps.log.info({ ...job, reason: String(err) }, "outgoing webhook connection error");
+    return { kind: "failed", retry: true, conversation: "Bot is unavailable", owner: "A connection error occurred. Is my bot server down?", body: "" };
   }
 }
 
@@ -244,7 +244,7 @@ async function settle(deps: OutgoingWebhookWorkerDeps, job: OutgoingWebhookJobRo
   }
   if (outcome.kind === "failed") {
     const tries = job.failed_tries + 1;
-    if (tries <= MAX_REQUEST_RETRIES) {
+    if (outcome.retry && tries <= MAX_REQUEST_RETRIES) {
       const waitMs = deps.config.outgoingWebhookRetryBaseMs * 2 ** (tries - 1);
       await withTransaction(ctx, (tx) => outgoingWebhookJobs.reschedule(tx, job.id, tries, systemClock.nowMs() + waitMs));
       return;
