@@ -17,6 +17,7 @@ import type { PresenceEvent } from "./kinds/presence.ts";
 import type { PushDeviceEvent } from "./kinds/push.ts";
 import type { ReactionEvent } from "./kinds/reactions.ts";
 import type { RemindersEvent } from "./kinds/reminders.ts";
+import type { RealmDomainsEvent } from "./kinds/realm-domains.ts";
 import type { RealmEmojiEvent } from "./kinds/realm-emoji.ts";
 import type { SavedSnippetsEvent } from "./kinds/snippets.ts";
 import type { DefaultStreamsEvent, StreamEvent } from "./kinds/streams.ts";
@@ -60,7 +61,8 @@ export type ApiEvent =
   | RealmUserEvent
   | NavigationViewEvent
   | ChannelFolderEvent
-  | InvitesChangedEvent;
+  | InvitesChangedEvent
+  | RealmDomainsEvent;
 
 /** The `type` of some event. */
 export type ApiEventType = ApiEvent["type"];
@@ -109,6 +111,7 @@ const EVENT_TYPES: { readonly [T in ApiEventType]: true } = {
   navigation_view: true,
   channel_folder: true,
   invites_changed: true,
+  realm_domains: true,
 };
 
 /**

@@ -32,6 +32,7 @@ import * as profileFields from "./routes/profile-fields.ts";
 import * as push from "./routes/push.ts";
 import * as reactions from "./routes/reactions.ts";
 import * as readReceipts from "./routes/read-receipts.ts";
+import * as realmDomains from "./routes/realm-domains.ts";
 import * as realmEmoji from "./routes/realm-emoji.ts";
 import * as realm from "./routes/realm.ts";
 import * as reminders from "./routes/reminders.ts";
@@ -86,6 +87,7 @@ export const ROUTE_FILES: Readonly<Record<string, RouteModule>> = {
   "push": push,
   "reactions": reactions,
   "read-receipts": readReceipts,
+  "realm-domains": realmDomains,
   "realm-emoji": realmEmoji,
   "realm": realm,
   "reminders": reminders,

@@ -1,5 +1,6 @@
-/** API shapes of organization configuration: user statuses, code playgrounds and linkifiers. */
+/** API shapes of organization configuration: user statuses, code playgrounds, linkifiers and allowed email domains. */
 import type { Selectable } from "kysely";
+import type { RealmDomainRow } from "../store/schema-invites.ts";
 import type { LinkifierTable, RealmPlaygroundTable, UserStatusTable } from "../store/schema.ts";
 
 /** SPEC.md's user status object; every key optional (an empty object when nothing is set). */
@@ -37,4 +38,12 @@ export function presentPlayground(row: Selectable<RealmPlaygroundTable>): ApiPla
 /** A linkifier row in the API shape. */
 export function presentLinkifier(row: Selectable<LinkifierTable>): ApiLinkifier {
   return { id: row.id, pattern: row.pattern, url_template: row.url_template };
+}
+
+/** An allowed email domain as the API shows it (Zulip's RealmDomainDict). */
+export type ApiRealmDomain = { domain: string; allow_subdomains: boolean };
+
+/** A stored allowed domain as the API shows it. */
+export function presentRealmDomain(row: Pick<RealmDomainRow, "domain" | "allow_subdomains">): ApiRealmDomain {
+  return { domain: row.domain, allow_subdomains: row.allow_subdomains === 1 };
 }

@@ -26,7 +26,6 @@ import { usersState } from "./users.ts";
 const EMPTY_FEATURES: ReadonlyArray<[string, () => Record<string, unknown>]> = [
   // navigation_tour_video_url (FL 369): null, no onboarding video on this server.
   ["onboarding_steps", () => ({ onboarding_steps: [], navigation_tour_video_url: null })],
-  ["realm_domains", () => ({ realm_domains: [] })],
   ["realm_filters", () => ({ realm_filters: [] })],
   ["realm_embedded_bots", () => ({ realm_embedded_bots: [] })],
   ["realm_incoming_webhook_bots", () => ({ realm_incoming_webhook_bots: [] })],

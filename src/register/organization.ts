@@ -1,8 +1,9 @@
-/** The register snapshot's organization configuration and statuses: user_status, realm_playgrounds, realm_linkifiers. */
+/** The register snapshot's organization configuration and statuses: user_status, realm_playgrounds, realm_linkifiers, realm_domains. */
 import { inaccessibleUserIds } from "../permissions/user-access.ts";
-import { presentLinkifier, presentPlayground, presentUserStatus, type ApiUserStatus } from "../present/organization.ts";
+import { presentLinkifier, presentPlayground, presentRealmDomain, presentUserStatus, type ApiUserStatus } from "../present/organization.ts";
 import { listLinkifiers } from "../store/linkifiers.ts";
 import { listPlaygrounds } from "../store/playgrounds.ts";
+import { listRealmDomains } from "../store/realm-domains.ts";
 import { listShownStatuses, presenceEnabled } from "../store/user-status.ts";
 import { listUsers } from "../store/users.ts";
 import type { SnapshotCtx } from "./provider.ts";
@@ -20,7 +21,7 @@ async function userStatuses(ctx: SnapshotCtx): Promise<Record<string, ApiUserSta
   return out;
 }
 
-/** Snapshot builder for user statuses, code playgrounds and linkifiers. */
+/** Snapshot builder for user statuses, code playgrounds, linkifiers and allowed email domains. */
 export const organizationState: StateProvider = {
   async fetch(ctx, opts, want) {
     const out: Record<string, unknown> = {};
@@ -31,6 +32,7 @@ export const organizationState: StateProvider = {
       const linkifiers = opts.capabilities.linkifier_url_template ? await listLinkifiers(ctx.db, ctx.realm.id) : [];
       out.realm_linkifiers = linkifiers.map(presentLinkifier);
     }
+    if (want("realm_domains")) out.realm_domains = (await listRealmDomains(ctx.db, ctx.realm.id)).map(presentRealmDomain);
     return out;
   },
 };

@@ -1,4 +1,4 @@
-/** Table types of invitations and of the outgoing email queue (listed in schema.ts's Database). */
+/** Table types of invitations, the organization's allowed email domains and the outgoing email queue (listed in schema.ts's Database). */
 import type { Generated, Insertable, Selectable } from "kysely";
 
 /** An invitation's state: open, accepted (single-use invitations only) or revoked. */
@@ -33,6 +33,12 @@ export interface InviteTable {
   expires_at: number | null;
   /** INVITE_STATUS. */
   status: Generated<number>;
+  /**
+   * Set on a sign-up confirmation: the single-use invitation a reusable link's visitor is mailed to
+   * confirm their address (Zulip's PreregistrationUser.multiuse_invite). It names the link, whose
+   * role and channels it copies; GET /invites does not list it, and it dies with the link.
+   */
+  multiuse_invite_id: number | null;
 }
 
 /** A stored invitation. */
@@ -58,3 +64,16 @@ export interface EmailJobTable {
 
 /** A stored email job. */
 export type EmailJobRow = Selectable<EmailJobTable>;
+
+/** A domain whose addresses may join the organization when emails_restricted_to_domains is on (Zulip's RealmDomain). */
+export interface RealmDomainTable {
+  id: Generated<number>;
+  realm_id: number;
+  /** Lower case, validated (actions/organization/realm-domains.ts). */
+  domain: string;
+  /** 1: addresses at any subdomain of `domain` are allowed too. */
+  allow_subdomains: number;
+}
+
+/** A stored allowed domain. */
+export type RealmDomainRow = Selectable<RealmDomainTable>;

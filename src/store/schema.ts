@@ -400,6 +400,7 @@ export interface Database {
   push_active_notifications: import("./schema-push.ts").PushActiveNotificationTable;
   invites: import("./schema-invites.ts").InviteTable;
   email_jobs: import("./schema-invites.ts").EmailJobTable;
+  realm_domains: import("./schema-invites.ts").RealmDomainTable;
   sessions: import("./schema-sessions.ts").SessionTable;
 }
 
