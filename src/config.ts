@@ -87,6 +87,8 @@ export type Config = {
   emailRetryBaseMs: number;
   /** At most this many email invitations per organization in 24 hours (INVITES_DAILY_MAX; 0: no limit). */
   invitesDailyMax: number;
+  /** How long the link of a sign-up confirmation email works, in minutes (SIGNUP_CONFIRMATION_MINUTES). */
+  signupConfirmationMinutes: number;
   /** How long a browser login lasts, in days (SESSION_DAYS; Django's two weeks by default). */
   sessionDays: number;
   /**
@@ -330,6 +332,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     emailRetryBaseMs: intEnv(env, "EMAIL_RETRY_BASE_MS", 60_000),
     // Zulip's INVITES_DEFAULT_REALM_DAILY_MAX.
     invitesDailyMax: intEnv(env, "INVITES_DAILY_MAX", 100),
+    // Zulip's CONFIRMATION_LINK_DEFAULT_VALIDITY_DAYS (1).
+    signupConfirmationMinutes: intEnv(env, "SIGNUP_CONFIRMATION_MINUTES", 24 * 60, 1),
     sessionDays: intEnv(env, "SESSION_DAYS", 14, 1),
     unreadSettleSeconds: intEnv(env, "UNREAD_SETTLE_SECONDS", 60),
   };

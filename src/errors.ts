@@ -340,6 +340,13 @@ export class InvalidInviteError extends JsonableError {
   }
 }
 
+/** A reusable invitation link that, with SMTP_URL set, signs up only an address confirmed by email (POST /invites/accept/{token}/confirm_email first). */
+export class EmailConfirmationRequiredError extends JsonableError {
+  constructor() {
+    super("This invitation link needs your email address confirmed first: ask for a confirmation email, and sign up through its link.");
+  }
+}
+
 /** A /json request that may change something without the CSRF cookie and matching X-CSRFToken header (Zulip's CsrfFailureError, with Django's reason). */
 export class CsrfFailedError extends JsonableError {
   constructor(reason: string) {

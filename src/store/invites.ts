@@ -25,6 +25,7 @@ export function getInvite(db: Db, realmId: number, id: number): Promise<InviteRo
 /**
  * The realm's open invitations not expired at `nowSeconds` (expiring exactly then still counts,
  * as Zulip's `expiry_date >= now`), oldest first; only those `invitedBy` made when given.
+ * Sign-up confirmations are not invitations anyone manages, and are left out.
  */
 export function openInvites(db: Db, realmId: number, nowSeconds: number, invitedBy: number | null): Promise<InviteRow[]> {
   let query = db
@@ -32,9 +33,25 @@ export function openInvites(db: Db, realmId: number, nowSeconds: number, invited
     .selectAll()
     .where("realm_id", "=", realmId)
     .where("status", "=", INVITE_STATUS.active)
+    .where("multiuse_invite_id", "is", null)
     .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">=", nowSeconds)]));
   if (invitedBy !== null) query = query.where("invited_by", "=", invitedBy);
   return query.orderBy("id").execute();
+}
+
+/** Whether an address (compared case-insensitively) has an open, unexpired email invitation in the realm (sign-up confirmations aside). */
+export async function hasOpenEmailInvite(db: Db, realmId: number, email: string, nowSeconds: number): Promise<boolean> {
+  const row = await db
+    .selectFrom("invites")
+    .select("id")
+    .where("realm_id", "=", realmId)
+    .where("status", "=", INVITE_STATUS.active)
+    .where("is_multiuse", "=", 0)
+    .where("multiuse_invite_id", "is", null)
+    .where(sql<string>`lower(email)`, "=", email.toLowerCase())
+    .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">=", nowSeconds)]))
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /** Moves an invitation from `from` to `to`; false when it was not in state `from` (another request got there first). */
@@ -60,13 +77,14 @@ export async function setInviteTokenHash(db: Db, realmId: number, id: number, to
   await db.updateTable("invites").set({ token_hash: tokenHash }).where("realm_id", "=", realmId).where("id", "=", id).execute();
 }
 
-/** How many email invitations the realm made since `sinceSeconds`, whatever became of them. */
+/** How many email invitations the realm made since `sinceSeconds`, whatever became of them (sign-up confirmations are not counted). */
 export async function countEmailInvitesSince(db: Db, realmId: number, sinceSeconds: number): Promise<number> {
   const row = await db
     .selectFrom("invites")
     .select((eb) => eb.fn.countAll<number | string>().as("n"))
     .where("realm_id", "=", realmId)
     .where("is_multiuse", "=", 0)
+    .where("multiuse_invite_id", "is", null)
     .where("invited_at", ">=", sinceSeconds)
     .executeTakeFirst();
   return Number(row?.n ?? 0);

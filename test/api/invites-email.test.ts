@@ -1,7 +1,8 @@
 /**
  * Invitation emails: with SMTP_URL pointing at a real SMTP server started here (smtp-server,
  * behind a TCP front that can drop connections), POST /invites and resend mail the link; the
- * link reads and registers the invited user once; a refusing, dropping or credential-refusing
+ * link reads and registers the invited user once; a reusable link's visitor is mailed a sign-up
+ * confirmation, whose link alone creates the account; a refusing, dropping or credential-refusing
  * server is retried, then given up on in the log (never the password), and the API call stands.
  */
 import assert from "node:assert/strict";
@@ -189,6 +190,78 @@ for (const store of STORES) {
       expectSuccess(await server.api.get(null, `/invites/accept/${second}`));
       expectSuccess(await server.api.delete(admin, `/invites/${id}`));
       expectError(await server.api.get(null, `/invites/accept/${second}`), "INVALID_INVITE", "The invitation link has expired or been deactivated.");
+    });
+
+    test("a reusable link signs up only through a confirmation mailed to the address; the account exists only once its link is used", async () => {
+      const { owner, admin } = server.fixtures;
+      smtp.mode = "accept";
+      const room = await makeStream(server.api, owner, "confirmroom");
+      const url = expectSuccess(await server.api.post(admin, "/invites/multiuse", { invite_as: 300, stream_ids: [room] })).invite_link as string;
+      const link = /\/join\/([A-Za-z0-9]+)\/$/.exec(url)?.[1] ?? "";
+      const confirm = (email: string) => server.api.post(null, `/invites/accept/${link}/confirm_email`, { email });
+      const userCount = async () => expectSuccess(await server.api.get(owner, "/users")).members.length;
+      const before = await userCount();
+      assert.equal(expectSuccess(await server.api.get(null, `/invites/accept/${link}`)).email_confirmation, true);
+      const direct = await register(link, { full_name: "Vic Visitor", password: "pw-123456789", email: "vic@example.org" });
+      expectError(direct, "BAD_REQUEST", "This invitation link needs your email address confirmed first: ask for a confirmation email, and sign up through its link.");
+      // The same rules as a sign-up, before anything is mailed.
+      expectError(await confirm("vic@mailinator.com"), "BAD_REQUEST", "Please use your real email address.");
+      expectError(await confirm("Member@example.com"), "BAD_REQUEST", "Member@example.com already has an account");
+      expectSuccess(await invite(admin, { invitee_emails: "invited@example.org" }));
+      expectError(await confirm("invited@example.org"), "BAD_REQUEST", "invited@example.org has a pending invitation: sign up through the link it was sent, or ask an administrator to revoke it.");
+      expectError(await confirm("nope"), "BAD_REQUEST", "Enter a valid email address.");
+      expectError(await server.api.post(null, `/invites/accept/${link}/confirm_email`, {}), "REQUEST_VARIABLE_MISSING", "Missing 'email' argument");
+      const seen = smtp.mails.length;
+      assert.deepEqual(expectSuccess(await confirm(" vic@example.org ")).email, "vic@example.org");
+      const mail = await mailTo("vic@example.org", seen);
+      assert.equal(mail.subject, "Confirm your email address to join Test Org");
+      const refused = ["vic@mailinator.com", "member@example.com", "nope"];
+      assert.ok(!smtp.mails.some((m) => m.to.some((to) => refused.includes(to.toLowerCase()))), "nothing mailed to the refused addresses");
+      assert.equal(await userCount(), before, "no account before the address is confirmed");
+      const token = linkToken(server, mail);
+      assert.notEqual(token, link);
+      const read = expectSuccess(await server.api.get(null, `/invites/accept/${token}`));
+      assert.deepEqual([read.email, read.is_multiuse, read.invited_as, read.streams, read.email_confirmation], ["vic@example.org", false, 300, ["confirmroom"], false]);
+      const listed = expectSuccess(await server.api.get(admin, "/invites")).invites as Array<{ email?: string }>;
+      assert.ok(!listed.some((i) => i.email === "vic@example.org"), "a confirmation is not an invitation anyone manages");
+      // The confirmation's link completes the sign-up with a name and a password, once.
+      const made = expectSuccess(await register(token, { full_name: "Vic Visitor", password: "pw-123456789" }));
+      assert.equal(made.email, "vic@example.org");
+      assert.equal(expectSuccess(await server.api.get(owner, `/users/${made.user_id}`)).user.role, 300);
+      assert.ok(expectSuccess(await server.api.get(owner, `/streams/${room}/members`)).subscribers.includes(made.user_id));
+      expectSuccess(await server.api.post(null, "/fetch_api_key", { username: "vic@example.org", password: "pw-123456789" }));
+      expectError(await register(token, { full_name: "Vic Again", password: "pw-123456789" }), "INVALID_INVITE", "The invitation link has expired or been deactivated.");
+      expectError(await confirm("vic@example.org"), "BAD_REQUEST", "vic@example.org already has an account");
+      // Asked twice: the first confirmation used revokes the other; revoking the link kills the rest.
+      const twice = smtp.mails.length;
+      expectSuccess(await confirm("wes@example.org"));
+      const first = linkToken(server, await mailTo("wes@example.org", twice));
+      expectSuccess(await confirm("wes@example.org"));
+      const second = linkToken(server, await mailTo("wes@example.org", twice + 1));
+      expectSuccess(await register(second, { full_name: "Wes Visitor", password: "pw-123456789" }));
+      expectError(await register(first, { full_name: "Wes Again", password: "pw-123456789" }), "INVALID_INVITE", "The invitation link has expired or been deactivated.");
+      const later = smtp.mails.length;
+      expectSuccess(await confirm("xia@example.org"));
+      const orphan = linkToken(server, await mailTo("xia@example.org", later));
+      const linkId = (expectSuccess(await server.api.get(admin, "/invites")).invites as Array<{ id: number; link_url?: string }>).find((i) => i.link_url === url)?.id;
+      expectSuccess(await server.api.delete(admin, `/invites/multiuse/${linkId}`));
+      expectError(await server.api.get(null, `/invites/accept/${orphan}`), "INVALID_INVITE", "The invitation link has expired or been deactivated.");
+      expectError(await register(orphan, { full_name: "Xia Visitor", password: "pw-123456789" }), "INVALID_INVITE", "The invitation link has expired or been deactivated.");
+      assert.equal(await userCount(), before + 2);
+    });
+
+    test("a sign-up confirmation expires after SIGNUP_CONFIRMATION_MINUTES (a day by default)", async () => {
+      const { admin } = server.fixtures;
+      smtp.mode = "accept";
+      const url = expectSuccess(await server.api.post(admin, "/invites/multiuse", { invite_expires_in_minutes: null })).invite_link as string;
+      const link = /\/join\/([A-Za-z0-9]+)\/$/.exec(url)?.[1] ?? "";
+      const seen = smtp.mails.length;
+      expectSuccess(await server.api.post(null, `/invites/accept/${link}/confirm_email`, { email: "yan@example.org" }));
+      const mail = await mailTo("yan@example.org", seen);
+      assert.match(mail.body, /The link works until \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\./);
+      await server.advanceClock(24 * 3600 + 60);
+      expectError(await register(linkToken(server, mail), { full_name: "Yan Visitor", password: "pw-123456789" }), "INVALID_INVITE", "The invitation link has expired or been deactivated.");
+      expectSuccess(await server.api.get(null, `/invites/accept/${link}`));
     });
 
     for (const mode of ["refuse", "drop", "bad-login"] as const) {

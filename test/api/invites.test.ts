@@ -226,6 +226,7 @@ for (const store of STORES) {
       assert.deepEqual(expectSuccess(await accept(token)), {
         result: "success", msg: "", realm_name: "Test Org", email: null, is_multiuse: true, invited_as: 300,
         expiry_date: (await invites(admin)).find((i) => String(i.link_url).includes(token))?.expiry_date, streams: ["signup-room"],
+        email_confirmation: false,
       });
       const queue = await registerQueue(server.api, owner, { event_types: ["realm_user", "subscription", "invites_changed"] });
       const before = await countRows(server, ["users"]);
@@ -257,6 +258,60 @@ for (const store of STORES) {
       assert.deepEqual(noorSubs.map((s: { name: string }) => s.name).sort(), ["signup-hall", "signup-room"]);
       assert.equal(expectSuccess(await server.api.get(admin, `/users/${noor.user_id}`)).user.role, 400);
       expectSuccess(await server.api.delete(admin, "/default_streams", { stream_id: hall }));
+    });
+
+    test("a reusable link refuses addresses outside the allowed domains, disposable ones and a pending invitee's, writing nothing", async () => {
+      const { owner, admin } = server.fixtures;
+      const token = tokenOf(await link(admin));
+      const signUp = (email: string) => register(token, { full_name: "Rule Tester", password: "pw-123456789", email });
+      const before = await countRows(server, ["users"]);
+      // disallow_disposable_email_addresses is on by default.
+      expectError(await signUp("someone@Mailinator.com"), "BAD_REQUEST", "Please use your real email address.");
+      expectSuccess(await server.api.post(owner, "/realm/domains", { domain: "allowed.test", allow_subdomains: false }));
+      expectSuccess(await server.api.post(owner, "/realm/domains", { domain: "corp.test", allow_subdomains: true }));
+      expectSuccess(await server.api.patch(owner, "/realm", { emails_restricted_to_domains: true }));
+      const outside = (email: string) => `Your email address, ${email}, is not in one of the domains that are allowed to register for accounts in this organization.`;
+      for (const email of ["someone@other.test", "someone@sub.allowed.test", "someone@corp.test.evil.test"]) expectError(await signUp(email), "BAD_REQUEST", outside(email));
+      expectError(await signUp("some+one@allowed.test"), "BAD_REQUEST", "Email addresses containing + are not allowed in this organization.");
+      // The allowed domains, and a subdomain of one that allows them.
+      expectSuccess(await invite(admin, { invitee_emails: "pending@allowed.test" }));
+      expectError(await signUp("Pending@Allowed.test"), "BAD_REQUEST", "Pending@Allowed.test has a pending invitation: sign up through the link it was sent, or ask an administrator to revoke it.");
+      assert.ok((await invites(admin)).some((i) => i.email === "pending@allowed.test"), "the invitation stays open");
+      assert.deepEqual(await countRows(server, ["users"]), before);
+      expectSuccess(await signUp("Ruth@ALLOWED.test"));
+      expectSuccess(await signUp("ron@eng.corp.test"));
+      // An expired invitation no longer holds the address.
+      expectSuccess(await invite(admin, { invitee_emails: "lapsed@allowed.test", invite_expires_in_minutes: 1 }));
+      await server.advanceClock(120);
+      expectSuccess(await signUp("lapsed@allowed.test"));
+      expectSuccess(await server.api.patch(owner, "/realm", { emails_restricted_to_domains: false }));
+      expectSuccess(await server.api.delete(owner, "/realm/domains/allowed.test"));
+      expectSuccess(await server.api.delete(owner, "/realm/domains/corp.test"));
+    });
+
+    test("POST /invites refuses addresses the organization does not take, in upstream's words", async () => {
+      const { owner, admin } = server.fixtures;
+      const before = await countRows(server, ["invites"]);
+      expectInvitationFailed(
+        await invite(admin, { invitee_emails: "a@mailinator.com, b@example.org" }),
+        "Some emails did not validate, so we didn't send any invitations.",
+        [["a@mailinator.com", "Please use your real email address.", false]],
+        false,
+      );
+      expectSuccess(await server.api.post(owner, "/realm/domains", { domain: "example.org", allow_subdomains: false }));
+      expectSuccess(await server.api.patch(owner, "/realm", { emails_restricted_to_domains: true }));
+      expectInvitationFailed(
+        await invite(admin, { invitee_emails: "c@elsewhere.test, d+x@example.org, e@example.org, member@example.com" }),
+        "Some emails did not validate, so we didn't send any invitations.",
+        [["c@elsewhere.test", "Outside your domain.", false], ["d+x@example.org", "Email addresses containing + are not allowed.", false], ["member@example.com", "Outside your domain.", false]],
+        false,
+      );
+      assert.deepEqual(await countRows(server, ["invites"]), before);
+      // Removing the last domain lifts the restriction; allowing disposable addresses lets them in.
+      expectSuccess(await server.api.delete(owner, "/realm/domains/example.org"));
+      expectSuccess(await server.api.patch(owner, "/realm", { disallow_disposable_email_addresses: false }));
+      expectSuccess(await invite(admin, { invitee_emails: "a@mailinator.com, c@elsewhere.test" }));
+      expectSuccess(await server.api.patch(owner, "/realm", { disallow_disposable_email_addresses: true }));
     });
 
     test("unknown and expired links are refused", async () => {

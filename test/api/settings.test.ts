@@ -197,6 +197,7 @@ for (const store of STORES) {
       const { member } = server.fixtures;
       expectError(await patch(account, { email: "not an address" }), "BAD_REQUEST", "Invalid address.");
       expectError(await patch(account, { email: member.email }), "BAD_REQUEST", "Already has an account.");
+      expectError(await patch(account, { email: "someone@mailinator.com" }), "BAD_REQUEST", "Please use your real email address.");
       expectSuccess(await patch(account, { email: account.email }));
       expectSuccess(await patch(account, { email: "fresh-address@example.com" }));
       assert.equal(expectSuccess(await server.api.get(account, `/users/${account.id}`)).user.delivery_email, account.email);

@@ -157,6 +157,16 @@ for (const store of STORES) {
       expectError(await server.api.post(owner, "/users", { ...ok, full_name: "Bad*Name" }), "BAD_REQUEST", "Invalid characters in name!");
       expectError(await server.api.post(owner, "/users", { ...ok, full_name: "Someone|12" }), "BAD_REQUEST", "Invalid format!");
       expectError(await server.api.post(owner, "/users", { ...ok, password: "short" }), "BAD_REQUEST", "The password is too weak.");
+      // The organization's address rules (upstream's create_user_backend): disposable providers, allowed domains.
+      expectError(await server.api.post(owner, "/users", { ...ok, email: "x@mailinator.com" }), "BAD_REQUEST", "Disposable email addresses are not allowed in this organization");
+      expectSuccess(await server.api.post(owner, "/realm/domains", { domain: "example.com", allow_subdomains: false }));
+      expectSuccess(await server.api.patch(owner, "/realm", { emails_restricted_to_domains: true }));
+      try {
+        expectError(await server.api.post(owner, "/users", { ...ok, email: "x@example.org" }), "BAD_REQUEST", "Email 'x@example.org' not allowed in this organization");
+        expectError(await server.api.post(owner, "/users", { ...ok, email: "x+y@example.com" }), "BAD_REQUEST", "Email addresses containing + are not allowed.");
+      } finally {
+        expectSuccess(await server.api.delete(owner, "/realm/domains/example.com"));
+      }
       assert.equal(await count(), before);
     });
 

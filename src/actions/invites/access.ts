@@ -78,19 +78,26 @@ export async function accessStreamsForInvite(ctx: AuthedCtx, streamIds: readonly
 export async function accessInviteById(ctx: AuthedCtx, id: number, multiuse: boolean): Promise<InviteRow> {
   checkMemberOrAdmin(ctx.actor);
   const invite = await getInvite(ctx.db, ctx.realm.id, id);
-  const found = invite && invite.is_multiuse === (multiuse ? 1 : 0) && (multiuse || invite.status === INVITE_STATUS.active);
+  // A sign-up confirmation is the visitor's, not an invitation anyone manages.
+  const found = invite && invite.multiuse_invite_id === null && invite.is_multiuse === (multiuse ? 1 : 0) && (multiuse || invite.status === INVITE_STATUS.active);
   if (!invite || !found) throw new JsonableError("No such invitation");
   if (invite.invited_by !== ctx.actor.id) checkInviteRole(ctx.actor, invite.invited_as, true);
   if (invite.status === INVITE_STATUS.revoked) throw new JsonableError("Invitation has already been revoked");
   return invite;
 }
 
-/** The open invitation a link's token names in this realm; unknown, expired, revoked and used ones are refused alike. */
+/**
+ * The open invitation a link's token names in this realm; unknown, expired, revoked and used ones
+ * are refused alike, and so is a sign-up confirmation whose reusable link was revoked since.
+ */
 export async function inviteByToken(ctx: ActionCtx, db: Db, token: string): Promise<InviteRow> {
   const invite = await inviteByTokenHash(db, tokenDigest(token));
   if (!invite || invite.realm_id !== ctx.realm.id) throw new InvalidInviteError(false);
   const expired = invite.expires_at !== null && invite.expires_at < nowSeconds(ctx.clock);
   if (expired || invite.status !== INVITE_STATUS.active) throw new InvalidInviteError(true);
+  if (invite.multiuse_invite_id !== null && (await getInvite(db, ctx.realm.id, invite.multiuse_invite_id))?.status !== INVITE_STATUS.active) {
+    throw new InvalidInviteError(true);
+  }
   return invite;
 }
 

@@ -15,6 +15,7 @@ import { isRealmAdmin } from "../../permissions/check.ts";
 import { realmSettings } from "../../permissions/realm-settings.ts";
 import { withTransaction, type AuthedCtx, type DoEnv } from "../context.ts";
 import { isEmailAddress } from "../users/accounts.ts";
+import { ADDRESS_REFUSALS, realmEmailRule } from "../users/email-rules.ts";
 import { accessStreamsForInvite, checkCanInvite, checkInviteRole, emitInvitesChanged, roleNeedsAdmin } from "./access.ts";
 import { doQueueInviteEmail } from "./email.ts";
 
@@ -44,8 +45,11 @@ function inviteeEmails(raw: string): string[] {
   return [...out];
 }
 
+/** What an invitation is written with: its options, whether its user's joining is told to the inviter, and (a sign-up confirmation) the reusable link it came from. */
+export type NewInviteOptions = InviteOptions & { notify: boolean; multiuseInviteId?: number };
+
 /** Writes one invitation with a fresh token (kept only as a digest, except a reusable link's). */
-async function doCreateInvite(tx: Db, env: Pick<DoEnv, "realm" | "clock">, inviterId: number, email: string | null, opts: InviteOptions & { notify: boolean }): Promise<{ invite: InviteRow; token: string }> {
+export async function doCreateInvite(tx: Db, env: Pick<DoEnv, "realm" | "clock">, inviterId: number, email: string | null, opts: NewInviteOptions): Promise<{ invite: InviteRow; token: string }> {
   const token = randomAlphanumeric(32);
   const now = nowSeconds(env.clock);
   const minutes = opts.invite_expires_in_minutes;
@@ -62,6 +66,7 @@ async function doCreateInvite(tx: Db, env: Pick<DoEnv, "realm" | "clock">, invit
     link_token: email === null ? token : null,
     invited_at: now,
     expires_at: minutes === null ? null : now + minutes * 60,
+    multiuse_invite_id: opts.multiuseInviteId ?? null,
   });
   return { invite, token };
 }
@@ -76,11 +81,23 @@ export async function checkInviteLimit(ctx: AuthedCtx, count: number): Promise<v
   throw new InvitationError(msg, [], { sentInvitations: false, dailyLimitReached: true });
 }
 
-/** Splits the addresses into the invalid, those that already have accounts, and the rest (Zulip's validate_email_is_valid and get_existing_user_errors). */
+/**
+ * Splits the addresses into the invalid (not an address, or one the organization does not take),
+ * those that already have accounts, and the rest (Zulip's validate_email_is_valid and get_existing_user_errors).
+ */
 async function sortAddresses(ctx: AuthedCtx, emails: string[]): Promise<{ invalid: InvitationSkip[]; skipped: InvitationSkip[]; good: string[] }> {
-  const valid = emails.filter((e) => isEmailAddress(e));
+  const rule = await realmEmailRule(ctx.db, ctx.realm);
+  const problem = (email: string): string | null => {
+    if (!isEmailAddress(email)) return "Invalid address.";
+    const refusal = rule(email);
+    return refusal === null ? null : ADDRESS_REFUSALS[refusal];
+  };
+  const valid = emails.filter((e) => problem(e) === null);
   const existing = new Map((await usersByIdsOrEmails(ctx.db, ctx.realm.id, [], valid.map((e) => e.toLowerCase()))).map((u) => [u.delivery_email.toLowerCase(), u]));
-  const invalid: InvitationSkip[] = emails.filter((e) => !isEmailAddress(e)).map((e) => [e, "Invalid address.", false]);
+  const invalid: InvitationSkip[] = emails.flatMap((e): InvitationSkip[] => {
+    const why = problem(e);
+    return why === null ? [] : [[e, why, false]];
+  });
   const skipped: InvitationSkip[] = [];
   const good: string[] = [];
   for (const email of valid) {

@@ -15,6 +15,7 @@ import { profileValuesByUser } from "../../store/custom-profile.ts";
 import type { Database, RealmRow, UserRow } from "../../store/schema.ts";
 import { getUser as getUserRow, getUserByDeliveryEmail, listUsers } from "../../store/users.ts";
 import { doCreateUser } from "./create.ts";
+import { ADDRESS_REFUSALS, realmEmailRule } from "./email-rules.ts";
 import { doRegenerateApiKey } from "./credentials.ts";
 import { withTransaction, type AuthedCtx, type Emit } from "../context.ts";
 import { accessUserByEmail, accessUserById, botAdministratorIds, inaccessibleUserIds, usersWhoCanAccess } from "../../permissions/user-access.ts";
@@ -124,6 +125,11 @@ export async function createUser(ctx: AuthedCtx, input: { email: string; passwor
   const fullName = checkFullName(input.full_name);
   const email = input.email.trim();
   if (!isEmailAddress(email)) throw new JsonableError("Bad name or username");
+  // Upstream's create_user_backend checks the organization's address rules even for administrators.
+  const refusal = (await realmEmailRule(ctx.db, ctx.realm))(email);
+  if (refusal === "outside_domains") throw new JsonableError(`Email '${email}' not allowed in this organization`);
+  if (refusal === "disposable") throw new JsonableError("Disposable email addresses are not allowed in this organization");
+  if (refusal === "plus") throw new JsonableError(ADDRESS_REFUSALS.plus);
   checkPassword(input.password);
   return withTransaction(ctx, async (tx, emit) => {
     if (await getUserByDeliveryEmail(tx, ctx.realm.id, email)) throw new JsonableError(`Email '${email}' already in use`);

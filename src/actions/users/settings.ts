@@ -35,6 +35,7 @@ import { checkFullName, isEmailAddress } from "./accounts.ts";
 import { doUpdatePresenceEnabled } from "./presence.ts";
 import { checkSettingValues, languageName } from "./setting-rules.ts";
 import { doChangeFullName } from "./update.ts";
+import { ADDRESS_REFUSALS, realmEmailRule } from "./email-rules.ts";
 
 /** Settings kept as user columns rather than in the settings JSON. */
 type ColumnSetting = "timezone" | "email_address_visibility";
@@ -114,6 +115,8 @@ async function checkEmailChange(ctx: AuthedCtx, email: string): Promise<void> {
   if (email === actor.delivery_email) return;
   if (realmSettings(realm).email_changes_disabled && !isRealmAdmin(actor)) throw new JsonableError("Email address changes are disabled in this organization.");
   if (!isEmailAddress(email)) throw new JsonableError("Invalid address.");
+  const refusal = (await realmEmailRule(ctx.db, realm))(email);
+  if (refusal !== null) throw new JsonableError(ADDRESS_REFUSALS[refusal]);
   const holder = await getUserByDeliveryEmail(ctx.db, realm.id, email);
   if (holder) throw new JsonableError(holder.is_active === 1 ? "Already has an account." : "Account has been deactivated.");
   ctx.log.info({ userId: actor.id }, "email change requested: left unchanged, as this server sends no confirmation emails");

@@ -1,6 +1,7 @@
 /**
  * Invitations: sending (email invitations, reusable links), listing, revoking and resending them,
- * and the two unauthenticated calls of the web app's sign-up page that read and accept one.
+ * and the unauthenticated calls of the web app's sign-up page that read and accept one (and, for a
+ * reusable link on a server that sends email, mail the visitor's address a sign-up confirmation).
  */
 import { z } from "zod";
 import { isRole } from "../../store/roles.ts";
@@ -9,6 +10,7 @@ import { bool, dbInt, int, intList, json, pathInt, str } from "../params.ts";
 import { createMultiuseInvite, inviteUsers } from "../../actions/invites/create.ts";
 import { getInvites, resendInvite, revokeInvite, revokeMultiuseInvite } from "../../actions/invites/manage.ts";
 import { getInviteForSignup, registerWithInvite } from "../../actions/invites/accept.ts";
+import { sendSignupConfirmation } from "../../actions/invites/signup-confirmation.ts";
 
 /** Zulip's INVITATION_LINK_VALIDITY_DAYS (10) in minutes: the expiry when none is given. */
 const DEFAULT_VALIDITY_MINUTES = 10 * 24 * 60;
@@ -78,5 +80,12 @@ export const endpoints = [
     auth: "none",
     params: z.object({ token: str(), full_name: str(), password: str(), email: str().optional() }),
     handler: ({ token, ...input }, ctx) => registerWithInvite(ctx, token, input),
+  }),
+  defineEndpoint({
+    method: "POST",
+    path: "/invites/accept/:token/confirm_email",
+    auth: "none",
+    params: z.object({ token: str(), email: str() }),
+    handler: ({ token, ...input }, ctx) => sendSignupConfirmation(ctx, token, input),
   }),
 ];
