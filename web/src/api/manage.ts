@@ -33,8 +33,19 @@ export type Invite = {
   link_url?: string;
 };
 
-/** GET /invites/accept/{token}: what the sign-up page shows. */
-export type InviteSummary = { realm_name: string; email: string | null; is_multiuse: boolean; invited_as: number; expiry_date: number | null; streams: string[] };
+/**
+ * GET /invites/accept/{token}: what the sign-up page shows. `email_confirmation`: the link signs
+ * up only an address confirmed by email (the server mails a link that completes the sign-up).
+ */
+export type InviteSummary = {
+  realm_name: string;
+  email: string | null;
+  is_multiuse: boolean;
+  invited_as: number;
+  expiry_date: number | null;
+  streams: string[];
+  email_confirmation: boolean;
+};
 
 const path = encodeURIComponent;
 
@@ -44,6 +55,7 @@ export const manageApi = {
   invite: (token: string) => call<InviteSummary>("GET", `/invites/accept/${path(token)}`),
   acceptInvite: (token: string, params: { full_name: string; password: string; email?: string }) =>
     call<{ user_id: number; email: string }>("POST", `/invites/accept/${path(token)}/register`, params),
+  confirmSignupEmail: (token: string, email: string) => call<{ email: string }>("POST", `/invites/accept/${path(token)}/confirm_email`, { email }),
 
   // Personal settings.
   updateSettings: (params: Params) => call<object>("PATCH", "/settings", params),

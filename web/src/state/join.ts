@@ -1,7 +1,9 @@
 /**
  * Sign-up by invitation: an invitation link is `{site}/join/{token}/` (the server answers it with
  * the app's page). The page reads the invitation, registers the account with it, signs in, and
- * leaves the address for the app's own.
+ * leaves the address for the app's own. A reusable link on a server that sends email first has
+ * the visitor's address confirmed: the server mails it a link of its own, which opens this page
+ * again to finish.
  */
 import { signal } from "@preact/signals";
 import { api } from "../api/client.ts";
@@ -35,4 +37,11 @@ export async function signUp(token: string, input: { full_name: string; password
   await login(email, input.password);
   history.replaceState(null, "", "/");
   joinToken.value = null;
+}
+
+/** Asks the server to mail a sign-up confirmation to the address typed into a reusable link's page; resolves to the address. */
+export async function askEmailConfirmation(token: string, email: string): Promise<string> {
+  // The CSRF cookie the POST needs comes with the session answer.
+  await api.session();
+  return (await manageApi.confirmSignupEmail(token, email)).email;
 }

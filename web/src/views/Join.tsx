@@ -1,12 +1,18 @@
 /**
  * The sign-up page of an invitation link (`/join/{token}/`): what the invitation is for, then a
- * name and a password (and an email address, for a reusable link). An unknown, used or expired
- * link shows the server's error.
+ * name and a password (and an email address, for a reusable link). On a server that sends email a
+ * reusable link asks only for the address, and mails it a link that opens this page to finish.
+ * An unknown, used or expired link shows the server's error.
  */
 import { useEffect, useState } from "preact/hooks";
 import type { InviteSummary } from "../api/manage.ts";
-import { readInvite, signUp } from "../state/join.ts";
+import { askEmailConfirmation, readInvite, signUp } from "../state/join.ts";
 import { ActionStatus, errorText, Field, useAction } from "./settings/action.tsx";
+
+/** The channels the new account joins, when there are any. */
+function InvitedChannels({ invite }: { invite: InviteSummary }) {
+  return invite.streams.length > 0 ? <p class="settings-note">You will join {invite.streams.map((s) => `#${s}`).join(", ")}.</p> : null;
+}
 
 function JoinForm({ token, invite }: { token: string; invite: InviteSummary }) {
   const [fullName, setFullName] = useState("");
@@ -22,7 +28,7 @@ function JoinForm({ token, invite }: { token: string; invite: InviteSummary }) {
   return (
     <form class="login-card" onSubmit={submit} aria-labelledby="join-title">
       <h1 id="join-title">Join {invite.realm_name}</h1>
-      {invite.streams.length > 0 && <p class="settings-note">You will join {invite.streams.map((s) => `#${s}`).join(", ")}.</p>}
+      <InvitedChannels invite={invite} />
       {invite.email === null ? (
         <Field label="Email" type="email" name="email" autocomplete="email" required value={email} onValue={setEmail} />
       ) : (
@@ -38,6 +44,41 @@ function JoinForm({ token, invite }: { token: string; invite: InviteSummary }) {
   );
 }
 
+/** A reusable link on a server that sends email: the address first; the emailed link finishes the sign-up. */
+function ConfirmEmailForm({ token, invite }: { token: string; invite: InviteSummary }) {
+  const [email, setEmail] = useState("");
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const action = useAction();
+
+  function submit(e: Event): void {
+    e.preventDefault();
+    void action.run(async () => setSentTo(await askEmailConfirmation(token, email.trim())));
+  }
+
+  if (sentTo !== null) {
+    return (
+      <div class="login-card" role="status">
+        <h1>Check your email</h1>
+        <p>
+          We sent a link to <strong>{sentTo}</strong>. Open it to choose your name and password and finish joining {invite.realm_name}.
+        </p>
+      </div>
+    );
+  }
+  return (
+    <form class="login-card" onSubmit={submit} aria-labelledby="join-title">
+      <h1 id="join-title">Join {invite.realm_name}</h1>
+      <InvitedChannels invite={invite} />
+      <p class="settings-note">Enter your email address: we will send you a link to finish signing up.</p>
+      <Field label="Email" type="email" name="email" autocomplete="email" required value={email} onValue={setEmail} />
+      <ActionStatus action={action} />
+      <button type="submit" class="button-primary" disabled={action.busy}>
+        Continue
+      </button>
+    </form>
+  );
+}
+
 /** The sign-up page. */
 export function Join({ token }: { token: string }) {
   const [invite, setInvite] = useState<InviteSummary | null>(null);
@@ -48,7 +89,7 @@ export function Join({ token }: { token: string }) {
   return (
     <main class="login-page">
       {invite !== null ? (
-        <JoinForm token={token} invite={invite} />
+        invite.email_confirmation ? <ConfirmEmailForm token={token} invite={invite} /> : <JoinForm token={token} invite={invite} />
       ) : error !== null ? (
         <div class="login-card">
           <h1>This invitation cannot be used</h1>
