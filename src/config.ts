@@ -113,6 +113,8 @@ export type RateLimitsConfig = {
   apiByIp: RateLimitRule;
   /** Failed password logins (POST /fetch_api_key), per username. */
   authenticateByUsername: RateLimitRule;
+  /** Unauthenticated requests that mail an address they were given, per client address. */
+  sendsEmailByIp: RateLimitRule;
 };
 
 /** At most this many concurrent write transactions share one SQLite commit, unless configured. */
@@ -234,13 +236,14 @@ function intEnv(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0)
 }
 
 // Zulip's DEFAULT_RATE_LIMITING_RULES (zproject/default_settings.py): api_by_user (60, 200),
-// api_by_ip (60, 100), authenticate_by_username (1800, 5).
+// api_by_ip (60, 100), authenticate_by_username (1800, 5), sends_email_by_ip (86400, 5).
 function loadRateLimits(env: NodeJS.ProcessEnv): RateLimitsConfig {
   return {
     enabled: env.RATE_LIMITS !== "off",
     apiByUser: { limit: intEnv(env, "RATE_LIMIT_API_PER_USER", 200), windowSeconds: intEnv(env, "RATE_LIMIT_API_PER_USER_WINDOW_SECONDS", 60, 1) },
     apiByIp: { limit: intEnv(env, "RATE_LIMIT_API_PER_IP", 100), windowSeconds: intEnv(env, "RATE_LIMIT_API_PER_IP_WINDOW_SECONDS", 60, 1) },
     authenticateByUsername: { limit: intEnv(env, "LOGIN_RATE_LIMIT", 5), windowSeconds: intEnv(env, "LOGIN_RATE_WINDOW_SECONDS", 1800, 1) },
+    sendsEmailByIp: { limit: intEnv(env, "RATE_LIMIT_SENDS_EMAIL_PER_IP", 5), windowSeconds: intEnv(env, "RATE_LIMIT_SENDS_EMAIL_PER_IP_WINDOW_SECONDS", 86400, 1) },
   };
 }
 

@@ -250,6 +250,8 @@ export type RateLimits = {
   apiByIp: RateLimiter;
   /** Failed password logins, per username. */
   authenticateByUsername: RateLimiter;
+  /** Unauthenticated requests that mailed an address they were given, per client address. */
+  sendsEmailByIp: RateLimiter;
   close(): Promise<void>;
 };
 
@@ -276,6 +278,7 @@ export async function openRateLimits(config: Pick<Config, "rateLimits" | "redisU
     apiByUser: limiter("api_by_user", rules.apiByUser),
     apiByIp: limiter("api_by_ip", rules.apiByIp),
     authenticateByUsername: limiter("authenticate_by_username", rules.authenticateByUsername),
+    sendsEmailByIp: limiter("sends_email_by_ip", rules.sendsEmailByIp),
     close: async () => store?.close(),
   };
 }

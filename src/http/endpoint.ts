@@ -60,6 +60,11 @@ type Common<S extends z.ZodObject> = {
   adminOnly?: true;
   /** Zulip's allow_incoming_webhooks: incoming-webhook bots may call it (they may call nothing else). */
   allowIncomingWebhooks?: true;
+  /**
+   * An unauthenticated call that mails an address it is given: besides api_by_ip, its successes
+   * count toward Zulip's sends_email_by_ip (http/rate-limits.ts), an anti-spam limit.
+   */
+  sendsEmail?: true;
 };
 
 /**
@@ -86,6 +91,7 @@ export type Endpoint = {
   nulChecked?: readonly string[];
   adminOnly?: true;
   allowIncomingWebhooks?: true;
+  sendsEmail?: true;
   handler: (params: unknown, ctx: ActionCtx) => Promise<SuccessData | Redirect>;
 };
 

@@ -21,8 +21,11 @@ import type { App, Endpoint } from "./endpoint.ts";
 import { jsonPath } from "./session.ts";
 import { SESSION_ROUTES } from "./session-routes.ts";
 
-/** How a route reads credentials, as app.ts authenticates its endpoints, and where (header or session cookie). */
-type AuthMode = { auth: Endpoint["auth"]; source: CredentialSource };
+/**
+ * How a route reads credentials, as app.ts authenticates its endpoints, and where (header or
+ * session cookie); `sendsEmail`: it mails an address it is given (sends_email_by_ip).
+ */
+type AuthMode = { auth: Endpoint["auth"]; source: CredentialSource; sendsEmail?: true };
 
 /** What the hooks know of one request. */
 type Charge = {
@@ -45,10 +48,11 @@ function limitedRoutes(endpoints: Endpoint[]): Map<string, AuthMode> {
   for (const endpoint of endpoints) {
     const url = `/api/v1${endpoint.path}`;
     if (url.startsWith(TEST_CONTROL_PREFIX)) continue;
-    modes.set(`${endpoint.method} ${url}`, { auth: endpoint.auth, source: "basic" });
+    const sendsEmail = endpoint.sendsEmail;
+    modes.set(`${endpoint.method} ${url}`, { auth: endpoint.auth, source: "basic", sendsEmail });
     // The browser's copy counts the same, its caller named by the session.
     const browserUrl = jsonPath(endpoint);
-    if (browserUrl !== null) modes.set(`${endpoint.method} ${browserUrl}`, { auth: endpoint.auth, source: "session" });
+    if (browserUrl !== null) modes.set(`${endpoint.method} ${browserUrl}`, { auth: endpoint.auth, source: "session", sendsEmail });
   }
   for (const route of SESSION_ROUTES) modes.set(`${route.method} ${route.url}`, { auth: "none", source: "session" });
   return modes;
@@ -77,6 +81,7 @@ export function registerRateLimits(app: App, deps: RateLimitDeps, host: string):
   const authEnv = { db: store.reader, host, clock };
   const modes = limitedRoutes(deps.endpoints);
   const charges = new WeakMap<FastifyRequest, Charge>();
+  const sendsEmail = new WeakSet<FastifyRequest>();
 
   // The headers go on the response as soon as the request is charged (an answer written past
   // Fastify's send, as GET /events' long polls are, carries the headers set by then); a refusal
@@ -93,6 +98,13 @@ export function registerRateLimits(app: App, deps: RateLimitDeps, host: string):
       setHeaders(reply, charge);
       if (state?.limited) throw new RateLimitedError(state.retryAfterSeconds);
     };
+    if (mode.sendsEmail) {
+      // Only a call that mailed counts (onResponse, below), as upstream counts a valid form: a
+      // visitor who mistypes an address does not lose a day's sends. Past the limit, refused here.
+      sendsEmail.add(req);
+      const state = await limits.sendsEmailByIp.peek(req.ip);
+      if (state?.limited) return charged(state);
+    }
     // Routes that ignore credentials ("none", e.g. the password logins) charge the address even
     // when some are sent, so an invented header or cookie does not buy a fresh bucket.
     if (mode.auth === "none" || !hasCredentials(req, mode.source)) return charged(await limits.apiByIp.consume(req.ip));
@@ -105,6 +117,10 @@ export function registerRateLimits(app: App, deps: RateLimitDeps, host: string):
       throw err;
     }
     charged(await limits.apiByUser.consume(String(userId)));
+  });
+
+  app.addHook("onResponse", async (req, reply) => {
+    if (sendsEmail.has(req) && reply.statusCode === 200) await limits.sendsEmailByIp.consume(req.ip);
   });
 
   // Runs before the app's error handler, for refusals here and in actions (the login limit).

@@ -14,6 +14,9 @@ import { pollEvents, registerQueue } from "../helpers/events.ts";
 import { makeStream } from "../helpers/channels.ts";
 import { linkToken, smtpUrl, SMTP_PASSWORD, SMTP_USER, TestSmtp, waitFor, type Mail } from "../helpers/smtp.ts";
 
+/** sends_email_by_ip's limit in this suite. */
+const SENDS_PER_DAY = 6;
+
 for (const store of STORES) {
   describe(`invitation emails [${store}]`, () => {
     let server: TestServer;
@@ -23,6 +26,11 @@ for (const store of STORES) {
       server = await startServer(store, {
         SMTP_URL: smtpUrl(smtp),
         EMAIL_RETRY_BASE_MS: "50",
+        // Only sends_email_by_ip is tested here; the other rules are off.
+        RATE_LIMIT_SENDS_EMAIL_PER_IP: String(SENDS_PER_DAY),
+        RATE_LIMIT_API_PER_IP: "0",
+        RATE_LIMIT_API_PER_USER: "0",
+        LOGIN_RATE_LIMIT: "0",
       });
     });
     after(async () => {
@@ -164,6 +172,28 @@ for (const store of STORES) {
       await server.advanceClock(24 * 3600 + 60);
       expectError(await register(linkToken(server, mail), { full_name: "Yan Visitor", password: "pw-123456789" }), "INVALID_INVITE", "The invitation link has expired or been deactivated.");
       expectSuccess(await server.api.get(null, `/invites/accept/${link}`));
+    });
+
+    test("sign-up confirmations count toward sends_email_by_ip per client address; refused addresses do not", async () => {
+      const { admin } = server.fixtures;
+      smtp.mode = "accept";
+      const url = expectSuccess(await server.api.post(admin, "/invites/multiuse", { invite_expires_in_minutes: null })).invite_link as string;
+      const link = /\/join\/([A-Za-z0-9]+)\/$/.exec(url)?.[1] ?? "";
+      const confirm = (email: string) => server.api.post(null, `/invites/accept/${link}/confirm_email`, { email });
+      // A fresh day: the window opens at the first counted send.
+      await server.advanceClock(24 * 3600 + 1);
+      for (let i = 0; i < SENDS_PER_DAY; i++) {
+        expectError(await confirm(`limit${i}@mailinator.com`), "BAD_REQUEST", "Please use your real email address.");
+        expectSuccess(await confirm(`limit${i}@example.org`));
+      }
+      // Every send is mailed before the next test counts SMTP connections.
+      for (let i = 0; i < SENDS_PER_DAY; i++) await mailTo(`limit${i}@example.org`);
+      const refused = await confirm("one-more@example.org");
+      expectError(refused, "RATE_LIMIT_HIT", "API usage exceeded rate limit", 429);
+      assert.ok(Number(refused.body["retry-after"]) > 0);
+      await server.advanceClock(24 * 3600 + 1);
+      expectSuccess(await confirm("one-more@example.org"));
+      await mailTo("one-more@example.org");
     });
 
     for (const mode of ["refuse", "drop", "bad-login"] as const) {

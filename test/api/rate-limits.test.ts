@@ -278,7 +278,7 @@ describe("rate limits with Redis unreachable", () => {
     const warnings: string[] = [];
     const log = { warn: (_obj: object, msg: string) => void warnings.push(msg), info: () => {} };
     const config = {
-      rateLimits: { enabled: true, apiByUser: { limit: 1, windowSeconds: 60 }, apiByIp: { limit: 1, windowSeconds: 60 }, authenticateByUsername: { limit: 1, windowSeconds: 60 } },
+      rateLimits: { enabled: true, apiByUser: { limit: 1, windowSeconds: 60 }, apiByIp: { limit: 1, windowSeconds: 60 }, authenticateByUsername: { limit: 1, windowSeconds: 60 }, sendsEmailByIp: { limit: 1, windowSeconds: 60 } },
       // Port 1: nothing listens there.
       redisUrl: "redis://127.0.0.1:1",
       databaseUrl: null,

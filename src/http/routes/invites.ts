@@ -85,6 +85,7 @@ export const endpoints = [
     method: "POST",
     path: "/invites/accept/:token/confirm_email",
     auth: "none",
+    sendsEmail: true,
     params: z.object({ token: str(), email: str() }),
     handler: ({ token, ...input }, ctx) => sendSignupConfirmation(ctx, token, input),
   }),
