@@ -15,6 +15,8 @@ export const ERROR_CODES = [
   "ADMIN_ACTION_REQUIRED",
   "FAILED_TO_CONNECT_BOUNCER",
   "INTERNAL_SERVER_ERROR_ON_BOUNCER",
+  "INVALID_PUSH_DEVICE_TOKEN",
+  "INVALID_REMOTE_PUSH_DEVICE_TOKEN",
   "RATE_LIMIT_HIT",
   "NOT_FOUND",
   "UNAUTHORIZED_PRINCIPAL",
@@ -296,6 +298,20 @@ export class PushNotConfiguredError extends JsonableError {
 export class NoActivePushDeviceError extends JsonableError {
   constructor() {
     super("No active registered push device", { code: "NO_ACTIVE_PUSH_DEVICE" });
+  }
+}
+
+/** The legacy test notification named a token the caller has not registered (Zulip's InvalidPushDeviceTokenError). */
+export class InvalidPushDeviceTokenError extends JsonableError {
+  constructor() {
+    super("Device not recognized", { code: "INVALID_PUSH_DEVICE_TOKEN" });
+  }
+}
+
+/** The relay does not know the token a legacy test notification was for (Zulip's InvalidRemotePushDeviceTokenError). */
+export class InvalidRemotePushDeviceTokenError extends JsonableError {
+  constructor() {
+    super("Device not recognized by the push bouncer", { code: "INVALID_REMOTE_PUSH_DEVICE_TOKEN" });
   }
 }
 

@@ -77,14 +77,14 @@ export function e2eeRemovePayload(realm: PushRealm, userId: number, messageIds: 
   return { realm_url: realm.siteUrl, realm_name: realm.name, user_id: userId, type: "remove", message_ids: removalIds(messageIds) };
 }
 
-/** Zulip's get_base_payload: what every legacy payload starts with. */
-function legacyBase(realm: PushRealm, userId: number): Record<string, unknown> {
+/** Zulip's get_base_payload: what every legacy payload starts with (and the base of the relay's test notification). */
+export function legacyBasePayload(realm: PushRealm, userId: number): Record<string, unknown> {
   return { server: new URL(realm.siteUrl).host, realm_id: realm.id, realm_name: realm.name, realm_uri: realm.siteUrl, realm_url: realm.siteUrl, user_id: userId };
 }
 
 /** Zulip's legacy get_message_payload: the base, the sender, and where the message went. */
 function legacyMessageData(realm: PushRealm, m: PushMessage, to: PushFor): Record<string, unknown> {
-  const out = { ...legacyBase(realm, to.userId), sender_id: m.sender.id, sender_email: m.sender.email, time: m.time } as Record<string, unknown>;
+  const out = { ...legacyBasePayload(realm, to.userId), sender_id: m.sender.id, sender_email: m.sender.email, time: m.time } as Record<string, unknown>;
   if (to.mentionedGroup) Object.assign(out, { mentioned_user_group_id: to.mentionedGroup.id, mentioned_user_group_name: to.mentionedGroup.name });
   if (m.channel) Object.assign(out, { recipient_type: "stream", stream: m.channel.name, stream_id: m.channel.id, topic: m.channel.topic });
   else {
@@ -141,7 +141,7 @@ export function legacyApnsMessage(realm: PushRealm, m: PushMessage, to: PushFor)
 
 /** The legacy FCM data of a removal (Zulip's get_remove_payload_gcm). */
 export function legacyFcmRemove(realm: PushRealm, userId: number, messageIds: readonly number[]): Record<string, unknown> {
-  return { ...legacyBase(realm, userId), event: "remove", zulip_message_ids: removalIds(messageIds).join(",") };
+  return { ...legacyBasePayload(realm, userId), event: "remove", zulip_message_ids: removalIds(messageIds).join(",") };
 }
 
 /** The legacy APNs payload of a removal (Zulip's get_remove_payload_apns). */

@@ -11,10 +11,58 @@ const JOBS = "push_relay_jobs";
 /** The relay calls waiting to be made (see job-tables.ts). */
 export const pushRelayJobs = jobQueue<PushRelayJobRow>(JOBS);
 
-/** Stores a user's token unless it is there already; true when it was added. */
-export async function insertPushDeviceToken(db: Db, row: Insertable<PushDeviceTokenTable>): Promise<boolean> {
-  const inserted = await db.insertInto("push_device_tokens").values(row).onConflict((oc) => oc.columns(["user_id", "kind", "token"]).doNothing()).returning("id").executeTakeFirst();
-  return inserted !== undefined;
+/**
+ * Stores a user's token unless it is there already. A row with a `relay_id` (its registration
+ * queued for that relay) marks a known token too; one without leaves a known token's as it was.
+ */
+export async function insertPushDeviceToken(db: Db, row: Insertable<PushDeviceTokenTable>): Promise<void> {
+  const relayId = row.relay_id ?? null;
+  await db
+    .insertInto("push_device_tokens")
+    .values(row)
+    .onConflict((oc) => {
+      const target = oc.columns(["user_id", "kind", "token"]);
+      return relayId === null ? target.doNothing() : target.doUpdateSet({ relay_id: relayId });
+    })
+    .execute();
+}
+
+/** A user's tokens (of either kind) equal to one of a few spellings of a token. */
+export function pushDeviceTokensNamed(db: Db, realmId: number, userId: number, spellings: readonly string[]): Promise<PushDeviceTokenRow[]> {
+  return db
+    .selectFrom("push_device_tokens")
+    .selectAll()
+    .where("realm_id", "=", realmId)
+    .where("user_id", "=", userId)
+    .where((eb) => eb.or(spellings.map((t) => eb("token", "=", t))))
+    .orderBy("id")
+    .execute();
+}
+
+/** The realms holding tokens whose registration was not queued for relay `relayId` (a start's look across realms, as the job queue's). */
+export async function realmsWithTokensUnknownTo(db: Db, relayId: string): Promise<number[]> {
+  const rows = await db
+    .selectFrom("push_device_tokens")
+    .select("realm_id")
+    .distinct()
+    .where((eb) => eb.or([eb("relay_id", "is", null), eb("relay_id", "!=", relayId)]))
+    .execute();
+  return rows.map((r) => r.realm_id);
+}
+
+/**
+ * Marks the realm's tokens whose registration was not queued for relay `relayId` as queued for
+ * it, and returns them. One UPDATE: two processes starting at once each get their own rows
+ * (PostgreSQL re-reads a row another transaction updated meanwhile and finds it marked).
+ */
+export function takeTokensUnknownTo(db: Db, realmId: number, relayId: string): Promise<PushDeviceTokenRow[]> {
+  return db
+    .updateTable("push_device_tokens")
+    .set({ relay_id: relayId })
+    .where("realm_id", "=", realmId)
+    .where((eb) => eb.or([eb("relay_id", "is", null), eb("relay_id", "!=", relayId)]))
+    .returningAll()
+    .execute();
 }
 
 /** Deletes a user's token; true when there was one. */

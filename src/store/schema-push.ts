@@ -17,6 +17,11 @@ export interface PushDeviceTokenTable {
   ios_app_id: string | null;
   /** UNIX seconds. */
   date_created: number;
+  /**
+   * The relay this token's registration was queued for (relayIdentity in actions/push/tokens.ts),
+   * or null: stored while no relay was configured.
+   */
+  relay_id: string | null;
 }
 
 /**

@@ -219,12 +219,13 @@ for (const store of STORES) {
       await server?.stop();
     });
 
-    test("PUSH_SERVICE_NOT_CONFIGURED, and an empty push_devices", async () => {
+    test("registering: PUSH_SERVICE_NOT_CONFIGURED, and an empty push_devices; the test notification: no device (SPEC's first error)", async () => {
       const { member } = server.fixtures;
       const res = await server.api.post(member, "/mobile_push/register", { token_kind: "fcm", push_account_id: 1, push_public_key: "a", bouncer_public_key: "b", encrypted_push_registration: "c" }, { validate: false });
       expectError(res, "PUSH_SERVICE_NOT_CONFIGURED", "Server is not configured to use push notification service.");
       assert.deepEqual((await registerQueue(server.api, member, { fetch_event_types: ["push_device"] })).state.push_devices, {});
-      expectError(await server.api.post(member, "/mobile_push/e2ee/test_notification", {}, { validate: false }), "PUSH_SERVICE_NOT_CONFIGURED", "Server is not configured to use push notification service.");
+      expectError(await server.api.post(member, "/mobile_push/e2ee/test_notification", {}, { validate: false }), "NO_ACTIVE_PUSH_DEVICE", "No active registered push device");
+      expectError(await server.api.post(member, "/mobile_push/e2ee/test_notification", { push_account_id: 1 }, { validate: false }), "NO_ACTIVE_PUSH_DEVICE", "No active registered push device");
       expectError(await server.api.post(server.fixtures.bot, "/mobile_push/e2ee/test_notification", {}, { validate: false }), "BAD_REQUEST", "This endpoint does not accept bot requests.");
     });
   });

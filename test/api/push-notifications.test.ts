@@ -8,6 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
+import pg from "pg";
 import sodium from "libsodium-wrappers";
 import { expectSuccess, type Credentials } from "../helpers/client.ts";
 import { withDb } from "../helpers/db.ts";
@@ -186,6 +187,38 @@ for (const store of STORES) {
       expectSuccess(await server.api.post(member, "/user_topics", { stream_id: channelId, topic: "chatter", visibility_policy: 1 }));
       assert.deepEqual(await delivered(async () => void (await toOps(owner, "chatter", "muted topic"))), { legacy: [], e2ee: [] });
       expectSuccess(await server.api.post(member, "/users/me/subscriptions/properties", { subscription_data: [{ stream_id: channelId, property: "push_notifications", value: false }] }));
+    });
+
+    test("decided as of the send: a message sent before a mention in its topic is not pushed, though the mention makes its reader follow the topic", async () => {
+      const { owner, member } = server.fixtures;
+      // On PostgreSQL the worker is held until both are sent: deciding reads presence, which a
+      // lock of this test's keeps it from, so the mention's follow has happened by then.
+      const hold = server.store.databaseUrl ? new pg.Client({ connectionString: server.store.databaseUrl }) : null;
+      let plain = 0;
+      let mention = 0;
+      const got = await delivered(async () => {
+        if (hold) {
+          await hold.connect();
+          await hold.query("begin");
+          await hold.query("lock table user_presence in access exclusive mode");
+        }
+        try {
+          plain = await toOps(owner, "decided at send", "a plain message, before anyone is mentioned");
+          mention = await toOps(owner, "decided at send", `@**${member.fullName}** now you are`);
+        } finally {
+          await hold?.query("commit");
+          await hold?.end();
+        }
+      });
+      const policy = await withDb(server, (db) => db.selectFrom("user_topics").select("visibility_policy").where("user_id", "=", member.id).where("topic", "=", "decided at send").executeTakeFirst());
+      assert.equal(policy?.visibility_policy, 3, "the mention made the member follow the topic");
+      assert.deepEqual(got.e2ee.map((o) => [o.opened.message_id, o.opened.type]), [[mention, "message"]]);
+      const ids = got.legacy.filter((d) => d.user_uuid === uuids.member).map((d) => d.payload.zulip_message_id ?? (d.payload.custom as { zulip: { message_ids: number[] } }).zulip.message_ids[0]);
+      assert.deepEqual(ids, [mention, mention]);
+      assert.ok(!ids.includes(plain));
+      // The next plain message of the topic is pushed: the member follows it now.
+      const followed = await delivered(async () => void (await toOps(owner, "decided at send", "after the follow")));
+      assert.equal((followed.legacy.find((d) => d.kind === "apns")?.payload.alert as Record<string, string>).subtitle, `${owner.fullName}:`);
     });
 
     test("group and wildcard mentions: the group is named; wildcards follow the user's setting", async () => {

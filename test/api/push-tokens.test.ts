@@ -1,8 +1,9 @@
 /**
  * Push registration with the legacy token calls the Zulip app makes (POST/DELETE
  * /users/me/apns_device_token and /users/me/android_gcm_reg_id), against a stand-in relay
- * (test/helpers/push-relay.ts): PUSH_SERVICE_NOT_CONFIGURED without a relay, push_notifications_enabled
- * in /server_settings and the snapshot, upstream's validation, the relay's register/unregister
+ * (test/helpers/push-relay.ts): tokens stored without a relay (and registered with one configured
+ * later, once), push_notifications_enabled in /server_settings and the snapshot, upstream's
+ * validation and its Python examples, the legacy test notification, the relay's register/unregister
  * calls with the organization's and user's UUIDs, made off the request path and retried while
  * the relay is down, dropped when it refuses.
  */
@@ -12,30 +13,112 @@ import { expectError, expectSuccess, type Credentials } from "../helpers/client.
 import { withDb } from "../helpers/db.ts";
 import { startStandInRelay, type StandInRelay } from "../helpers/push-relay.ts";
 import { registerQueue } from "../helpers/events.ts";
-import { runCli, startServer, type TestServer } from "../helpers/server.ts";
+import { runCli, startServer, startServerOnStore, type TestServer } from "../helpers/server.ts";
 import { STORES } from "../helpers/stores.ts";
 
-const NOT_CONFIGURED = "Server is not configured to use push notification service.";
 const APNS = "a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 for (const store of STORES) {
   describe(`push tokens without a relay [${store}]`, () => {
     let server: TestServer;
+    let relay: StandInRelay | null = null;
     before(async () => {
       server = await startServer(store);
     });
     after(async () => {
       await server?.stop();
+      await relay?.close();
     });
 
-    test("push is off: the flags say so and the token calls answer PUSH_SERVICE_NOT_CONFIGURED", async () => {
+    const tokensOf = (userId: number) => withDb(server, (db) => db.selectFrom("push_device_tokens").select(["kind", "token", "ios_app_id"]).where("user_id", "=", userId).orderBy("id").execute());
+
+    test("push is off: the flags say so, and the token calls store the tokens all the same (the app registers at every login)", async () => {
       const { member } = server.fixtures;
       assert.equal(expectSuccess(await server.api.get(null, "/server_settings")).push_notifications_enabled, false);
       assert.equal((await registerQueue(server.api, member, { fetch_event_types: ["realm"] })).state.realm_push_notifications_enabled, false);
-      expectError(await server.api.post(member, "/users/me/android_gcm_reg_id", { token: "fcm-token" }), "PUSH_SERVICE_NOT_CONFIGURED", NOT_CONFIGURED);
-      expectError(await server.api.post(member, "/users/me/apns_device_token", { token: APNS, appid: "org.zulip.Zulip" }), "PUSH_SERVICE_NOT_CONFIGURED", NOT_CONFIGURED);
-      expectError(await server.api.delete(member, "/users/me/android_gcm_reg_id", { token: "fcm-token" }), "PUSH_SERVICE_NOT_CONFIGURED", NOT_CONFIGURED);
+      expectSuccess(await server.api.post(member, "/users/me/android_gcm_reg_id", { token: "fcm-token" }));
+      expectSuccess(await server.api.post(member, "/users/me/android_gcm_reg_id", { token: "fcm-token" }));
+      expectSuccess(await server.api.post(member, "/users/me/apns_device_token", { token: APNS.toUpperCase(), appid: "org.zulip.Zulip" }));
+      assert.deepEqual(await tokensOf(member.id), [
+        { kind: 2, token: "fcm-token", ios_app_id: null },
+        { kind: 1, token: APNS, ios_app_id: "org.zulip.Zulip" },
+      ]);
+      // Nothing waits for a relay that is not there.
+      assert.deepEqual(await withDb(server, (db) => db.selectFrom("push_relay_jobs").select("call").execute()), []);
+      expectSuccess(await server.api.delete(member, "/users/me/apns_device_token", { token: APNS }));
+      assert.deepEqual((await tokensOf(member.id)).map((t) => t.token), ["fcm-token"]);
+      // Without a relay, forgetting a token that is not there is an error (upstream's remove_push_device_token).
+      expectError(await server.api.delete(member, "/users/me/apns_device_token", { token: APNS }), "BAD_REQUEST", "Token does not exist");
+      expectError(await server.api.delete(member, "/users/me/android_gcm_reg_id", { token: "never-registered" }), "BAD_REQUEST", "Token does not exist");
+    });
+
+    test("upstream's validation comes first, in its words", async () => {
+      const { member } = server.fixtures;
+      const before = await tokensOf(member.id);
+      expectError(await server.api.post(member, "/users/me/android_gcm_reg_id", { token: "" }), "BAD_REQUEST", "Empty or invalid length token");
+      expectError(await server.api.post(member, "/users/me/android_gcm_reg_id", { token: "x".repeat(4097) }), "BAD_REQUEST", "Empty or invalid length token");
+      expectError(await server.api.post(member, "/users/me/apns_device_token", { token: "zz", appid: "org.zulip.Zulip" }), "BAD_REQUEST", "Invalid APNS token");
+      expectError(await server.api.delete(member, "/users/me/apns_device_token", { token: "" }), "BAD_REQUEST", "Empty or invalid length token");
+      expectError(await server.api.post(server.fixtures.bot as Credentials, "/users/me/android_gcm_reg_id", { token: "t" }), "BAD_REQUEST", "This endpoint does not accept bot requests.");
+      assert.deepEqual(await tokensOf(member.id), before);
+    });
+
+    test("upstream's Python examples for the token calls (python_examples.py, made as call_endpoint makes them: a form body)", async () => {
+      const { moderator } = server.fixtures;
+      // add_apns_token / remove_apns_token (the FL 372 file's example token), add_fcm_token / remove_fcm_token.
+      expectSuccess(await server.api.post(moderator, "/users/me/apns_device_token", { token: "apple-tokenbb", appid: "org.zulip.Zulip" }));
+      assert.deepEqual(await tokensOf(moderator.id), [{ kind: 1, token: "apple-tokenbb", ios_app_id: "org.zulip.Zulip" }]);
+      expectSuccess(await server.api.delete(moderator, "/users/me/apns_device_token", { token: "apple-tokenbb" }));
+      expectSuccess(await server.api.post(moderator, "/users/me/android_gcm_reg_id", { token: "android-token" }));
+      expectSuccess(await server.api.delete(moderator, "/users/me/android_gcm_reg_id", { token: "android-token" }));
+      // The FL 420 file's example token.
+      expectSuccess(await server.api.post(moderator, "/users/me/apns_device_token", { token: "c0ffee", appid: "org.zulip.Zulip" }));
+      expectSuccess(await server.api.delete(moderator, "/users/me/apns_device_token", { token: "c0ffee" }));
+      assert.deepEqual(await tokensOf(moderator.id), []);
+    });
+
+    test("test notifications without a relay: the legacy call answers for the device (none sent); the E2EE one has no device", async () => {
+      const { member, admin } = server.fixtures;
+      // test_notify's example token is nobody's.
+      expectError(await server.api.post(member, "/mobile_push/test_notification", { token: "111222" }), "INVALID_PUSH_DEVICE_TOKEN", "Device not recognized");
+      expectSuccess(await server.api.post(member, "/mobile_push/test_notification", { token: "fcm-token" }));
+      expectSuccess(await server.api.post(member, "/mobile_push/test_notification", {}));
+      // Upstream's test sends to every device of the user, and none is no error.
+      expectSuccess(await server.api.post(admin, "/mobile_push/test_notification"));
+      expectError(await server.api.post(server.fixtures.bot as Credentials, "/mobile_push/test_notification", {}), "BAD_REQUEST", "This endpoint does not accept bot requests.");
+      const e2ee = (params: Record<string, unknown>) => server.api.post(member, "/mobile_push/e2ee/test_notification", params, { validate: false });
+      expectError(await e2ee({}), "NO_ACTIVE_PUSH_DEVICE", "No active registered push device");
+      expectError(await e2ee({ push_account_id: 111222 }), "NO_ACTIVE_PUSH_DEVICE", "No active registered push device");
+    });
+
+    test("tokens stored without a relay are registered with it once one is configured, once (last: it restarts the server)", async () => {
+      const { member, owner } = server.fixtures;
+      expectSuccess(await server.api.post(owner, "/users/me/apns_device_token", { token: APNS, appid: "org.zulip.Zulip" }));
+      const stored = await withDb(server, (db) => db.selectFrom("push_device_tokens").select(["user_id", "token"]).orderBy("id").execute());
+      assert.deepEqual(stored, [
+        { user_id: member.id, token: "fcm-token" },
+        { user_id: owner.id, token: APNS },
+      ]);
+      await server.stopProcess();
+      relay = await startStandInRelay();
+      const env = { ...relay.env(), PUSH_RELAY_RETRY_BASE_MS: "100" };
+      server = await startServerOnStore(server.store, server.fixtures, env);
+      const calls = await relay.waitForCalls(2);
+      assert.deepEqual(calls.map((c) => [c.endpoint, c.fields.user_id, c.fields.token]).sort(), [
+        ["push/register", String(member.id), "fcm-token"],
+        ["push/register", String(owner.id), APNS],
+      ].sort());
+      const apns = calls.find((c) => c.fields.token === APNS);
+      assert.deepEqual([apns?.fields.token_kind, apns?.fields.ios_app_id, apns?.fields.server_uuid], ["1", "org.zulip.Zulip", relay.orgId]);
+      // Started again with the same relay: nothing is registered twice. The first call the relay
+      // hears is the one a new token makes (a starting worker queues stored tokens before it
+      // sends anything, and the queue goes in order of due time).
+      await server.stopProcess();
+      server = await startServerOnStore(server.store, server.fixtures, env);
+      expectSuccess(await server.api.post(member, "/users/me/android_gcm_reg_id", { token: "fcm-token-2" }));
+      const next = await relay.waitForCalls(3);
+      assert.deepEqual(next.slice(2).map((c) => [c.endpoint, c.fields.token]), [["push/register", "fcm-token-2"]]);
     });
   });
 
@@ -158,6 +241,36 @@ for (const store of STORES) {
       // Stored here all the same: the next registration (the app repeats it) reaches the relay.
       assert.deepEqual((await tokensOf(owner.id)).map((t) => t.token), ["fcm:refused"]);
       assert.equal(relay.calls.length, seen + 1);
+    });
+
+    test("the legacy test notification goes through the relay's test call, per device; the relay's answers in upstream's errors", async () => {
+      const { member, owner } = server.fixtures;
+      const testCalls = () => relay.calls.filter((c) => c.endpoint === "push/test_notification");
+      const seen = testCalls().length;
+      expectSuccess(await server.api.post(member, "/mobile_push/test_notification", { token: "fcm:token-1" }));
+      const [call] = testCalls().slice(seen);
+      const { user, realm } = await uuids(member.id);
+      const host = new URL(server.url).host;
+      assert.deepEqual(call.json, {
+        realm_uuid: realm,
+        user_uuid: user,
+        user_id: member.id,
+        token: "fcm:token-1",
+        token_kind: 2,
+        base_payload: { server: host, realm_id: server.fixtures.realmId, realm_name: "Test Org", realm_uri: server.url, realm_url: server.url, user_id: member.id },
+      });
+      assert.deepEqual(relay.testOutbox.at(-1), { user_uuid: user, token: "fcm:token-1" });
+      // The relay never took the owner's token (it refused it above).
+      expectError(await server.api.post(owner, "/mobile_push/test_notification", { token: "fcm:refused" }), "INVALID_REMOTE_PUSH_DEVICE_TOKEN", "Device not recognized by the push bouncer");
+      expectError(await server.api.post(owner, "/mobile_push/test_notification", { token: "fcm:token-1" }), "INVALID_PUSH_DEVICE_TOKEN", "Device not recognized");
+      relay.fault = { kind: "status", status: 503 };
+      try {
+        expectError(await server.api.post(member, "/mobile_push/test_notification", {}), "BAD_REQUEST", "Received 503 from push notification bouncer", 502);
+        relay.fault = { kind: "drop" };
+        expectError(await server.api.post(member, "/mobile_push/test_notification", {}), "BAD_REQUEST", "ConnectionError while trying to connect to push notification bouncer", 502);
+      } finally {
+        relay.fault = { kind: "none" };
+      }
     });
 
     test("register-push-server registers this server at the relay once; a second run is harmless", async () => {

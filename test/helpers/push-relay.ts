@@ -35,6 +35,8 @@ export type StandInRelay = {
   goneTokens: Set<string>;
   /** What a legacy notify would have handed to FCM or APNs, one entry per registered token. */
   legacyOutbox: Array<{ user_uuid: string; kind: "fcm" | "apns"; token: string; payload: Record<string, unknown>; priority?: string }>;
+  /** The legacy test notifications the relay would have sent (push/test_notification), one per call. */
+  testOutbox: Array<{ user_uuid: string; token: string }>;
   /** What e2ee/notify would have handed to FCM or APNs, one entry per device. */
   outbox: Array<{ device_id: number; token: string; request: Record<string, unknown> }>;
   fault: RelayFault;
@@ -71,6 +73,7 @@ export async function startStandInRelay(): Promise<StandInRelay> {
     servers: new Map(),
     goneTokens: new Set(),
     legacyOutbox: [],
+    testOutbox: [],
     outbox: [],
     fault: { kind: "none" },
     waitForCalls: (count) =>
@@ -161,6 +164,14 @@ export async function startStandInRelay(): Promise<StandInRelay> {
     return json(res, 200, { result: "success", msg: "", total_android_devices: android, total_apple_devices: apple, deleted_devices: deleted, realm: { can_push: true, expected_end_timestamp: null } });
   };
 
+  /** zilencer's remote_server_send_test_notification: the token must be registered for the user, else INVALID_REMOTE_PUSH_DEVICE_TOKEN. */
+  const testNotify = (res: http.ServerResponse, body: Record<string, unknown>) => {
+    const fields = relay.tokens.get(`${String(body.user_uuid)} ${String(body.token_kind)} ${String(body.token)}`);
+    if (!fields || typeof body.base_payload !== "object") return json(res, 400, { result: "error", code: "INVALID_REMOTE_PUSH_DEVICE_TOKEN", msg: "Device not recognized by the push bouncer" });
+    relay.testOutbox.push({ user_uuid: String(body.user_uuid), token: String(body.token) });
+    return json(res, 200, { result: "success", msg: "" });
+  };
+
   /** zilencer's register_remote_server: unauthenticated, the id and key come in the form; a known id must bring its key. */
   const serverRegister = (res: http.ServerResponse, f: Record<string, string>) => {
     if (!f.zulip_org_id || !f.zulip_org_key || !f.hostname || !f.contact_email) return json(res, 400, { result: "error", code: "BAD_REQUEST", msg: "Missing fields" });
@@ -200,6 +211,7 @@ export async function startStandInRelay(): Promise<StandInRelay> {
       }
       if (endpoint === "push/e2ee/register") return e2eeRegister(res, f);
       if (endpoint === "push/notify") return legacyNotify(res, call.json as Record<string, unknown>);
+      if (endpoint === "push/test_notification") return testNotify(res, call.json as Record<string, unknown>);
       if (endpoint === "push/e2ee/notify") return e2eeNotify(res, call.json as { realm_uuid?: string; push_requests?: Array<Record<string, unknown>> });
       return json(res, 404, { result: "error", code: "BAD_REQUEST", msg: "Endpoint does not exist" });
     });

@@ -15,6 +15,7 @@ import { sql } from "kysely";
 import { NOTIFYING_TABLES } from "../../src/store/migrations/0024-table-notify.ts";
 import { REALM_NOTIFYING_TABLES } from "../../src/store/migrations/0026-realm-table-notify.ts";
 import { USER_NOTIFYING_TABLES } from "../../src/store/migrations/0030-user-table-notify.ts";
+import { PUSH_NOTIFYING_TABLES } from "../../src/store/migrations/0031-push-token-relay.ts";
 import { SIGNUP_NOTIFYING_TABLES } from "../../src/store/migrations/0032-signup-checks.ts";
 import { PgTableVersions } from "../../src/store/pg-table-versions.ts";
 import { CACHED_TABLES, syncReadCache } from "../../src/store/read-cache.ts";
@@ -156,7 +157,7 @@ test("every table a cached read depends on has PostgreSQL's commit trigger (migr
   const dir = path.resolve(import.meta.dirname, "../../src/store");
   for (const file of fs.readdirSync(dir).filter((f) => f.endsWith(".ts"))) await import(path.join(dir, file));
   assert.ok(CACHED_TABLES.size > 5);
-  const lists: readonly string[] = [...NOTIFYING_TABLES, ...REALM_NOTIFYING_TABLES, ...USER_NOTIFYING_TABLES, ...SIGNUP_NOTIFYING_TABLES];
+  const lists: readonly string[] = [...NOTIFYING_TABLES, ...REALM_NOTIFYING_TABLES, ...USER_NOTIFYING_TABLES, ...PUSH_NOTIFYING_TABLES, ...SIGNUP_NOTIFYING_TABLES];
   const watched = new Set(lists);
   assert.equal(watched.size, lists.length, "a table in two migrations' lists would get a second trigger of the same name");
   assert.deepEqual([...CACHED_TABLES].filter((t) => !watched.has(t)), []);

@@ -25,6 +25,7 @@ import type { EventBus } from "../../events/bus.ts";
 import { doNotifyMessage, type QueueHolders } from "./message-notify.ts";
 import { callRelay, type RelayOutcome } from "./relay-client.ts";
 import { onRelayCallQueued } from "./relay-signal.ts";
+import { queueRegistrationsOfStoredTokens } from "./tokens.ts";
 
 /** Retries after the first attempt before a call is given up (about 85 minutes at the default base of 10 s). */
 export const MAX_RELAY_RETRIES = 9;
@@ -264,10 +265,25 @@ export function startPushRelayWorker(deps: PushRelayWorkerDeps): PushRelayWorker
     deps.log,
     { maxInFlight: MAX_IN_FLIGHT, maxSleepMs: MAX_SLEEP_MS, retryMs: RETRY_MS, wakeDelayMs: WAKE_DELAY_MS },
   );
-  const unsubscribe = deps.wakes(() => loop.wakeSoon());
-  void loop.wake();
+  let unsubscribe = () => {};
+  let stopping = false;
+  // Stored tokens the relay has not been given are queued first (tokens.ts), so that everything
+  // this worker sends comes after them, and its wakes are heard from then on.
+  const started = (async () => {
+    try {
+      const queued = await queueRegistrationsOfStoredTokens(deps, systemClock.nowMs());
+      if (queued > 0) deps.log.info({ tokens: queued }, "queued the registration of stored push tokens with the relay");
+    } catch (err) {
+      deps.log.error({ err }, "could not queue the registration of stored push tokens");
+    }
+    if (stopping) return;
+    unsubscribe = deps.wakes(() => loop.wakeSoon());
+    void loop.wake();
+  })();
   return {
-    stop: () => {
+    stop: async () => {
+      stopping = true;
+      await started;
       unsubscribe();
       return loop.stop();
     },

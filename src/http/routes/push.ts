@@ -1,11 +1,12 @@
 /**
  * Mobile push registration: the E2EE registration (POST /mobile_push/register, FL 406) and the
  * legacy token calls the Zulip app makes (POST/DELETE /users/me/apns_device_token and
- * /users/me/android_gcm_reg_id).
+ * /users/me/android_gcm_reg_id); the test notifications of both (POST
+ * /mobile_push/e2ee/test_notification, FL 420, and the legacy /mobile_push/test_notification).
  */
 import { z } from "zod";
 import { registerPushDevice } from "../../actions/push/devices.ts";
-import { sendTestNotification } from "../../actions/push/test-notification.ts";
+import { sendLegacyTestNotification, sendTestNotification } from "../../actions/push/test-notification.ts";
 import { addPushToken, removePushToken } from "../../actions/push/tokens.ts";
 import { JsonableError } from "../../errors.ts";
 import { defineEndpoint } from "../endpoint.ts";
@@ -46,6 +47,16 @@ export const endpoints = [
     params: z.object({ push_account_id: str().optional() }),
     handler: async ({ push_account_id }, ctx) => {
       await sendTestNotification(ctx, push_account_id === undefined ? null : accountId(push_account_id));
+      return {};
+    },
+  }),
+  defineEndpoint({
+    method: "POST",
+    path: "/mobile_push/test_notification",
+    auth: "user",
+    params: z.object({ token: str().optional() }),
+    handler: async ({ token: value }, ctx) => {
+      await sendLegacyTestNotification(ctx, value ?? null);
       return {};
     },
   }),

@@ -27,6 +27,7 @@ import { topicExistsFunctionMigration } from "./0027-topic-exists-function.ts";
 import { searchPendingListMigration } from "./0028-search-pending-list.ts";
 import { streamRecipientsMigration } from "./0029-stream-recipients.ts";
 import { userTableNotifyMigration } from "./0030-user-table-notify.ts";
+import { pushTokenRelayMigration } from "./0031-push-token-relay.ts";
 import { signupChecksMigration } from "./0032-signup-checks.ts";
 
 /** All migrations by name; names sort in the order they run. */
@@ -58,6 +59,7 @@ export function migrations(engine: Engine): Record<string, Migration> {
     "0028-search-pending-list": searchPendingListMigration(engine),
     "0029-stream-recipients": streamRecipientsMigration(),
     "0030-user-table-notify": userTableNotifyMigration(engine),
+    "0031-push-token-relay": pushTokenRelayMigration(engine),
     "0032-signup-checks": signupChecksMigration(engine),
   };
 }
