@@ -1,14 +1,50 @@
 /**
- * What deciding and taking back message notifications reads and writes: the phones of a set of
- * users (legacy tokens and active E2EE registrations), their flag rows and presence for one
- * message, and the notifications a user's phones show (push_active_notifications).
+ * What deciding and taking back message notifications reads and writes: who in a realm has a
+ * phone (kept by the read cache: a send with a relay configured asks it every time), the phones
+ * of a set of users (legacy tokens and active E2EE registrations), the subscription and topic
+ * settings of a channel message's recipients, their flag rows and presence for one message, and
+ * the notifications a user's phones show (push_active_notifications).
  */
+import { sql } from "kysely";
 import { collectChunks, eachChunk, idChunks, rowChunks } from "./chunks.ts";
+import { cachedRealmValue } from "./read-cache.ts";
 import type { PushDeviceRow, PushDeviceTokenRow } from "./schema-push.ts";
 import type { Db } from "./types.ts";
 
 /** A user's phones: legacy tokens and E2EE registrations the relay took. */
 export type UserPhones = { tokens: PushDeviceTokenRow[]; devices: PushDeviceRow[] };
+
+/** The realm's users with a phone: a legacy token, or an E2EE registration the relay took. Shared: not to change. */
+export const phoneOwnerIds = cachedRealmValue("users with a phone", ["push_device_tokens", "push_devices"], async (db, realmId): Promise<ReadonlySet<number>> => {
+  const [tokens, devices] = await Promise.all([
+    db.selectFrom("push_device_tokens").select("user_id").distinct().where("realm_id", "=", realmId).execute(),
+    db.selectFrom("push_devices").select("user_id").distinct().where("realm_id", "=", realmId).where("bouncer_device_id", "is not", null).execute(),
+  ]);
+  return new Set([...tokens, ...devices].map((r) => r.user_id));
+});
+
+/** A channel recipient's subscription settings and policy for one topic (null: not set). */
+export type TopicStanding = { push_notifications: number | null; wildcard_mentions_notify: number | null; is_muted: number; visibility_policy: number | null };
+
+/** The subscription settings and topic policy of those of `userIds` subscribed to the channel, by user id: one statement. */
+export async function topicStandings(db: Db, realmId: number, streamId: number, topic: string, userIds: number[]): Promise<Map<number, TopicStanding>> {
+  const rows = await collectChunks(idChunks(userIds), (chunk) =>
+    db
+      .selectFrom("subscriptions as s")
+      .leftJoin("user_topics as t", (join) =>
+        join
+          .onRef("t.user_id", "=", "s.user_id")
+          .onRef("t.stream_id", "=", "s.stream_id")
+          .on(sql<string>`lower(t.topic)`, "=", topic.toLowerCase()),
+      )
+      .select(["s.user_id", "s.push_notifications", "s.wildcard_mentions_notify", "s.is_muted", "t.visibility_policy"])
+      .where("s.realm_id", "=", realmId)
+      .where("s.stream_id", "=", streamId)
+      .where("s.user_id", "in", chunk)
+      .execute(),
+  );
+  return new Map(rows.map(({ user_id, ...standing }) => [user_id, standing]));
+}
 
 /** The phones of those of `userIds` who have any, by user id. */
 export async function phonesOfUsers(db: Db, realmId: number, userIds: number[]): Promise<Map<number, UserPhones>> {

@@ -5,7 +5,7 @@ import { prepared, type Placeholders } from "./prepared.ts";
 import type { UserTopicTable } from "./schema.ts";
 import type { Selectable } from "kysely";
 import { cachedRead, copyRows } from "./read-cache.ts";
-import { collectChunks, idChunks, valueChunks } from "./chunks.ts";
+import { collectChunks, valueChunks } from "./chunks.ts";
 
 /** Zulip's visibility_policy values. */
 export const VISIBILITY_POLICY = { inherit: 0, muted: 1, unmuted: 2, followed: 3 } as const;
@@ -30,21 +30,6 @@ export const getUserTopic = cachedRead(
   (row: UserTopicRow | undefined) => row && { ...row },
   async (db, realmId, userId, streamId, topic) => (await userTopicQuery(db, { realmId, userId, streamId, loweredTopic: topic.toLowerCase() }))[0],
 );
-
-/** The visibility policies of the given users for one topic of a channel (case-insensitive), where they set one, by user id. */
-export async function topicPoliciesOfUsers(db: Db, realmId: number, streamId: number, topic: string, userIds: number[]): Promise<Map<number, number>> {
-  const rows = await collectChunks(idChunks(userIds), (chunk) =>
-    db
-      .selectFrom("user_topics")
-      .select(["user_id", "visibility_policy"])
-      .where("realm_id", "=", realmId)
-      .where("stream_id", "=", streamId)
-      .where(sql<string>`lower(topic)`, "=", topic.toLowerCase())
-      .where("user_id", "in", chunk)
-      .execute(),
-  );
-  return new Map(rows.map((r) => [r.user_id, r.visibility_policy]));
-}
 
 /** Every topic row of a user. */
 export const userTopicRows = cachedRead(

@@ -221,6 +221,24 @@ for (const store of STORES) {
       assert.equal((followed.legacy.find((d) => d.kind === "apns")?.payload.alert as Record<string, string>).subtitle, `${owner.fullName}:`);
     });
 
+    test("a job queued before sends recorded their facts (a message id only) is decided on the state when it runs", async () => {
+      const { owner, member, realmId } = server.fixtures;
+      let id = 0;
+      await delivered(async () => {
+        id = await send(owner, { type: "private", to: JSON.stringify([member.id]), content: "sent before an upgrade" });
+      });
+      // As an older version left it: no notification shown yet, the job holding only the message id.
+      await withDb(server, async (db) => {
+        await db.deleteFrom("push_active_notifications").where("message_id", "=", id).execute();
+        await db.insertInto("push_relay_jobs").values({ realm_id: realmId, user_id: null, call: "message", fields: JSON.stringify({ message_id: id }), due_at_ms: Date.now() }).execute();
+      });
+      const got = await delivered(async () => {
+        // Any queued relay call wakes the worker, which then takes every due job.
+        expectSuccess(await server.api.post(owner, "/users/me/android_gcm_reg_id", { token: "fcm:owner-wake" }));
+      });
+      assert.deepEqual(got.e2ee.map((o) => [o.opened.message_id, o.opened.type]), [[id, "message"]]);
+    });
+
     test("group and wildcard mentions: the group is named; wildcards follow the user's setting", async () => {
       const { owner, member, moderator } = server.fixtures;
       const group = expectSuccess(await server.api.post(owner, "/user_groups/create", { name: "oncall", description: "pager", members: JSON.stringify([member.id, moderator.id]) }));

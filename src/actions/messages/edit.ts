@@ -28,7 +28,7 @@ import { applyMove, messagesToMove, topicMessages, withHistoryEntry } from "./mo
 import { planMoveNotices } from "./move-notices.ts";
 import { doSendNotices, type Notice } from "./notification-bot.ts";
 import { doRemoveUnmentionedNotifications } from "../push/removals.ts";
-import { doQueueMessagePush } from "../push/message-notify.ts";
+import { doQueueEditPush } from "../push/message-notify.ts";
 
 /** The request, as PATCH /messages/{id} names it. */
 type UpdateMessageInput = {
@@ -157,7 +157,7 @@ async function editChannelMessage(ctx: AuthedCtx, tx: Db, emit: Emit, edit: Chan
     const mentions = await updateMentionFlags(tx, target, rendered);
     await doRemoveUnmentionedNotifications(tx, ctx, target, mentions.unmentioned);
     // Relay work runs on real time, as the worker does.
-    await doQueueMessagePush(tx, ctx, target, systemClock.nowMs(), mentions.newlyMentioned);
+    await doQueueEditPush(tx, ctx, target, mentions.newlyMentioned, systemClock.nowMs());
   }
   const movedRows = moved ? await messagesToMove(tx, ctx.actor, message, stream, edit.mode) : [message];
   const entry: EditHistoryEntry = { user_id: ctx.actor.id, timestamp: now };

@@ -17,32 +17,63 @@ import { apiEmail } from "../../store/emails.ts";
 import { effectiveMemberIds } from "../../store/group-membership.ts";
 import { defaultFlagBits } from "../../store/message-flags.ts";
 import { directRecipientMembers, getMessage } from "../../store/messages.ts";
-import { mutersOf } from "../../store/muted-users.ts";
 import { insertPushRelayJob, insertPushRelayJobs } from "../../store/push.ts";
 import type { PushRelayJobRow } from "../../store/schema-push.ts";
-import { flagRowsOfUsers, insertActiveNotifications, lastActiveTimes, phonesOfUsers, usersNotifiedOf, type UserPhones } from "../../store/push-notifications.ts";
-import type { MessageRow, RealmRow, UserRow } from "../../store/schema.ts";
+import { flagRowsOfUsers, insertActiveNotifications, lastActiveTimes, phoneOwnerIds, phonesOfUsers, usersNotifiedOf, type UserPhones } from "../../store/push-notifications.ts";
+import { MESSAGE_FLAG, type MessageRow, type RealmRow, type UserRow } from "../../store/schema.ts";
 import { getStreamsByIds } from "../../store/streams.ts";
-import { subscriberIds, subscriptionsOfUsers } from "../../store/subscriptions.ts";
+import { subscriberIds } from "../../store/subscriptions.ts";
 import type { Db } from "../../store/types.ts";
 import { groupsByIds } from "../../store/user-groups.ts";
-import { userSetting } from "../../store/user-settings.ts";
-import { topicPoliciesOfUsers, VISIBILITY_POLICY } from "../../store/user-topics.ts";
 import { usersByIds } from "../../store/users.ts";
 import type { Config } from "../../config.ts";
 import { notifyCallRows } from "./notify-calls.ts";
-import { pushTrigger, type PushSettings, type Standing } from "./triggers.ts";
+import { notifyFacts, type NotifyFacts, type SentMessage } from "./notify-facts.ts";
+import { pushTrigger } from "./triggers.ts";
 
 /**
- * Writes the job that decides the message's notifications, in the send's transaction (nothing
- * when push is off). An edit that mentions new people names them in `onlyUserIds`: only they may
- * be notified (Zulip's maybe_enqueue_notifications_for_message_update).
+ * Writes the job that notifies `recipientIds` of the message, in the transaction of the send (or
+ * of the edit that mentioned them), with the facts of its decision as of now (notify-facts.ts).
+ * Nothing when push is off, and no job when none of them has a phone or could be notified: the
+ * realm's phone owners come from the read cache, so a send to people without phones costs no
+ * statement. `edit`: an edit's newly mentioned users, some of whom may have been notified already
+ * (Zulip's maybe_enqueue_notifications_for_message_update).
  */
-export async function doQueueMessagePush(tx: Db, env: { realm: RealmRow; config: Config }, message: Pick<MessageRow, "id">, nowMs: number, onlyUserIds?: number[]): Promise<void> {
-  if (env.config.pushRelay === null || onlyUserIds?.length === 0) return;
-  const fields = onlyUserIds ? { message_id: message.id, user_ids: onlyUserIds } : { message_id: message.id };
+export async function doQueueMessagePush(
+  tx: Db,
+  env: { realm: RealmRow; config: Config },
+  sent: SentMessage,
+  recipientIds: readonly number[],
+  nowMs: number,
+  edit = false,
+): Promise<void> {
+  if (env.config.pushRelay === null || recipientIds.length === 0) return;
+  const owners = await phoneOwnerIds(tx, env.realm.id);
+  if (owners.size === 0) return;
+  const candidates = recipientIds.filter((id) => owners.has(id) && id !== sent.message.sender_id);
+  if (candidates.length === 0) return;
+  const facts = await notifyFacts(tx, sent, candidates);
+  if (facts.length === 0) return;
+  const fields: MessageJobFields = edit ? { message_id: sent.message.id, recipients: facts, edit: true } : { message_id: sent.message.id, recipients: facts };
   await insertPushRelayJob(tx, { realm_id: env.realm.id, user_id: null, call: "message", fields: JSON.stringify(fields), due_at_ms: nowMs });
 }
+
+/** An edit mentioned these users anew: their notifications, decided on their flags as the edit left them. */
+export async function doQueueEditPush(tx: Db, env: { realm: RealmRow; config: Config }, message: MessageRow, userIds: number[], nowMs: number): Promise<void> {
+  if (env.config.pushRelay === null || userIds.length === 0) return;
+  const owners = await phoneOwnerIds(tx, env.realm.id);
+  const withPhones = userIds.filter((id) => owners.has(id));
+  if (withPhones.length === 0) return;
+  const flags = await flagRowsOfUsers(tx, message.id, withPhones);
+  const sent: SentMessage = { message, flagsOf: (id) => flags.get(id) ?? defaultFlagBits(id, message) };
+  await doQueueMessagePush(tx, env, sent, withPhones, nowMs, true);
+}
+
+/**
+ * A "message" job's fields: the facts recorded with the send. Jobs written before the facts were
+ * (only `message_id`, and an edit's `user_ids`) are decided on the state when they run.
+ */
+type MessageJobFields = { message_id: number; recipients?: NotifyFacts; edit?: true; user_ids?: number[] };
 
 /**
  * Of these users, those with an event queue that takes message events (Zulip's
@@ -54,51 +85,32 @@ export type QueueHolders = (userIds: number[]) => Promise<ReadonlySet<number>>;
 /** What deciding reads besides the database: the settings, and who has an open event queue. */
 export type NotifyEnv = { config: Config; usersWithMessageQueues: QueueHolders };
 
-const SETTING_NAMES: ReadonlyArray<keyof PushSettings> = [
-  "enable_offline_push_notifications",
-  "enable_online_push_notifications",
-  "enable_stream_push_notifications",
-  "wildcard_mentions_notify",
-  "enable_followed_topic_push_notifications",
-  "enable_followed_topic_wildcard_mentions_notify",
-];
-
-function pushSettings(user: UserRow): PushSettings {
-  const out = {} as PushSettings;
-  for (const name of SETTING_NAMES) out[name] = userSetting(user, name) === true;
-  return out;
+/** Those of `userIds` away now: no event queue open, or no "active" presence lately (upstream's idle). */
+async function awayUsers(tx: Db, env: NotifyEnv, realm: RealmRow, userIds: number[], nowSeconds: number): Promise<Set<number>> {
+  const [lastActive, withQueues] = await Promise.all([lastActiveTimes(tx, realm.id, userIds), env.usersWithMessageQueues(userIds)]);
+  return new Set(
+    userIds.filter((id) => {
+      const active = lastActive.get(id);
+      return !withQueues.has(id) || active === undefined || nowSeconds - active > PRESENCE_OFFLINE_THRESHOLD_SECONDS;
+    }),
+  );
 }
 
-const flagOf = (v: number | null | undefined): boolean | null => (v === null || v === undefined ? null : v === 1);
+/** A job's recipients and their reasons: as recorded, or (a job from before facts were recorded) decided on the state now. */
+async function recordedFacts(tx: Db, realm: RealmRow, message: MessageRow, fields: MessageJobFields): Promise<NotifyFacts> {
+  if (fields.recipients) return fields.recipients;
+  const members = await messageMembers(tx, realm, message);
+  const only = fields.user_ids ? new Set(fields.user_ids) : null;
+  const owners = await phoneOwnerIds(tx, realm.id);
+  const candidates = members.filter((id) => owners.has(id) && (only === null || only.has(id)));
+  const flags = await flagRowsOfUsers(tx, message.id, candidates);
+  return notifyFacts(tx, { message, flagsOf: (id) => flags.get(id) ?? defaultFlagBits(id, message) }, candidates);
+}
 
-/** Each phone owner's standing towards the message. */
-async function standings(tx: Db, env: NotifyEnv, realm: RealmRow, message: MessageRow, users: UserRow[], nowSeconds: number): Promise<Map<number, Standing>> {
-  const ids = users.map((u) => u.id);
-  const [flags, muters, lastActive, withQueues] = await Promise.all([
-    flagRowsOfUsers(tx, message.id, ids),
-    mutersOf(tx, realm.id, message.sender_id),
-    lastActiveTimes(tx, realm.id, ids),
-    env.usersWithMessageQueues(ids),
-  ]);
-  const subs = message.stream_id === null ? null : await subscriptionsOfUsers(tx, realm.id, message.stream_id, ids);
-  const policies = message.stream_id === null ? null : await topicPoliciesOfUsers(tx, realm.id, message.stream_id, message.topic, ids);
-  const out = new Map<number, Standing>();
-  for (const user of users) {
-    const sub = subs?.get(user.id);
-    const topicPolicy = policies?.get(user.id) ?? VISIBILITY_POLICY.inherit;
-    const active = lastActive.get(user.id);
-    out.set(user.id, {
-      flags: flags.get(user.id) ?? defaultFlagBits(user.id, message),
-      direct: message.stream_id === null,
-      channelWildcard: message.stream_wildcard_mention === 1,
-      settings: pushSettings(user),
-      subscription: sub ? { push_notifications: flagOf(sub.push_notifications), wildcard_mentions_notify: flagOf(sub.wildcard_mentions_notify), is_muted: sub.is_muted === 1 } : null,
-      topicPolicy,
-      mutedSender: muters.includes(user.id),
-      idle: !withQueues.has(user.id) || active === undefined || nowSeconds - active > PRESENCE_OFFLINE_THRESHOLD_SECONDS,
-    });
-  }
-  return out;
+/** Who received the message: a channel's subscribers, or a direct message's members. */
+async function messageMembers(tx: Db, realm: RealmRow, message: MessageRow): Promise<number[]> {
+  if (message.stream_id !== null) return subscriberIds(tx, realm.id, message.stream_id);
+  return (await directRecipientMembers(tx, [message.recipient_id])).get(message.recipient_id) ?? [];
 }
 
 /** The message as its notifications describe it. */
@@ -142,37 +154,28 @@ async function mentionedGroups(tx: Db, realmId: number, html: string): Promise<{
 }
 
 /**
- * The "message" job's work, in its transaction: who is notified of the message (among
- * `onlyUserIds` when given); their relay calls queued, held by the caller until `heldUntilMs`
- * (it makes them itself; another worker takes them only if it dies). Nobody is notified twice
- * of one message. Returns the queued calls.
+ * The "message" job's work, in its transaction: of the recipients the send recorded (`fieldsText`,
+ * the job's fields), those who still have a phone, have not read the message and, if at their
+ * desk, take notifications there, are notified for their first reason; their relay calls queued,
+ * held by the caller until `heldUntilMs` (it makes them itself; another worker takes them only if
+ * it dies). Nobody is notified twice of one message. Returns the queued calls.
  */
-export async function doNotifyMessage(
-  tx: Db,
-  env: NotifyEnv,
-  realm: RealmRow,
-  messageId: number,
-  time: { nowMs: number; heldUntilMs: number },
-  onlyUserIds?: readonly number[],
-): Promise<PushRelayJobRow[]> {
-  const { nowMs } = time;
-  const message = await getMessage(tx, realm.id, messageId);
+export async function doNotifyMessage(tx: Db, env: NotifyEnv, realm: RealmRow, fieldsText: string, time: { nowMs: number; heldUntilMs: number }): Promise<PushRelayJobRow[]> {
+  const fields = JSON.parse(fieldsText) as MessageJobFields;
+  const message = await getMessage(tx, realm.id, Number(fields.message_id));
   if (!message) return [];
-  const members = message.stream_id === null ? ((await directRecipientMembers(tx, [message.recipient_id])).get(message.recipient_id) ?? []) : await subscriberIds(tx, realm.id, message.stream_id);
-  const only = onlyUserIds ? new Set(onlyUserIds) : null;
-  const candidates = members.filter((id) => id !== message.sender_id && (only === null || only.has(id)));
-  const phones = await phonesOfUsers(tx, realm.id, candidates);
+  const reasons = new Map(await recordedFacts(tx, realm, message, fields));
+  const phones = await phonesOfUsers(tx, realm.id, [...reasons.keys()]);
   if (phones.size === 0) return [];
   // An edit's job (or a job run again) finds some already notified.
-  if (only !== null) for (const id of await usersNotifiedOf(tx, message.id, [...phones.keys()])) phones.delete(id);
-  if (phones.size === 0) return [];
-  const users = (await usersByIds(tx, realm.id, [...phones.keys(), message.sender_id])).filter((u) => u.is_active === 1);
-  const sender = users.find((u) => u.id === message.sender_id);
-  const owners = users.filter((u) => u.id !== message.sender_id && u.is_bot === 0);
+  if (fields.edit || fields.user_ids) for (const id of await usersNotifiedOf(tx, message.id, [...phones.keys()])) phones.delete(id);
+  const [users, flags] = await Promise.all([usersByIds(tx, realm.id, [...phones.keys(), message.sender_id]), flagRowsOfUsers(tx, message.id, [...phones.keys()])]);
+  const sender = users.find((u) => u.id === message.sender_id && u.is_active === 1);
+  const owners = users.filter((u) => u.id !== message.sender_id && u.is_active === 1 && ((flags.get(u.id) ?? 0) & MESSAGE_FLAG.read) === 0);
   if (!sender || owners.length === 0) return [];
-  const byUser = await standings(tx, env, realm, message, owners, Math.floor(nowMs / 1000));
+  const away = await awayUsers(tx, env, realm, owners.map((u) => u.id), Math.floor(time.nowMs / 1000));
   const notified = owners.flatMap((user) => {
-    const trigger = pushTrigger(byUser.get(user.id) as Standing);
+    const trigger = pushTrigger(reasons.get(user.id) ?? 0, away.has(user.id));
     return trigger === null ? [] : [{ user, trigger }];
   });
   if (notified.length === 0) return [];
@@ -182,6 +185,7 @@ export async function doNotifyMessage(
     message.id,
     notified.map((n) => n.user.id),
   );
+  const members = message.stream_id === null ? await messageMembers(tx, realm, message) : [];
   const siteUrl = env.config.externalUrl;
   const pushRealm: PushRealm = { id: realm.id, name: realm.name, siteUrl };
   const described = await pushMessage(tx, realm, siteUrl, message, sender, members);

@@ -181,22 +181,19 @@ async function runHeldCalls(deps: PushRelayWorkerDeps, ctx: ActionCtx, jobs: Pus
  */
 async function notifyMessage(deps: PushRelayWorkerDeps, taken: Taken, stop: AbortSignal, lanes: WorkerLanes, wake: () => void): Promise<void> {
   const { job, ctx } = taken;
-  const fields = JSON.parse(job.fields) as { message_id?: unknown; user_ids?: unknown };
-  const messageId = Number(fields.message_id);
-  const only = Array.isArray(fields.user_ids) ? fields.user_ids.map(Number) : undefined;
   let held: PushRelayJobRow[];
   try {
     held = await lanes.decisions.run(() =>
       withTransaction(ctx, async (tx) => {
         const nowMs = systemClock.nowMs();
         const time = { nowMs, heldUntilMs: nowMs + deps.config.pushRelayTimeoutSeconds * 1000 + LEASE_MARGIN_MS };
-        const calls = await doNotifyMessage(tx, deps, ctx.realm, messageId, time, only);
+        const calls = await doNotifyMessage(tx, deps, ctx.realm, job.fields, time);
         await pushRelayJobs.remove(tx, job.id);
         return calls;
       }),
     );
   } catch (err) {
-    await retryLater(deps, taken, stop, { job_id: job.id, call: job.call, message_id: messageId, error: err instanceof Error ? err.message : String(err) });
+    await retryLater(deps, taken, stop, { job_id: job.id, call: job.call, error: err instanceof Error ? err.message : String(err) });
     return;
   }
   await runHeldCalls(deps, ctx, held, lanes, stop);
