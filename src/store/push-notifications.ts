@@ -1,13 +1,13 @@
 /**
  * What deciding and taking back message notifications reads and writes: who in a realm has a
- * phone (kept by the read cache: a send with a relay configured asks it every time), the phones
- * of a set of users (legacy tokens and active E2EE registrations), the subscription and topic
- * settings of a channel message's recipients, their flag rows and presence for one message, and
- * the notifications a user's phones show (push_active_notifications).
+ * phone, a channel's subscription overrides and a topic's policies (all three kept by the read
+ * cache: a send with a relay configured asks them every time), the phones of a set of users
+ * (legacy tokens and active E2EE registrations), their flag rows and presence for one message,
+ * and the notifications a user's phones show (push_active_notifications).
  */
 import { sql } from "kysely";
 import { collectChunks, eachChunk, idChunks, rowChunks } from "./chunks.ts";
-import { cachedRealmValue } from "./read-cache.ts";
+import { cachedRead, cachedRealmValue } from "./read-cache.ts";
 import type { PushDeviceRow, PushDeviceTokenRow } from "./schema-push.ts";
 import type { Db } from "./types.ts";
 
@@ -23,28 +23,52 @@ export const phoneOwnerIds = cachedRealmValue("users with a phone", ["push_devic
   return new Set([...tokens, ...devices].map((r) => r.user_id));
 });
 
-/** A channel recipient's subscription settings and policy for one topic (null: not set). */
-export type TopicStanding = { push_notifications: number | null; wildcard_mentions_notify: number | null; is_muted: number; visibility_policy: number | null };
+/** A subscription's notification overrides (null: the user's setting) and muting. */
+export type PushOverrides = { push_notifications: number | null; wildcard_mentions_notify: number | null; is_muted: number };
 
-/** The subscription settings and topic policy of those of `userIds` subscribed to the channel, by user id: one statement. */
-export async function topicStandings(db: Db, realmId: number, streamId: number, topic: string, userIds: number[]): Promise<Map<number, TopicStanding>> {
-  const rows = await collectChunks(idChunks(userIds), (chunk) =>
-    db
-      .selectFrom("subscriptions as s")
-      .leftJoin("user_topics as t", (join) =>
-        join
-          .onRef("t.user_id", "=", "s.user_id")
-          .onRef("t.stream_id", "=", "s.stream_id")
-          .on(sql<string>`lower(t.topic)`, "=", topic.toLowerCase()),
-      )
-      .select(["s.user_id", "s.push_notifications", "s.wildcard_mentions_notify", "s.is_muted", "t.visibility_policy"])
-      .where("s.realm_id", "=", realmId)
-      .where("s.stream_id", "=", streamId)
-      .where("s.user_id", "in", chunk)
-      .execute(),
-  );
-  return new Map(rows.map(({ user_id, ...standing }) => [user_id, standing]));
-}
+/**
+ * The channel's active subscriptions that override a notification setting or are muted, by user
+ * id (the others follow their users' settings). Kept by the read cache, as the send asks it for
+ * every message when a relay is configured; shared: not to change.
+ */
+export const channelPushOverrides = cachedRead(
+  "push overrides of a channel",
+  ["subscriptions"],
+  (realmId: number, streamId: number) => `${realmId}/${streamId}`,
+  (value: ReadonlyMap<number, PushOverrides>) => value,
+  async (db, realmId, streamId): Promise<ReadonlyMap<number, PushOverrides>> => {
+    const rows = await db
+      .selectFrom("subscriptions")
+      .select(["user_id", "push_notifications", "wildcard_mentions_notify", "is_muted"])
+      .where("realm_id", "=", realmId)
+      .where("stream_id", "=", streamId)
+      .where("active", "=", 1)
+      .where((eb) => eb.or([eb("push_notifications", "is not", null), eb("wildcard_mentions_notify", "is not", null), eb("is_muted", "=", 1)]))
+      .execute();
+    return new Map(rows.map(({ user_id, ...overrides }) => [user_id, overrides]));
+  },
+);
+
+/**
+ * Every visibility policy set for one topic of a channel (case-insensitive), by user id, through
+ * the index of migration 0031. Kept by the read cache as channelPushOverrides; shared: not to change.
+ */
+export const topicPolicies = cachedRead(
+  "policies of a topic",
+  ["user_topics"],
+  (realmId: number, streamId: number, topic: string) => `${realmId}/${streamId}/${topic.toLowerCase()}`,
+  (value: ReadonlyMap<number, number>) => value,
+  async (db, realmId, streamId, topic): Promise<ReadonlyMap<number, number>> => {
+    const rows = await db
+      .selectFrom("user_topics")
+      .select(["user_id", "visibility_policy"])
+      .where("realm_id", "=", realmId)
+      .where("stream_id", "=", streamId)
+      .where(sql<string>`lower(topic)`, "=", topic.toLowerCase())
+      .execute();
+    return new Map(rows.map((r) => [r.user_id, r.visibility_policy]));
+  },
+);
 
 /** The phones of those of `userIds` who have any, by user id. */
 export async function phonesOfUsers(db: Db, realmId: number, userIds: number[]): Promise<Map<number, UserPhones>> {

@@ -29,7 +29,8 @@ export function getUserByDeliveryEmail(db: Db, realmId: number, email: string): 
  * (every register lists them, every message list looks up its senders). Shared by all callers:
  * the functions below hand out copies of the rows.
  */
-const realmUsersById = cachedRowsById("realm users by id", "users", (db, realmId) => db.selectFrom("users").selectAll().where("realm_id", "=", realmId).orderBy("id").execute());
+/** The realm's users by id, shared by every caller: not to change (usersByIds hands out copies). */
+export const realmUsersById = cachedRowsById("realm users by id", "users", (db, realmId) => db.selectFrom("users").selectAll().where("realm_id", "=", realmId).orderBy("id").execute());
 
 /** Every user and bot of the realm, by id. */
 export async function listUsers(db: Db, realmId: number): Promise<UserRow[]> {

@@ -263,10 +263,12 @@ export async function doSendMessage(
   const { message, topicHadMessages, senderTopicPolicy } = inserted ?? (await insertMessages(tx, env.engine, [{ reserve: env.emit.reserveMessageId, ...sentMessageInsert(env, request) }]))[0];
   await claimAttachments(tx, env.realm.id, sender.id, message.id, request.rendered.linkedUploadPaths, env.emit);
   const outgoingWebhookJobs = await doQueueOutgoingWebhooks(tx, env, message.id, request);
-  // Who its phones may notify, and why, as of now: before this send's own automatic follows.
-  // Relay work runs on real time, as the worker does, not on a test's manual clock.
-  const pushed = { message, flagsOf: (id: number) => request.storedFlags.get(id) ?? defaultFlagBits(id, message) };
-  await doQueueMessagePush(tx, env, pushed, request.receiverIds, systemClock.nowMs());
+  if (env.config.pushRelay !== null) {
+    // Who its phones may notify, and why, as of now: before this send's own automatic follows.
+    // Relay work runs on real time, as the worker does, not on a test's manual clock.
+    const pushed = { message, flagsOf: (id: number) => request.storedFlags.get(id) ?? defaultFlagBits(id, message) };
+    await doQueueMessagePush(tx, env, pushed, request.receiverIds, systemClock.nowMs());
+  }
   const event = await messageEvent(env, tx, message, request);
   const result: SendMessageResult = { id: message.id };
   if (stream) {

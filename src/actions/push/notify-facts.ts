@@ -12,11 +12,11 @@
  */
 import type { MessageRow, UserRow } from "../../store/schema.ts";
 import { mutersOf } from "../../store/muted-users.ts";
-import { topicStandings } from "../../store/push-notifications.ts";
+import { channelPushOverrides, topicPolicies } from "../../store/push-notifications.ts";
 import type { Db } from "../../store/types.ts";
 import { userSetting } from "../../store/user-settings.ts";
 import { VISIBILITY_POLICY } from "../../store/user-topics.ts";
-import { usersByIds } from "../../store/users.ts";
+import { realmUsersById } from "../../store/users.ts";
 import { pushReasons, type PushSettings, type Standing } from "./triggers.ts";
 
 /** Each recipient who could be notified, with their reasons: `[userId, reasons]`, as JSON carries it. */
@@ -46,33 +46,36 @@ function pushSettings(user: UserRow): PushSettings {
 const flagOf = (v: number | null | undefined): boolean | null => (v === null || v === undefined ? null : v === 1);
 
 /**
- * The facts of `candidateIds` (recipients other than the sender): the users and who muted the
- * sender come from the read cache; a channel message reads its recipients' subscription and topic
- * settings in one statement. Deactivated users and bots are left out.
+ * The facts of `candidateIds` (recipients other than the sender). Everything read here is kept by
+ * the read cache (the realm's users, who muted the sender, the channel's subscription overrides,
+ * the topic's policies), so a send usually runs no statement for it. Deactivated users and bots
+ * are left out.
  */
-export async function notifyFacts(db: Db, sent: SentMessage, candidateIds: number[]): Promise<NotifyFacts> {
+export async function notifyFacts(db: Db, sent: SentMessage, candidateIds: readonly number[]): Promise<NotifyFacts> {
   const { message } = sent;
-  const users = (await usersByIds(db, message.realm_id, candidateIds)).filter((u) => u.is_active === 1 && u.is_bot === 0 && u.id !== message.sender_id);
-  if (users.length === 0) return [];
-  const ids = users.map((u) => u.id);
-  const [muters, topics] = await Promise.all([
+  const direct = message.stream_id === null;
+  const [users, muters, overrides, policies] = await Promise.all([
+    realmUsersById(db, message.realm_id),
     mutersOf(db, message.realm_id, message.sender_id),
-    message.stream_id === null ? null : topicStandings(db, message.realm_id, message.stream_id, message.topic, ids),
+    direct ? null : channelPushOverrides(db, message.realm_id, message.stream_id as number),
+    direct ? null : topicPolicies(db, message.realm_id, message.stream_id as number, message.topic),
   ]);
   const facts: NotifyFacts = [];
-  for (const user of users) {
-    const topic = topics?.get(user.id);
+  for (const id of candidateIds) {
+    const user = users.get(id);
+    if (!user || user.is_active !== 1 || user.is_bot !== 0 || id === message.sender_id) continue;
+    const sub = overrides?.get(id);
     const standing: Standing = {
-      flags: sent.flagsOf(user.id),
-      direct: message.stream_id === null,
+      flags: sent.flagsOf(id),
+      direct,
       channelWildcard: message.stream_wildcard_mention === 1,
       settings: pushSettings(user),
-      subscription: topic ? { push_notifications: flagOf(topic.push_notifications), wildcard_mentions_notify: flagOf(topic.wildcard_mentions_notify), is_muted: topic.is_muted === 1 } : null,
-      topicPolicy: topic?.visibility_policy ?? VISIBILITY_POLICY.inherit,
-      mutedSender: muters.includes(user.id),
+      subscription: direct ? null : { push_notifications: flagOf(sub?.push_notifications), wildcard_mentions_notify: flagOf(sub?.wildcard_mentions_notify), is_muted: sub?.is_muted === 1 },
+      topicPolicy: policies?.get(id) ?? VISIBILITY_POLICY.inherit,
+      mutedSender: muters.includes(id),
     };
     const reasons = pushReasons(standing);
-    if (reasons !== 0) facts.push([user.id, reasons]);
+    if (reasons !== 0) facts.push([id, reasons]);
   }
   return facts;
 }

@@ -7,11 +7,12 @@
  * this migration have none: a relay configured now registers them once more, which the relay
  * takes as a repeat.
  *
- * PostgreSQL: push_device_tokens notifies its commits, as the read cache now keeps the set of a
- * realm's users who have a phone (store/push-notifications.ts), which every send consults when a
- * relay is configured.
+ * What a send with a relay configured reads to record its notification facts is kept by the read
+ * cache (store/push-notifications.ts): the realm's users who have a phone, so push_device_tokens
+ * notifies its commits on PostgreSQL; and a topic's visibility policies, read on a miss through
+ * a new index of user_topics by channel and topic (the unique one leads with the user).
  */
-import type { Kysely, Migration } from "kysely";
+import { sql, type Kysely, type Migration } from "kysely";
 import type { Engine } from "../types.ts";
 import { createNotifyTriggers } from "./0024-table-notify.ts";
 
@@ -20,10 +21,11 @@ export const PUSH_NOTIFYING_TABLES = ["push_device_tokens"] as const;
 
 async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
   await db.schema.alterTable("push_device_tokens").addColumn("relay_id", "text").execute();
+  await sql`create index user_topics_topic on user_topics (stream_id, lower(topic))`.execute(db);
   if (engine === "postgres") await createNotifyTriggers(db, PUSH_NOTIFYING_TABLES);
 }
 
-/** Migration 0031: push_device_tokens.relay_id, and its commit notifications. */
+/** Migration 0031: push_device_tokens.relay_id and its commit notifications; user_topics by channel and topic. */
 export function pushTokenRelayMigration(engine: Engine): Migration {
   return { up: (db) => up(db, engine) };
 }
