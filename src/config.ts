@@ -27,6 +27,8 @@ export type Config = {
   eventQueuesDir: string;
   /** With REDIS_URL: how many published event batches Redis keeps for processes that restart (EVENT_BACKLOG_LENGTH). */
   eventBacklogLength: number;
+  /** With REDIS_URL: how long a message event waits for the lower message ids other processes drew (EVENT_ORDER_WAIT_MS). */
+  eventOrderWaitMs: number;
   /** The rate limits (README.md "Rate limits"); `enabled` is false with RATE_LIMITS=off. */
   rateLimits: RateLimitsConfig;
   testControl: boolean;
@@ -303,6 +305,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     heartbeatSeconds: intEnv(env, "EVENT_HEARTBEAT_SECONDS", 60),
     eventQueuesDir: path.resolve(env.EVENT_QUEUES_DIR || env.DATA_DIR || "./data"),
     eventBacklogLength: intEnv(env, "EVENT_BACKLOG_LENGTH", 10_000, 1),
+    eventOrderWaitMs: intEnv(env, "EVENT_ORDER_WAIT_MS", 1000),
     rateLimits: loadRateLimits(env),
     testControl: env.PARLEY_TEST_CONTROL === "1",
     // 25 MiB, the default body limit: a larger upload could not arrive anyway.

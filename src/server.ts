@@ -6,6 +6,7 @@ import { LocalBus, type ServerBus } from "./events/bus.ts";
 import { buildApp, loadRoutes } from "./http/app.ts";
 import { testControlEndpoints } from "./http/test-control.ts";
 import { migrate, openStore, type Store } from "./store/db.ts";
+import { nextMessageId } from "./store/message-inserts.ts";
 import { QueueManager } from "./events/queue-manager.ts";
 import { keepLoadedQueues, loadQueues, queuesFile, saveQueues } from "./events/persist.ts";
 import { busChannel, RedisBus } from "./events/redis-bus.ts";
@@ -55,7 +56,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const clock: Clock = config.testControl ? new ManualClock() : systemClock;
   // REDIS_URL: processes sharing the database and Redis deliver each other's events.
   const bus: ServerBus = config.redisUrl
-    ? await RedisBus.connect(config.redisUrl, busChannel(config), { backlogLength: config.eventBacklogLength, log })
+    ? await RedisBus.connect(config.redisUrl, busChannel(config), { backlogLength: config.eventBacklogLength, orderWaitMs: config.eventOrderWaitMs, log })
     : new LocalBus();
   // With other processes reading this one's events, its polls are answered after they went out.
   const queues = new QueueManager(clock, config, { answerAfterTurn: config.redisUrl !== null });
@@ -64,7 +65,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const savedQueues = queuesFile(config.eventQueuesDir, queues.processId);
   const loaded = loadQueues(queues, savedQueues, log);
   bus.subscribe((delivery) => queues.deliver(delivery));
-  const resumed = await bus.start(loaded?.busPosition ?? null);
+  // Unless the bus goes on from a saved position, message events are ordered from the next id on.
+  const resumed = await bus.start(loaded?.busPosition ?? null, config.redisUrl ? await nextMessageId(store.db, store.engine) : null);
   if (loaded) keepLoadedQueues(queues, loaded, resumed, log);
   // REDIS_URL: the other processes, for events requests about their queues and push's "who is on Zulip".
   const processes = config.redisUrl

@@ -272,12 +272,14 @@ async function runTransaction<T>(
       result = await ctx.transactionGuard.run(() => ctx.transact((tx, inserted) => fn(tx, emit, inserted), run));
     } catch (err) {
       ticket.close();
+      // The ids it drew stay unused: processes ordering message events stop waiting for them.
+      if (ticket.drawnIds.length > 0) ctx.bus.publish([], ticket.drawnIds);
       if (attempt < MAX_ATTEMPTS && isConflict(err)) continue;
       throw err;
     }
     try {
       await ticket.turn();
-      if (pending.length > 0) ctx.bus.publish(pending);
+      if (pending.length > 0 || ticket.drawnIds.length > 0) ctx.bus.publish(pending, ticket.drawnIds);
     } finally {
       ticket.close();
     }

@@ -9,8 +9,12 @@ export type DeliveryHandler = (delivery: Delivery) => void;
 
 /** Carries deliveries from the writer to the processes holding the target users' queues. */
 export interface EventBus {
-  /** Sends deliveries to every subscriber (in this process, and others when shared). */
-  publish(deliveries: Delivery[]): void;
+  /**
+   * Sends deliveries to every subscriber (in this process, and others when shared).
+   * `messageIds`: every message id the publishing transaction drew, rolled back or not, so that
+   * processes sharing a bus know no event will come for the rest (events/delivery-order.ts).
+   */
+  publish(deliveries: Delivery[], messageIds?: readonly number[]): void;
   /** Registers the handler that delivers to this process's queues. */
   subscribe(handler: DeliveryHandler): void;
   close(): Promise<void>;
@@ -24,8 +28,10 @@ export interface ServerBus extends EventBus {
   /**
    * Starts handing deliveries to the subscribers: from `from` (a position() saved at the last
    * stop) when the bus still can, answering true; else from now on, answering false.
+   * `messageFloor`: the store's next message id, from which a shared bus orders message events
+   * when it does not go on from `from`.
    */
-  start(from: string | null): Promise<boolean>;
+  start(from: string | null, messageFloor?: number | null): Promise<boolean>;
   /** Where this process stands, after close(): null when it is the only publisher (nothing to catch up on). */
   position(): string | null;
 }

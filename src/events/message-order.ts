@@ -10,8 +10,11 @@
  * still in flight (both inside a transaction, so they end by themselves): there is no cycle.
  * Message ids come from one increasing sequence, so an insert that starts later draws a higher id
  * than every id already known. The order holds within one process; with several processes
- * (REDIS_URL) each keeps its own.
+ * (REDIS_URL) each keeps its own, and events/delivery-order.ts orders theirs at each receiver,
+ * from the ids each ticket drew (`drawnIds`).
  */
+
+const NONE: readonly number[] = [];
 
 /** One transaction attempt's messages. */
 export class MessageTicket {
@@ -20,6 +23,8 @@ export class MessageTicket {
   /** The lowest and highest id this transaction inserted. */
   minId = Number.POSITIVE_INFINITY;
   maxId = Number.NEGATIVE_INFINITY;
+  /** Every id this transaction drew, in the order drawn (most transactions draw none). */
+  drawnIds: readonly number[] = NONE;
 
   constructor(private readonly order: MessageOrder) {}
 
@@ -34,6 +39,7 @@ export class MessageTicket {
       this.inFlight--;
       this.minId = Math.min(this.minId, id);
       this.maxId = Math.max(this.maxId, id);
+      this.drawnIds = [...this.drawnIds, id];
       this.order.changed();
     };
   }

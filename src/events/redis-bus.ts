@@ -4,14 +4,16 @@
  * per-process backlog too: it keeps the newest EVENT_BACKLOG_LENGTH batches, so a process that
  * stops gracefully saves where it was (position()) and, started again, reads on from there: its
  * saved queues get every event published while it was down. The publishing process delivers to
- * its own queues at once (so an action's events are queued before it answers) and skips its own
- * entries, unparsed, when it reads them back.
+ * its own queues at once (so an action's events are queued before it answers, unless a message
+ * event waits for lower ids: events/delivery-order.ts) and skips its own entries, unparsed, when
+ * it reads them back.
  */
 import crypto from "node:crypto";
 import type { Redis } from "ioredis";
 import type { Logger } from "pino";
 import type { Config } from "../config.ts";
 import type { DeliveryHandler, EventBus } from "./bus.ts";
+import { DeliveryOrder } from "./delivery-order.ts";
 import { isApiEvent, type Delivery } from "./types.ts";
 
 /** Processes sharing a database share a stream; the name reveals nothing about the database URL. */
@@ -61,8 +63,11 @@ function toDelivery(value: unknown): Delivery | null {
   return { realmId: value.realmId, event: value.event, userIds, allPublicStreamsQueues: value.allPublicStreamsQueues === true, outgoingWebhookJobs: value.outgoingWebhookJobs === true };
 }
 
+/** What one stream entry holds: its publisher's deliveries and the message ids its transactions drew. */
+type Batch = { origin: string; deliveries: Delivery[]; messageIds: number[] };
+
 /** Reads a stream entry's batch; null when it is not ours or is malformed. */
-function parseBatch(message: string): { origin: string; deliveries: Delivery[] } | null {
+function parseBatch(message: string): Batch | null {
   let parsed: unknown;
   try {
     parsed = JSON.parse(message);
@@ -71,7 +76,20 @@ function parseBatch(message: string): { origin: string; deliveries: Delivery[] }
   }
   if (!isRecord(parsed) || typeof parsed.origin !== "string" || !Array.isArray(parsed.deliveries)) return null;
   const deliveries = parsed.deliveries.map(toDelivery).filter((d): d is Delivery => d !== null);
-  return { origin: parsed.origin, deliveries };
+  // Entries of an earlier release name no ids: their messages are ordered by their events alone.
+  const messageIds = Array.isArray(parsed.messageIds) ? parsed.messageIds.filter((id): id is number => Number.isInteger(id)) : [];
+  return { origin: parsed.origin, deliveries, messageIds };
+}
+
+/**
+ * Where a process stands on the bus, as position() writes it for the next start: the last stream
+ * entry read, then the lowest message id whose event may still come (events/delivery-order.ts).
+ */
+function parsePosition(position: string): { streamId: string; messageFloor: number | null } | null {
+  const [streamId, floor] = position.split(" ");
+  if (!STREAM_ID.test(streamId)) return null;
+  const messageFloor = floor !== undefined && /^[0-9]+$/.test(floor) ? Number(floor) : null;
+  return { streamId, messageFloor };
 }
 
 /** The value of `field` in a flat [field, value, ...] reply. */
@@ -86,6 +104,8 @@ export type StreamInfo = { lastGenerated: string; firstKept: string | null; untr
 /** A bus shared by every process connected to the same Redis and database. */
 export class RedisBus implements EventBus {
   private handlers: DeliveryHandler[] = [];
+  /** Hands deliveries to the handlers with message events in id order, whichever process published them. */
+  private readonly order: DeliveryOrder;
   /** Identifies this process's entries on the stream. */
   private readonly origin = crypto.randomBytes(8).toString("hex");
   /** The newest entry handed to the handlers (or skipped as this process's own). */
@@ -94,6 +114,7 @@ export class RedisBus implements EventBus {
   private stopping = false;
   /** Published here and not yet appended to the stream (see flush). */
   private outgoing: Delivery[] = [];
+  private outgoingIds: number[] = [];
   private flushing: NodeJS.Immediate | null = null;
   /** Resolved as the reader passes a stream id (the stop waits until it has read everything). */
   private waiters: { id: string; resolve(): void }[] = [];
@@ -103,36 +124,43 @@ export class RedisBus implements EventBus {
     private readonly reader: Redis,
     private readonly key: string,
     private readonly maxLength: number,
+    /** How long a message event waits for lower ids (EVENT_ORDER_WAIT_MS). */
+    private readonly orderWaitMs: number,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.order = new DeliveryOrder((delivery) => this.handOver(delivery), orderWaitMs);
+  }
 
   /** Connects (without reading yet: see start) and returns the bus; throws if Redis cannot be reached. */
-  static async connect(url: string, key: string, opts: { backlogLength: number; log: Logger }): Promise<RedisBus> {
+  static async connect(url: string, key: string, opts: { backlogLength: number; orderWaitMs: number; log: Logger }): Promise<RedisBus> {
     const { Redis } = await import("ioredis"); // loaded only with REDIS_URL
     const publisher = new Redis(url, { lazyConnect: true });
     const reader = new Redis(url, { lazyConnect: true });
     await publisher.connect();
     await reader.connect();
-    return new RedisBus(publisher, reader, key, opts.backlogLength, opts.log);
+    return new RedisBus(publisher, reader, key, opts.backlogLength, opts.orderWaitMs, opts.log);
   }
 
-  publish(deliveries: Delivery[]): void {
+  publish(deliveries: Delivery[], messageIds: readonly number[] = []): void {
     // Every publish of one turn of the event loop (a group commit's transactions answer in one)
     // goes out as one entry: one XADD, and one entry for each other process to read and parse.
     // Scheduled before this process's own delivery, so that it goes out ahead of the polls that
     // delivery answers at the turn's end (QueueManager's answerAfterTurn).
     this.outgoing.push(...deliveries);
+    this.outgoingIds.push(...messageIds);
     if (this.flushing === null) this.flushing = setImmediate(() => this.flush());
-    this.dispatch(deliveries);
+    this.dispatch(deliveries, messageIds);
   }
 
-  /** Appends the deliveries published since the last flush to the stream, as one entry. */
+  /** Appends the deliveries published since the last flush, and the message ids drawn, to the stream as one entry. */
   private flush(): void {
     if (this.flushing !== null) clearImmediate(this.flushing);
     this.flushing = null;
-    if (this.outgoing.length === 0) return;
-    const batch = JSON.stringify({ origin: this.origin, deliveries: this.outgoing });
+    if (this.outgoing.length === 0 && this.outgoingIds.length === 0) return;
+    const ids = this.outgoingIds.length > 0 ? this.outgoingIds : undefined;
+    const batch = JSON.stringify({ origin: this.origin, deliveries: this.outgoing, messageIds: ids });
     this.outgoing = [];
+    this.outgoingIds = [];
     this.publisher.xadd(this.key, "MAXLEN", "~", String(this.maxLength), "*", ORIGIN_FIELD, this.origin, FIELD, batch).catch((err: unknown) => {
       this.log.error({ err }, "could not publish events to Redis");
     });
@@ -146,24 +174,34 @@ export class RedisBus implements EventBus {
    * Starts reading the stream. With `from` (the position() a graceful stop saved), reading goes
    * on from there when the stream still holds every entry since, and this answers true; else
    * (no position, or the backlog was trimmed past it, or Redis lost the stream) it reads from
-   * the newest entry on and answers false: whatever was saved has missed events.
+   * the newest entry on and answers false: whatever was saved has missed events. Message events
+   * are ordered from the message id `from` names, or else from `messageFloor` (the store's next
+   * message id: a lower one is committed, never to be used, or under way, and then handed over
+   * as it comes).
    */
-  async start(from: string | null): Promise<boolean> {
+  async start(from: string | null, messageFloor: number | null = null): Promise<boolean> {
     const info = await this.streamInfo();
-    const resumable = from !== null && STREAM_ID.test(from) && backlogReaches(info, from);
-    this.lastRead = resumable ? from : info.lastGenerated;
+    const saved = from === null ? null : parsePosition(from);
+    const resumable = saved !== null && backlogReaches(info, saved.streamId);
+    this.lastRead = resumable ? saved.streamId : info.lastGenerated;
+    this.order.startFrom((resumable ? saved.messageFloor : null) ?? messageFloor);
     this.reading = this.readLoop();
     return resumable;
   }
 
-  /** Where this process stands on the stream: every entry up to it has been handed over. */
+  /**
+   * Where this process stands on the stream: every entry up to it has been handed over; and,
+   * after a space, the lowest message id whose event may still come.
+   */
   position(): string {
-    return this.lastRead;
+    const floor = this.order.floor;
+    return floor === null ? this.lastRead : `${this.lastRead} ${floor}`;
   }
 
   /**
    * Stops reading once everything published so far (this process's entries included) has been
-   * read, so that position() misses nothing; then disconnects.
+   * read and no message event waits for lower ids (for at most EVENT_ORDER_WAIT_MS), so that
+   * position() misses nothing; then disconnects.
    */
   async close(): Promise<void> {
     this.flush();
@@ -171,6 +209,7 @@ export class RedisBus implements EventBus {
       try {
         // Queued after this process's own pending XADDs on the same connection: it sees them.
         await this.caughtUp((await this.streamInfo()).lastGenerated);
+        await this.orderIdle();
       } catch (err) {
         this.log.warn({ err }, "could not read the event stream to its end before stopping");
       }
@@ -178,8 +217,18 @@ export class RedisBus implements EventBus {
     this.stopping = true;
     this.reader.disconnect();
     await this.reading;
+    // What still waits for lower ids goes to the queues now: they are saved next.
+    this.order.flush();
+    this.order.close();
     this.handlers = [];
     await this.publisher.quit();
+  }
+
+  /** Resolves once no message event waits for lower ids, or after EVENT_ORDER_WAIT_MS. */
+  private async orderIdle(): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.order.idle(), new Promise<void>((resolve) => (timer = setTimeout(resolve, this.orderWaitMs)))]);
+    clearTimeout(timer);
   }
 
   private async streamInfo(): Promise<StreamInfo> {
@@ -234,7 +283,7 @@ export class RedisBus implements EventBus {
       this.log.warn({ id }, "ignored a malformed entry on the event stream");
       return;
     }
-    if (batch.origin !== this.origin) this.dispatch(batch.deliveries);
+    if (batch.origin !== this.origin) this.dispatch(batch.deliveries, batch.messageIds);
   }
 
   private releaseWaiters(): void {
@@ -243,10 +292,18 @@ export class RedisBus implements EventBus {
     for (const waiter of due) waiter.resolve();
   }
 
-  private dispatch(deliveries: Delivery[]): void {
-    for (const delivery of deliveries) {
-      for (const handler of this.handlers) handler(delivery);
-    }
+  /**
+   * Passes deliveries through the order, then the ids their transactions drew: those of their
+   * message events count once those events are in (counted earlier, they would let a higher id
+   * of another process pass ahead of them); the others (rolled back) count from then on.
+   */
+  private dispatch(deliveries: Delivery[], messageIds: readonly number[]): void {
+    for (const delivery of deliveries) this.order.push(delivery);
+    this.order.drawn(messageIds);
+  }
+
+  private handOver(delivery: Delivery): void {
+    for (const handler of this.handlers) handler(delivery);
   }
 }
 

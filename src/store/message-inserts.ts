@@ -146,3 +146,18 @@ const insertMessageRowsQuery = prepared("insertMessageRows", (_db, p: Placeholde
         where u.user_id = n.sender_id and u.stream_id = n.stream_id and lower(u.topic) = n.lowered_topic and u.realm_id = n.realm_id) as sender_topic_policy
     from numbered n order by n.ord`,
 );
+
+/**
+ * The id the next message insert will draw: every lower one is committed, under way in some
+ * transaction, or never to be used. PostgreSQL: the sequence the inserts draw from (named as
+ * above); SQLite: AUTOINCREMENT's counter.
+ */
+export async function nextMessageId(db: Db, engine: Engine): Promise<number> {
+  if (engine === "postgres") {
+    const { rows } = await sql<{ last_value: string; is_called: boolean }>`select last_value, is_called from messages_id_seq`.execute(db);
+    const [row] = rows;
+    return row === undefined ? 1 : Number(row.last_value) + (row.is_called ? 1 : 0);
+  }
+  const { rows } = await sql<{ seq: number }>`select seq from sqlite_sequence where name = 'messages'`.execute(db);
+  return Number(rows[0]?.seq ?? 0) + 1;
+}

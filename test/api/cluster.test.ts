@@ -37,6 +37,9 @@ const EVENTS_TIMEOUT_MS = 10_000;
 const UPSTREAM_HEADER = "X-Parley-Upstream";
 /** A waiting poll gets a heartbeat this soon, so no poll outlives the bounds above by much. */
 const HEARTBEAT_SECONDS = 2;
+/** Concurrent sends per process in each round of the order test. */
+const SENDS_PER_PROCESS = 10;
+const SEND_ROUNDS = 3;
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
@@ -107,20 +110,25 @@ const upstreamsOf = (res: ApiResponse) => (res.headers.get(UPSTREAM_HEADER) ?? "
  * The message events among a queue's next events, long-polled through nginx until `count`
  * arrived (bounded); every poll must go straight to the process the queue id names.
  */
-async function nextMessages(api: ApiClient, queue: Queue, count: number): Promise<string[]> {
-  const contents: string[] = [];
+async function nextMessages(api: ApiClient, queue: Queue, count: number): Promise<Array<{ id: number; content: string }>> {
+  const messages: Array<{ id: number; content: string }> = [];
   const deadline = Date.now() + EVENTS_TIMEOUT_MS;
-  while (contents.length < count) {
-    assert.ok(Date.now() < deadline, `${contents.length} of ${count} messages arrived on queue ${queue.queueId}: ${JSON.stringify(contents)}`);
+  while (messages.length < count) {
+    assert.ok(Date.now() < deadline, `${messages.length} of ${count} messages arrived on queue ${queue.queueId}: ${JSON.stringify(messages)}`);
     const res = await getEvents(api, queue.user, { queue_id: queue.queueId, last_event_id: queue.lastEventId });
     assert.deepEqual(upstreamsOf(res), [`127.0.0.1:${portOf(queue)}`], `nginx's routing of ${queue.queueId}`);
     const body = expectSuccess(res);
-    for (const event of body.events as Array<{ id: number; type: string; message?: { content: string } }>) {
+    for (const event of body.events as Array<{ id: number; type: string; message?: { id: number; content: string } }>) {
       queue.lastEventId = Math.max(queue.lastEventId, event.id);
-      if (event.type === "message" && event.message) contents.push(event.message.content);
+      if (event.type === "message" && event.message) messages.push({ id: event.message.id, content: event.message.content });
     }
   }
-  return contents;
+  return messages;
+}
+
+/** The contents of the queue's next `count` message events (see nextMessages). */
+async function nextContents(api: ApiClient, queue: Queue, count: number): Promise<string[]> {
+  return (await nextMessages(api, queue, count)).map((message) => message.content);
 }
 
 for (const kind of STORES.filter((store) => store === "postgres")) {
@@ -180,7 +188,23 @@ for (const kind of STORES.filter((store) => store === "postgres")) {
       const queue = await registerQueue(viaNginx, member, { event_types: ["message"] });
       assert.ok(ports.includes(portOf(queue)), queue.queueId);
       for (const port of ports) expectSuccess(await send(direct(port), admin, member.id, `sent through ${port}`));
-      assert.deepEqual(await nextMessages(viaNginx, queue, PROCESSES), ports.map((port) => `sent through ${port}`));
+      assert.deepEqual(await nextContents(viaNginx, queue, PROCESSES), ports.map((port) => `sent through ${port}`));
+    });
+
+    test("sends through the three processes at once reach every queue in message id order", async () => {
+      const { member, admin } = fixtures;
+      const queues = await Promise.all(ports.map((port) => registerQueue(direct(port), member, { event_types: ["message"] })));
+      const ids: number[] = [];
+      // Each round's sends commit in batches on every process at once: a process whose batch drew
+      // higher ids can publish before another's lower ones.
+      for (let round = 0; round < SEND_ROUNDS; round++) {
+        const sends = ports.flatMap((port) => Array.from({ length: SENDS_PER_PROCESS }, (_, i) => send(direct(port), admin, member.id, `round ${round} through ${port}, ${i}`)));
+        for (const res of await Promise.all(sends)) ids.push(expectSuccess(res).id as number);
+      }
+      ids.sort((a, b) => a - b);
+      for (const queue of queues) {
+        assert.deepEqual((await nextMessages(viaNginx, queue, ids.length)).map((message) => message.id), ids, `message events of ${queue.queueId}`);
+      }
     });
 
     test("a killed process's clients get BAD_EVENT_QUEUE_ID through nginx and register again; the others keep serving; it is restarted", async () => {
@@ -214,13 +238,13 @@ for (const kind of STORES.filter((store) => store === "postgres")) {
       // dead process on to the next), polls of their queues.
       const sent = Array.from({ length: 2 * PROCESSES }, (_, i) => `after the kill ${i}`);
       for (const content of sent) expectSuccess(await send(viaNginx, admin, member.id, content));
-      for (const port of survivors) assert.deepEqual(await nextMessages(viaNginx, byPort.get(port) as Queue, sent.length), sent);
+      for (const port of survivors) assert.deepEqual(await nextContents(viaNginx, byPort.get(port) as Queue, sent.length), sent);
 
       // The client registers again (through nginx) and continues.
       const again = await registerQueue(viaNginx, member, { event_types: ["message"] });
       expectSuccess(await send(viaNginx, admin, member.id, "welcome back"));
-      assert.deepEqual(await nextMessages(viaNginx, again, 1), ["welcome back"]);
-      for (const port of survivors) assert.deepEqual(await nextMessages(viaNginx, byPort.get(port) as Queue, 1), ["welcome back"]);
+      assert.deepEqual(await nextContents(viaNginx, again, 1), ["welcome back"]);
+      for (const port of survivors) assert.deepEqual(await nextContents(viaNginx, byPort.get(port) as Queue, 1), ["welcome back"]);
 
       // The launcher restarts the killed process on its port, which then holds queues of its own.
       const exited = await waitForLine(launcher, (l) => l.msg === "server process exited unexpectedly; restarting it" && l.port === victim, START_TIMEOUT_MS);
@@ -229,7 +253,7 @@ for (const kind of STORES.filter((store) => store === "postgres")) {
       const fresh = await registerQueue(direct(victim), member, { event_types: ["message"] });
       assert.equal(portOf(fresh), victim);
       expectSuccess(await send(direct(survivors[0]), admin, member.id, "to the restarted process"));
-      assert.deepEqual(await nextMessages(viaNginx, fresh, 1), ["to the restarted process"]);
+      assert.deepEqual(await nextContents(viaNginx, fresh, 1), ["to the restarted process"]);
       assert.equal(pidOn(victim), restarted.serverPid);
 
       // DELETE /events with queue_id in the query string goes to the queue's process too.

@@ -5,14 +5,15 @@
  * row and flag row written, and what each was told (whether its topic had messages, its sender's
  * policy) as of the messages before it. A refused row fails nobody in particular: each runs again
  * alone. Transactions without an insert keep their place between runs. On SQLite each
- * transaction inserts its own message in its savepoint.
+ * transaction inserts its own message in its savepoint. nextMessageId names the id the next
+ * insert will draw.
  */
 import assert from "node:assert/strict";
 import { before, describe, test } from "node:test";
 import { sql, type Transaction } from "kysely";
 import { BatchRolledBackError } from "../../src/errors.ts";
 import type { Store } from "../../src/store/db.ts";
-import type { MessageInsert } from "../../src/store/message-inserts.ts";
+import { nextMessageId, type MessageInsert } from "../../src/store/message-inserts.ts";
 import { streamRecipientId, type InsertedMessage } from "../../src/store/messages.ts";
 import { MESSAGE_FLAG, type Database } from "../../src/store/schema.ts";
 import { setUserTopic } from "../../src/store/user-topics.ts";
@@ -152,6 +153,20 @@ for (const kind of STORES) {
       assert.equal(between.topicMessages, 1, "the second run's messages come after it");
       assert.equal(last.topicMessages, 3);
       if (kind === "postgres") assert.equal(between.txid, last.txid, "one batch");
+    });
+
+    test("nextMessageId names the id the next insert draws, after a rolled-back insert too", async () => {
+      const next = await nextMessageId(store.db, store.engine);
+      assert.equal((await send(insert(fx.member.id, "Next", "drawn"))).inserted.message.id, next);
+      await assert.rejects(
+        store.transact(async () => {
+          throw new Error("rolled back");
+        }, { message: insert(fx.member.id, "Next", "rolled back") }),
+        /rolled back/,
+      );
+      const after = await nextMessageId(store.db, store.engine);
+      assert.ok(after > next);
+      assert.equal((await send(insert(fx.member.id, "Next", "drawn after"))).inserted.message.id, after);
     });
   });
 }

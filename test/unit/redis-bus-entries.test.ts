@@ -34,8 +34,8 @@ describe("RedisBus stream entries", () => {
   });
 
   test("what one turn publishes is one entry; the next turn's is another; a reader gets all in order", async () => {
-    const writer = await RedisBus.connect(REDIS_URL, key, { backlogLength: 1000, log });
-    const reader = await RedisBus.connect(REDIS_URL, key, { backlogLength: 1000, log });
+    const writer = await RedisBus.connect(REDIS_URL, key, { backlogLength: 1000, orderWaitMs: 1000, log });
+    const reader = await RedisBus.connect(REDIS_URL, key, { backlogLength: 1000, orderWaitMs: 1000, log });
     const local: Delivery[] = [];
     const received: Delivery[] = [];
     writer.subscribe((d) => local.push(d));
@@ -58,7 +58,7 @@ describe("RedisBus stream entries", () => {
   });
 
   test("closing appends what is still waiting for its turn", async () => {
-    const writer = await RedisBus.connect(REDIS_URL, key, { backlogLength: 1000, log });
+    const writer = await RedisBus.connect(REDIS_URL, key, { backlogLength: 1000, orderWaitMs: 1000, log });
     await writer.start(null);
     const before = await redis.xlen(key);
     writer.publish([typing(5)]);
