@@ -29,6 +29,8 @@ export type Config = {
   eventBacklogLength: number;
   /** With REDIS_URL: how long a message event waits for the lower message ids other processes drew (EVENT_ORDER_WAIT_MS). */
   eventOrderWaitMs: number;
+  /** With REDIS_URL: how long the others hold the polls of a gracefully stopping process's queues for its return (EVENT_RESTART_WAIT_SECONDS). */
+  eventRestartWaitSeconds: number;
   /** The rate limits (README.md "Rate limits"); `enabled` is false with RATE_LIMITS=off. */
   rateLimits: RateLimitsConfig;
   testControl: boolean;
@@ -306,6 +308,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     eventQueuesDir: path.resolve(env.EVENT_QUEUES_DIR || env.DATA_DIR || "./data"),
     eventBacklogLength: intEnv(env, "EVENT_BACKLOG_LENGTH", 10_000, 1),
     eventOrderWaitMs: intEnv(env, "EVENT_ORDER_WAIT_MS", 1000),
+    eventRestartWaitSeconds: intEnv(env, "EVENT_RESTART_WAIT_SECONDS", 60),
     rateLimits: loadRateLimits(env),
     testControl: env.PARLEY_TEST_CONTROL === "1",
     // 25 MiB, the default body limit: a larger upload could not arrive anyway.

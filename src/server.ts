@@ -88,6 +88,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const webhookWorker = startOutgoingWebhookWorker({ store, bus, clock, config, log, queues, loginLimiter: rateLimits.authenticateByUsername, presenceWrites });
   const emailWorker = startEmailWorker({ store, bus, clock, config, log, queues, loginLimiter: rateLimits.authenticateByUsername, presenceWrites });
   const address = await app.listen({ host: config.host, port: config.port });
+  // Polls that other processes held for this one's saved queues while it restarted come here now.
+  await processes?.serving();
   log.info({ address, store: store.engine }, "Parley is listening");
   return {
     app,
@@ -96,6 +98,10 @@ export async function startServer(config: Config): Promise<RunningServer> {
     clock,
     url: address,
     async close() {
+      // The queues are saved below: the other processes hold their next polls until this process
+      // is back (or its deadline passes), rather than telling clients the queues are gone.
+      await processes?.markRestarting(Date.now() + config.eventRestartWaitSeconds * 1000);
+      processes?.releaseWaits();
       // Waiting polls are answered and the HTTP server stops accepting before anything else.
       queues.close();
       const reaper = setInterval(() => app.server.closeIdleConnections(), STOP_REAP_INTERVAL_MS);

@@ -301,9 +301,8 @@ export async function buildApp(deps: AppDeps) {
     envelopeError(reply, new JsonableError("Endpoint does not exist", { code: "NOT_FOUND", status: 404 })),
   );
 
-  if (deps.processes) registerEventsForwarding(app, deps.processes, deps.queues.processId);
-
   const authEnv: AuthEnv = { db: store.reader, host, clock: deps.clock };
+  if (deps.processes) registerEventsForwarding(app, deps.processes, { processId: deps.queues.processId, heartbeatMs: config.heartbeatSeconds * 1000, authEnv });
   const routeEndpoint = (scope: App, endpoint: Endpoint) => {
     scope.route({ method: endpoint.method, url: `/api/v1${endpoint.path}`, handler: endpointHandler(deps, authEnv, endpoint, "basic") });
     // The browser app's copy (Zulip's /json/...): the same endpoint, the session instead of an API key.

@@ -8,9 +8,10 @@
  * answers as for any queue it does not hold: BAD_EVENT_QUEUE_ID.
  */
 import http from "node:http";
-import type { FastifyInstance, FastifyRequest, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from "fastify";
 import type { Logger } from "pino";
-import type { ProcessRegistry } from "../events/process-registry.ts";
+import type { ProcessRegistry, ProcessState } from "../events/process-registry.ts";
+import { authenticate, type AuthEnv } from "./auth.ts";
 
 /** Marks a request one process passed to another. */
 const FORWARDED_HEADER = "x-parley-forwarded-by";
@@ -75,18 +76,48 @@ function passOn(req: FastifyRequest, res: http.ServerResponse, base: string, pro
   });
 }
 
+type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, Logger>;
+
+/** What forwarding needs besides the registry: this process's id, the heartbeat interval, how to authenticate. */
+export type ForwardingOptions = { processId: string; heartbeatMs: number; authEnv: AuthEnv };
+
 /** Passes events requests for other processes' queues to their owners (see the file's comment). */
-export function registerEventsForwarding(app: FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, Logger>, registry: ProcessRegistry, processId: string): void {
+export function registerEventsForwarding(app: App, registry: ProcessRegistry, opts: ForwardingOptions): void {
   app.addHook("preHandler", async (req, reply) => {
     if ((req.method !== "GET" && req.method !== "DELETE") || !EVENTS_URLS.has(req.routeOptions.url ?? "")) return;
     if (req.headers[FORWARDED_HEADER] !== undefined) return;
     const queueId = queueIdOf(req);
     const owner = queueId === null ? null : queueProcess(queueId);
-    if (owner === null || owner === processId) return;
-    const url = await registry.urlOf(owner).catch(() => null);
-    if (url === null) return;
-    const answer = await passOn(req, reply.raw, url, processId);
-    if (answer === null) return;
-    return reply.code(answer.status).header("content-type", answer.contentType).send(answer.body);
+    if (queueId === null || owner === null || owner === opts.processId) return;
+    let state = await registry.stateOf(owner).catch(() => null);
+    if (state === null) return;
+    if (state.restartingUntilMs === null) {
+      if (state.url === null) return;
+      const answer = await passOn(req, reply.raw, state.url, opts.processId);
+      if (answer !== null) return reply.code(answer.status).header("content-type", answer.contentType).send(answer.body);
+      // Refused: it crashed, or has begun a graceful stop since.
+      state = await registry.stateOf(owner).catch(() => null);
+      if (state?.restartingUntilMs == null) return;
+    }
+    return waitForOwner(req, reply, registry, opts, { owner, queueId, state });
   });
+}
+
+/** A request for a restarting owner's queue: passed on once it is back, else answered here (see the file's comment). */
+async function waitForOwner(req: FastifyRequest, reply: FastifyReply, registry: ProcessRegistry, opts: ForwardingOptions, on: { owner: string; queueId: string; state: ProcessState }) {
+  // Only the owner can tell whose queue it is; the caller must at least be someone.
+  await authenticate(req, opts.authEnv, req.routeOptions.url === "/json/events" ? "session" : "basic");
+  const dontBlock = String((req.query as Record<string, unknown>).dont_block) === "true";
+  const untilMs = Math.min(on.state.restartingUntilMs ?? 0, Date.now() + opts.heartbeatMs);
+  const now = dontBlock ? on.state : await registry.awaitReturn(on.owner, untilMs);
+  if (now !== null && now.restartingUntilMs === null) {
+    // Back (or past its deadline without coming back: no URL, the queue is gone).
+    if (now.url === null) return;
+    const answer = await passOn(req, reply.raw, now.url, opts.processId);
+    if (answer !== null) return reply.code(answer.status).header("content-type", answer.contentType).send(answer.body);
+    return;
+  }
+  // Still restarting (or this process is stopping): the client polls again.
+  if (req.method !== "GET") return;
+  return reply.send({ result: "success", msg: "", events: [], queue_id: on.queueId });
 }

@@ -15,6 +15,7 @@ import { CliError } from "../../src/cli/args.ts";
 import { checkClusterConfig, parseServeOptions } from "../../src/cli/cluster.ts";
 import type { Config } from "../../src/config.ts";
 import { ApiClient, expectError, expectSuccess, type ApiResponse, type Credentials } from "../helpers/client.ts";
+import { startEventClient, startSender } from "../helpers/event-clients.ts";
 import { getEvents, registerQueue, type Queue } from "../helpers/events.ts";
 import { createFixtures, type Fixtures } from "../helpers/fixtures.ts";
 import { findNginx, prepareNginx } from "../helpers/nginx.ts";
@@ -40,6 +41,11 @@ const HEARTBEAT_SECONDS = 2;
 /** Concurrent sends per process in each round of the order test. */
 const SENDS_PER_PROCESS = 10;
 const SEND_ROUNDS = 3;
+/** The graceful restart under load: event clients polling through nginx, and concurrent senders. */
+const LOAD_CLIENTS = 12;
+const LOAD_SENDERS = 4;
+/** Messages sent before the restart, and after the process is back, while the clients poll. */
+const SENT_AROUND_RESTART = 20;
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
@@ -102,6 +108,17 @@ async function waitForLine(proc: Running, match: (line: Record<string, unknown>)
 }
 
 const portOf = (queue: Queue) => Number(queue.queueId.split(":")[0]);
+
+/** Rejects if `promise` has not settled within `ms`. */
+async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms)));
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /** The processes nginx passed a request to, in order (more than one after a fallback). */
 const upstreamsOf = (res: ApiResponse) => (res.headers.get(UPSTREAM_HEADER) ?? "").split(/ : |, /);
@@ -261,6 +278,50 @@ for (const kind of STORES.filter((store) => store === "postgres")) {
         const res = await viaNginx.delete(member, "/events", { queue_id: queue.queueId }, { encoding: "query" });
         assert.deepEqual(upstreamsOf(res), [`127.0.0.1:${portOf(queue)}`]);
         expectSuccess(res);
+      }
+    });
+
+    test("a process restarted gracefully under load through nginx: every client keeps its queue and gets every message once, in id order", async () => {
+      const { member, admin } = fixtures;
+      const victim = ports[2];
+      const queues: Queue[] = [];
+      for (let i = 0; i < LOAD_CLIENTS; i++) queues.push(await registerQueue(viaNginx, member, { event_types: ["message"] }));
+      const victimQueues = queues.filter((queue) => portOf(queue) === victim).length;
+      assert.ok(victimQueues >= 2, `nginx's round robin gave the victim ${victimQueues} queues`);
+      const clients = queues.map((queue) => startEventClient(viaNginx, queue, { header: UPSTREAM_HEADER }));
+      const sender = startSender(viaNginx, admin, member.id, LOAD_SENDERS);
+      const victimPid = pidOn(victim);
+      let back: Record<string, unknown> = {};
+      try {
+        await within(sender.sent(SENT_AROUND_RESTART), EVENTS_TIMEOUT_MS, "sends before the restart");
+        process.kill(Number(victimPid), "SIGTERM");
+        const exited = await waitForLine(launcher, (l) => l.msg === "server process exited unexpectedly; restarting it" && l.serverPid === victimPid, START_TIMEOUT_MS);
+        assert.deepEqual({ code: exited.code, signal: exited.signal }, { code: 0, signal: null }, "a graceful stop");
+        back = await waitForLine(launcher, (l) => l.msg === "server process is listening" && l.port === victim && l.serverPid !== victimPid, START_TIMEOUT_MS);
+        await within(sender.sent(SENT_AROUND_RESTART), EVENTS_TIMEOUT_MS, "sends after the restart");
+      } finally {
+        await sender.stop();
+      }
+      const acked = [...sender.acked].sort((a, b) => a - b);
+      try {
+        await within(Promise.all(clients.map((client) => client.received(acked))), EVENTS_TIMEOUT_MS, "every acknowledged message on every queue");
+      } finally {
+        await Promise.all(clients.map((client) => client.stop()));
+      }
+      assert.deepEqual(sender.failures, []);
+      const restored = launcher.lines().find((l) => l.msg === "restored event queues" && l.pid === back.serverPid);
+      assert.ok(Number(restored?.queues) >= victimQueues, `the restarted process took back its clients' queues: ${JSON.stringify(restored)}`);
+      // While the victim was down, nginx passed its clients' polls to another process (after the
+      // victim's address, " : " and the other's), which held them and passed them on once it was back.
+      const passed = clients.filter((client) => portOf(client.queue) === victim).flatMap((client) => client.headers).filter((h) => h.startsWith(`127.0.0.1:${victim}`) && h.includes(" : "));
+      assert.ok(passed.length > 0, "no poll reached another process while the victim was down");
+      const ackedSet = new Set(acked);
+      for (const client of clients) {
+        assert.deepEqual(client.failures, [], `queue ${client.queue.queueId} got errors`);
+        const ids = client.messageIds;
+        assert.deepEqual(ids, [...new Set(ids)].sort((a, b) => a - b), `queue ${client.queue.queueId}: each message once, in id order`);
+        // A send nginx answered with a 5xx may still have been sent: only those may add messages.
+        assert.ok(ids.filter((id) => !ackedSet.has(id)).length <= sender.unknown, `queue ${client.queue.queueId}: messages nobody sent`);
       }
     });
 

@@ -1,13 +1,14 @@
 /**
  * Two server processes on one store and one Redis: an action on either reaches the queues held
- * by the other. Needs Redis at TEST_REDIS_URL (default redis://127.0.0.1:6379).
+ * by the other; while one restarts gracefully, the other holds the polls of its queues. Needs
+ * Redis at TEST_REDIS_URL (default redis://127.0.0.1:6379).
  */
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { after, before, describe, test } from "node:test";
-import { ApiClient, expectSuccess } from "../helpers/client.ts";
+import { ApiClient, expectError, expectSuccess } from "../helpers/client.ts";
 import { getEvents, registerQueue } from "../helpers/events.ts";
 import { freePort } from "../helpers/ports.ts";
 import { startServer, type TestServer } from "../helpers/server.ts";
@@ -16,9 +17,9 @@ import { STORES } from "../helpers/stores.ts";
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 
-/** A second process serving the first one's store (its organization and fixtures). */
-async function startPeer(first: TestServer): Promise<{ url: string; api: ApiClient; stop(): Promise<void> }> {
-  const port = await freePort();
+/** A second process serving the first one's store (its organization and fixtures), on `port` (a restart) or a free one. */
+async function startPeer(first: TestServer, port?: number): Promise<{ url: string; api: ApiClient; stop(): Promise<void> }> {
+  port ??= await freePort();
   const url = `http://127.0.0.1:${port}`;
   const env: NodeJS.ProcessEnv = {
     ...process.env, HOST: "127.0.0.1", PORT: String(port), DATA_DIR: first.store.dataDir, EXTERNAL_URL: first.url,
@@ -108,6 +109,25 @@ for (const store of STORES) {
       assert.equal(removed.status, 200, await removed.clone().text());
       const gone = await getEvents(first.api, member, { queue_id: onFirst.queueId, last_event_id: -1, dont_block: true });
       assert.equal(gone.body.code, "BAD_EVENT_QUEUE_ID");
+    });
+
+    test("a poll for the queue of a process restarting gracefully waits for it and then gets its events; the queue is kept", async () => {
+      const { member, admin } = first.fixtures;
+      const onPeer = await registerQueue(peer.api, member, { event_types: ["realm_user"] });
+      const port = Number(new URL(peer.url).port);
+      await peer.stop();
+      // Down, but its queue is saved: not BAD_EVENT_QUEUE_ID. A poll that must not block gets an
+      // empty answer at once; one without credentials is refused as ever.
+      const now = expectSuccess(await getEvents(first.api, member, { queue_id: onPeer.queueId, last_event_id: -1, dont_block: true }));
+      assert.deepEqual({ events: now.events, queue_id: now.queue_id }, { events: [], queue_id: onPeer.queueId });
+      expectError(await getEvents(first.api, null, { queue_id: onPeer.queueId, last_event_id: -1, dont_block: true }), "UNAUTHORIZED", "Not logged in: API authentication or user session required", 401);
+      // A long poll waits here; what happens meanwhile reaches the queue once its process is back.
+      const waiting = getEvents(first.api, member, { queue_id: onPeer.queueId, last_event_id: -1 });
+      expectSuccess(await first.api.post(admin, "/users", { email: "meanwhile@example.com", password: "pw-123456789", full_name: "Meanwhile" }));
+      peer = await startPeer(first, port);
+      const got = expectSuccess(await waiting);
+      assert.equal(got.queue_id, onPeer.queueId);
+      assert.deepEqual(got.events.map((e: { person: { full_name: string } }) => e.person.full_name), ["Meanwhile"]);
     });
   });
 }

@@ -1,6 +1,6 @@
 /**
- * The registry of processes sharing Redis (events/process-registry.ts): where each listens, and
- * which users hold a message queue in the others. Needs Redis at TEST_REDIS_URL (default
+ * The registry of processes sharing Redis (events/process-registry.ts): where each listens,
+ * which users hold a message queue in the others, and which are restarting. Needs Redis at TEST_REDIS_URL (default
  * redis://127.0.0.1:6379); fails when it is unreachable.
  */
 import assert from "node:assert/strict";
@@ -27,9 +27,9 @@ describe("ProcessRegistry", () => {
     const east = await ProcessRegistry.join(REDIS_URL, prefix, { processId: "east", internalUrl: "http://127.0.0.1:9001" }, [1, 2], log);
     const west = await ProcessRegistry.join(REDIS_URL, prefix, { processId: "west", internalUrl: "http://127.0.0.1:9002" }, [], log);
     try {
-      assert.equal(await west.urlOf("east"), "http://127.0.0.1:9001");
-      assert.equal(await east.urlOf("west"), "http://127.0.0.1:9002");
-      assert.equal(await east.urlOf("north"), null);
+      assert.equal((await west.stateOf("east")).url, "http://127.0.0.1:9001");
+      assert.equal((await east.stateOf("west")).url, "http://127.0.0.1:9002");
+      assert.equal((await east.stateOf("north")).url, null);
 
       assert.deepEqual([...(await west.holdersElsewhere([1, 2, 3]))].sort(), [1, 2]);
       assert.deepEqual([...(await east.holdersElsewhere([1, 2, 3]))], [], "its own holders are not elsewhere");
@@ -37,14 +37,14 @@ describe("ProcessRegistry", () => {
       west.holderChanged(3, true);
       east.holderChanged(1, false);
       // Each registry writes on one connection in order; a read on it comes after its writes.
-      await west.urlOf("west");
-      await east.urlOf("east");
+      (await west.stateOf("west")).url;
+      (await east.stateOf("east")).url;
       assert.deepEqual([...(await west.holdersElsewhere([1, 2, 3]))], [2]);
       assert.deepEqual([...(await east.holdersElsewhere([1, 2, 3]))], [3]);
     } finally {
       await east.leave();
     }
-    assert.equal(await west.urlOf("east"), null);
+    assert.equal((await west.stateOf("east")).url, null);
     assert.deepEqual([...(await west.holdersElsewhere([1, 2, 3]))], []);
     await west.leave();
   });
@@ -69,13 +69,56 @@ describe("ProcessRegistry", () => {
     const again = await ProcessRegistry.join(REDIS_URL, prefix, { processId: "south", internalUrl: "http://127.0.0.1:9013" }, [7], log);
     const other = await ProcessRegistry.join(REDIS_URL, prefix, { processId: "other", internalUrl: "http://127.0.0.1:9004" }, [], log);
     try {
-      assert.equal(await other.urlOf("south"), "http://127.0.0.1:9013");
+      assert.equal((await other.stateOf("south")).url, "http://127.0.0.1:9013");
       assert.deepEqual([...(await other.holdersElsewhere([5, 6, 7]))], [7]);
     } finally {
       await again.leave();
       await other.leave();
       // The crashed run's connection; its keys went with the rejoin.
       await before.leave();
+    }
+  });
+
+  test("a process stopping gracefully is restarting until it serves again; polls for it wait together, until then or their bound", async () => {
+    const stopping = await ProcessRegistry.join(REDIS_URL, prefix, { processId: "north", internalUrl: "http://127.0.0.1:9006" }, [], log);
+    const waiting = await ProcessRegistry.join(REDIS_URL, prefix, { processId: "waiting", internalUrl: "http://127.0.0.1:9007" }, [], log);
+    try {
+      assert.deepEqual(await waiting.stateOf("north"), { url: "http://127.0.0.1:9006", restartingUntilMs: null });
+      const deadline = Date.now() + 60_000;
+      await stopping.markRestarting(deadline);
+      await stopping.leave();
+      assert.deepEqual(await waiting.stateOf("north"), { url: null, restartingUntilMs: deadline });
+
+      // A bound already passed answers with the state then; the others wait for the return.
+      const early = await waiting.awaitReturn("north", Date.now());
+      assert.deepEqual(early, { url: null, restartingUntilMs: deadline });
+      const polls = [waiting.awaitReturn("north", deadline), waiting.awaitReturn("north", deadline)];
+      const back = await ProcessRegistry.join(REDIS_URL, prefix, { processId: "north", internalUrl: "http://127.0.0.1:9016" }, [], log);
+      try {
+        assert.deepEqual((await waiting.stateOf("north")).restartingUntilMs, deadline, "joined, but not yet listening");
+        await back.serving();
+        assert.deepEqual(await Promise.all(polls), [{ url: "http://127.0.0.1:9016", restartingUntilMs: null }, { url: "http://127.0.0.1:9016", restartingUntilMs: null }]);
+      } finally {
+        await back.leave();
+      }
+
+      // Past its deadline the mark is gone: a process that never came back.
+      const brief = await ProcessRegistry.join(REDIS_URL, prefix, { processId: "north", internalUrl: "http://127.0.0.1:9026" }, [], log);
+      await brief.markRestarting(Date.now() + 50);
+      await brief.leave();
+      assert.notEqual((await waiting.stateOf("north")).restartingUntilMs, null);
+      assert.deepEqual(await waiting.awaitReturn("north", Date.now() + 60_000), { url: null, restartingUntilMs: null });
+
+      // A process that stops answers the polls it holds, and holds no more.
+      const again = await ProcessRegistry.join(REDIS_URL, prefix, { processId: "north", internalUrl: "http://127.0.0.1:9036" }, [], log);
+      await again.markRestarting(Date.now() + 60_000);
+      await again.leave();
+      const held = waiting.awaitReturn("north", Date.now() + 60_000);
+      waiting.releaseWaits();
+      assert.equal(await held, null);
+      assert.equal(await waiting.awaitReturn("north", Date.now() + 60_000), null);
+    } finally {
+      await waiting.leave();
     }
   });
 });
