@@ -90,7 +90,13 @@ export class DeliveryOrder {
 
   /** Hands over everything waiting, in order, without waiting for missing ids (the bus is stopping). */
   flush(): void {
-    for (const held of this.held) if (held.messageId !== null) this.giveUpBelow(held.messageId);
+    // Held message events are sorted by id: the last one's is the highest.
+    for (let i = this.held.length - 1; i >= 0; i--) {
+      const messageId = this.held[i].messageId;
+      if (messageId === null) continue;
+      this.giveUpBelow(messageId);
+      break;
+    }
     this.release();
   }
 

@@ -5,7 +5,17 @@
  * (python-zulip-api's DELETE does), or a proxy may not route at all. The owner authenticates the
  * request again from the same headers; a request that was passed on once is never passed again.
  * When the owner is gone (crashed: no live entry, or it refuses the connection), this process
- * answers as for any queue it does not hold: BAD_EVENT_QUEUE_ID.
+ * answers as for any queue it does not hold: BAD_EVENT_QUEUE_ID, and the client registers again.
+ *
+ * When the owner is restarting (its graceful stop saved its queues and marked it so:
+ * events/process-registry.ts), the queue comes back with it: the request, once authenticated,
+ * waits here until the owner listens again and is then passed on. A poll that has waited a
+ * heartbeat's time, or asked not to block, gets an empty list of events (what the owner's own
+ * stop answered) and polls again; past the owner's deadline the queue is gone. An empty answer
+ * is what every client takes in its stride, where errors differ: zulip-flutter registers again
+ * on any 4xx but a rate limit (and backs off on a 5xx), python-zulip-api retries a 5xx without
+ * blocking, zulip-js waits a second after any answer. A DELETE still waiting at the bound is
+ * answered BAD_EVENT_QUEUE_ID; its queue, restored, expires unused.
  */
 import http from "node:http";
 import type { FastifyInstance, FastifyReply, FastifyRequest, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from "fastify";
