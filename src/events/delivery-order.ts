@@ -169,10 +169,15 @@ export class DeliveryOrder {
     if (oldest === null) return;
     this.timed = oldest;
     this.timer = setTimeout(() => {
-      this.timer = null;
-      this.timed = null;
-      this.giveUpBelow(oldest.messageId as number);
-      this.release();
+      // After the I/O of this turn of the event loop: when the loop was busy past the bound,
+      // timers run first, and the ids waited for may be in the bus's unread answer.
+      setImmediate(() => {
+        if (this.timed !== oldest) return;
+        this.timer = null;
+        this.timed = null;
+        if (!oldest.done) this.giveUpBelow(oldest.messageId as number);
+        this.release();
+      });
     }, Math.max(0, oldest.sinceMs + this.waitMs - Date.now()));
   }
 }

@@ -120,6 +120,8 @@ async function waitForOwner(req: FastifyRequest, reply: FastifyReply, registry: 
   const dontBlock = String((req.query as Record<string, unknown>).dont_block) === "true";
   const untilMs = Math.min(on.state.restartingUntilMs ?? 0, Date.now() + opts.heartbeatMs);
   const now = dontBlock ? on.state : await registry.awaitReturn(on.owner, untilMs);
+  // A client that went away meanwhile has polled again or stopped: its stale poll goes nowhere.
+  if (reply.raw.destroyed) return reply.hijack();
   if (now !== null && now.restartingUntilMs === null) {
     // Back (or past its deadline without coming back: no URL, the queue is gone).
     if (now.url === null) return;

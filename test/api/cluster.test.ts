@@ -38,6 +38,11 @@ const EVENTS_TIMEOUT_MS = 10_000;
 const UPSTREAM_HEADER = "X-Parley-Upstream";
 /** A waiting poll gets a heartbeat this soon, so no poll outlives the bounds above by much. */
 const HEARTBEAT_SECONDS = 2;
+/**
+ * How long a message event may wait for lower ids: longer than the default, so that a process
+ * starved of CPU on a loaded machine (sends committing late) is waited for, not given up on.
+ */
+const ORDER_WAIT_MS = 5000;
 /** Concurrent sends per process in each round of the order test. */
 const SENDS_PER_PROCESS = 10;
 const SEND_ROUNDS = 3;
@@ -176,7 +181,7 @@ for (const kind of STORES.filter((store) => store === "postgres")) {
       const env: NodeJS.ProcessEnv = {
         ...process.env, HOST: "127.0.0.1", PORT: String(ports[0]), DATA_DIR: store.dataDir, DATABASE_URL: store.databaseUrl ?? "",
         REDIS_URL, EXTERNAL_URL: site, LOG_LEVEL: "info", RATE_LIMITS: "off", PRESENCE_WRITE_DELAY_MS: "0",
-        EVENT_HEARTBEAT_SECONDS: String(HEARTBEAT_SECONDS),
+        EVENT_HEARTBEAT_SECONDS: String(HEARTBEAT_SECONDS), EVENT_ORDER_WAIT_MS: String(ORDER_WAIT_MS),
       };
       delete env.PROCESS_ID;
       delete env.INTERNAL_URL;
