@@ -1,7 +1,8 @@
 /**
  * Markdown that system messages write to point at a conversation or a message (Zulip's
  * topic_link_util and message_link_url): `#**channel>topic**` and `#**channel>topic@id**`, or a
- * plain link when the names hold characters that would break that syntax.
+ * plain link when the names hold characters that would break that syntax; and the fence that
+ * quotes someone's text whole (Zulip's get_unused_fence).
  */
 import { channelNarrow, encodeHashComponent } from "./urls.ts";
 
@@ -42,4 +43,11 @@ export function messageLinkUrl(realmUrl: string, message: LinkedMessage): string
   if (message.stream !== null) return `${realmUrl}/${topicNarrow(message.stream, message.topic, message.id)}`;
   const ids = message.memberIds;
   return `${realmUrl}/#narrow/dm/${ids.join(",")}-${ids.length > 2 ? "group" : "dm"}/near/${message.id}`;
+}
+
+/** A code fence longer than any backtick fence opening a line of `text` (Zulip's get_unused_fence), so that quoting `text` in it cannot be closed early. */
+export function unusedFence(text: string): string {
+  let longest = 0;
+  for (const match of text.matchAll(/^ {0,3}(`{3,})/gm)) longest = Math.max(longest, match[1].length);
+  return "`".repeat(Math.max(3, longest + 1));
 }

@@ -139,7 +139,12 @@ export const REALM_SCALAR_DEFAULTS = {
   new_stream_announcements_stream_id: -1 as number,
   signup_announcements_stream_id: -1 as number,
   zulip_update_announcements_stream_id: -1 as number,
+  /** FL 416: what the Welcome Bot adds for each new user ("": nothing). */
+  welcome_message_custom_text: "",
 } as const;
+
+/** Zulip's MAX_REALM_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH: the realm's, an invitation's, or a test's custom welcome text. */
+export const MAX_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH = 8000;
 
 type Widened<T> = T extends string ? string : T extends boolean ? boolean : T extends number ? number : T;
 type RealmScalarSettings = { -readonly [K in keyof typeof REALM_SCALAR_DEFAULTS]: Widened<(typeof REALM_SCALAR_DEFAULTS)[K]> };

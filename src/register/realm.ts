@@ -25,7 +25,7 @@ const PRESENTED_SETTINGS = [
   "want_advertise_in_communities_directory", "video_chat_provider", "jitsi_server_url", "giphy_rating",
   "default_code_block_language", "enable_read_receipts", "presence_disabled", "enable_guest_user_indicator",
   "org_type", "plan_type", "new_stream_announcements_stream_id", "signup_announcements_stream_id",
-  "zulip_update_announcements_stream_id",
+  "zulip_update_announcements_stream_id", "welcome_message_custom_text",
 ] as const satisfies ReadonlyArray<keyof RealmSettings>;
 
 /** Upload limits (MiB) for avatars, icons and logos. */

@@ -39,6 +39,11 @@ export interface InviteTable {
    * role and channels it copies; GET /invites does not list it, and it dies with the link.
    */
   multiuse_invite_id: number | null;
+  /**
+   * FL 416: what the Welcome Bot adds for the person who joins through it (set only by
+   * administrators); null: the organization's text, "": nothing.
+   */
+  welcome_message_custom_text: string | null;
 }
 
 /** A stored invitation. */

@@ -138,6 +138,8 @@ const NEWER_FIELDS: Record<string, Check> = {
   server_min_deactivated_realm_deletion_days: (v) => v === null || isInt(v),
   server_max_deactivated_realm_deletion_days: (v) => v === null || isInt(v),
   navigation_tour_video_url: (v) => v === null || isString(v),
+  // FL 416: the Welcome Bot's custom text (its event and key are checked against the FL 420 file in test/api/welcome-bot.test.ts).
+  realm_welcome_message_custom_text: isString,
   // Register keys of FL 389/390 (navigation views, channel folders); their shapes are checked against the FL 420 file in test/api/fl420.test.ts.
   navigation_views: Array.isArray,
   channel_folders: Array.isArray,

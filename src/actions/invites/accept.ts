@@ -20,6 +20,7 @@ import { emitPeerEvent } from "../channels/subscriptions.ts";
 import { doSendDirectNotice, silentMention } from "../messages/notification-bot.ts";
 import { checkFullName, checkPassword, emitUserAdded, isEmailAddress } from "../users/accounts.ts";
 import { doCreateUser } from "../users/create.ts";
+import { doWelcomeNewUser } from "../onboarding/welcome-bot.ts";
 import { realmEmailRule } from "../users/email-rules.ts";
 import { emitInvitesChanged, inviteByToken } from "./access.ts";
 
@@ -137,6 +138,7 @@ export async function registerWithInvite(ctx: ActionCtx, token: string, input: R
     for (const stream of streams) await emitPeerEvent(asUser, tx, emit, "peer_add", stream, [user.id]);
     await revokeEmailInvitesTo(tx, ctx.realm.id, email, invite.id);
     await doNotifyReferrer(tx, doEnv(ctx, emit), invite, user);
+    await doWelcomeNewUser(tx, doEnv(ctx, emit), user, invite.welcome_message_custom_text);
     await emitInvitesChanged(tx, ctx, emit, invite.invited_by);
     return { user_id: user.id, email };
   });

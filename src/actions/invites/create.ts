@@ -25,6 +25,8 @@ type InviteOptions = {
   invite_as: number;
   stream_ids: number[];
   include_realm_default_subscriptions: boolean;
+  /** FL 416, administrators only: the Welcome Bot's custom text for who joins through it (absent or null: the organization's; "": none). */
+  welcome_message_custom_text?: string | null;
 };
 
 /** POST /invites's parameters. */
@@ -67,8 +69,14 @@ export async function doCreateInvite(tx: Db, env: Pick<DoEnv, "realm" | "clock">
     invited_at: now,
     expires_at: minutes === null ? null : now + minutes * 60,
     multiuse_invite_id: opts.multiuseInviteId ?? null,
+    welcome_message_custom_text: opts.welcome_message_custom_text ?? null,
   });
   return { invite, token };
+}
+
+/** Only administrators choose an invitation's welcome text (upstream refuses it from others, in these words). */
+function checkWelcomeText(ctx: AuthedCtx, text: string | null | undefined): void {
+  if (text !== undefined && text !== null && !isRealmAdmin(ctx.actor)) throw new JsonableError("Must be an organization administrator");
 }
 
 /** Zulip's check_invite_limit: at most INVITES_DAILY_MAX email invitations per organization a day, to keep invitations from carrying spam. */
@@ -119,6 +127,7 @@ export async function inviteUsers(ctx: AuthedCtx, input: InviteUsersInput): Prom
   if (input.invitee_emails === "") throw new JsonableError("You must specify at least one email address.");
   const emails = inviteeEmails(input.invitee_emails);
   const streams = await accessStreamsForInvite(ctx, input.stream_ids);
+  checkWelcomeText(ctx, input.welcome_message_custom_text);
   await checkInviteLimit(ctx, emails.length);
   const tooNew = ctx.actor.date_joined > nowSeconds(ctx.clock) - MIN_INVITER_AGE_SECONDS;
   if (!realmSettings(ctx.realm).invite_required && tooNew && !isRealmAdmin(ctx.actor)) {
@@ -148,6 +157,7 @@ export async function createMultiuseInvite(ctx: AuthedCtx, input: InviteOptions)
   await checkCanInvite(ctx, "create_multiuse_invite_group");
   checkInviteRole(ctx.actor, input.invite_as, roleNeedsAdmin(input.invite_as));
   const streams = await accessStreamsForInvite(ctx, input.stream_ids);
+  checkWelcomeText(ctx, input.welcome_message_custom_text);
   const options = { ...input, stream_ids: streams.map((s) => s.id), notify: false };
   const token = await withTransaction(ctx, async (tx, emit) => {
     const created = await doCreateInvite(tx, ctx, ctx.actor.id, null, options);

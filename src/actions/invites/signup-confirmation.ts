@@ -32,6 +32,7 @@ export async function sendSignupConfirmation(ctx: ActionCtx, token: string, inpu
       invite_as: link.invited_as,
       stream_ids: JSON.parse(link.stream_ids) as number[],
       include_realm_default_subscriptions: link.include_realm_default_subscriptions === 1,
+      welcome_message_custom_text: link.welcome_message_custom_text,
       notify: false,
       multiuseInviteId: link.id,
     };

@@ -1,38 +1,26 @@
 /**
- * The realm's Notification Bot (Zulip's NOTIFICATION_BOT system bot): found, or created as a
- * generic bot the first time it is needed, and the one way to post as it (Zulip's
- * internal_send_stream_message), from rows and inside the caller's transaction.
+ * Posting as the realm's Notification Bot (Zulip's NOTIFICATION_BOT system bot, found or created
+ * by system-bots.ts): notices to channel topics (Zulip's internal_send_stream_message) and direct
+ * notices, from rows and inside the caller's transaction.
  */
 import { JsonableError } from "../../errors.ts";
-import { ROLE } from "../../store/roles.ts";
-import { emailDomain } from "../../store/emails.ts";
 import type { Db } from "../../store/types.ts";
 import type { StreamRow, UserRow } from "../../store/schema.ts";
-import { getUserByDeliveryEmail } from "../../store/users.ts";
 import { doEnv, type ActionCtx, type DoEnv } from "../context.ts";
-import { doCreateUser } from "../users/create.ts";
 import { checkMessage, doSendMessage, type SendRequest } from "./send.ts";
-
-/** Generic bots (Zulip's DEFAULT_BOT type). */
-const GENERIC_BOT = 1;
+import { doSendSystemDirectMessage, findSystemBot, systemBot } from "./system-bots.ts";
 
 /** Zulip's silent_mention_syntax_for_user: names a user without notifying them. */
 export const silentMention = (user: Pick<UserRow, "full_name" | "id">): string => `@_**${user.full_name}|${user.id}**`;
 
-function botEmail(ctx: ActionCtx): string {
-  return `notification-bot@${emailDomain(ctx.config.externalUrl)}`;
-}
-
 /** The realm's Notification Bot if it exists yet. */
 export function findNotificationBot(ctx: ActionCtx, db: Db): Promise<UserRow | undefined> {
-  return getUserByDeliveryEmail(db, ctx.realm.id, botEmail(ctx));
+  return findSystemBot(ctx, db, "notification");
 }
 
 /** The realm's Notification Bot, created in `tx` the first time it is needed. */
-export async function notificationBot(ctx: ActionCtx, tx: Db): Promise<UserRow> {
-  const existing = await findNotificationBot(ctx, tx);
-  if (existing) return existing;
-  return doCreateUser(tx, ctx, { email: botEmail(ctx), fullName: "Notification Bot", role: ROLE.member, botType: GENERIC_BOT });
+export function notificationBot(env: DoEnv, tx: Db): Promise<UserRow> {
+  return systemBot(env, tx, "notification");
 }
 
 /** How a notification is marked read: `readBy` always read, and unread only for `unreadOnlyFor` when given. */
@@ -70,15 +58,6 @@ export async function doSendNotices(tx: Db, env: DoEnv, notices: readonly Notice
  * (Zulip's internal_send_private_message); returns its id, or null when it failed its checks
  * (logged and skipped, as upstream's internal sends).
  */
-export async function doSendDirectNotice(tx: Db, env: DoEnv, recipient: UserRow, content: string): Promise<number | null> {
-  const botCtx = doEnv(env, env.emit, await notificationBot(env, tx), "Internal");
-  let request: SendRequest;
-  try {
-    request = await checkMessage(botCtx, tx, { addressee: { type: "private", to: [recipient] }, content, readBySender: true, systemBot: true });
-  } catch (err) {
-    if (!(err instanceof JsonableError)) throw err;
-    env.log.warn({ userId: recipient.id, reason: err.message }, "notification bot direct message skipped");
-    return null;
-  }
-  return (await doSendMessage(tx, botCtx, request)).id;
+export function doSendDirectNotice(tx: Db, env: DoEnv, recipient: UserRow, content: string): Promise<number | null> {
+  return doSendSystemDirectMessage(tx, env, "notification", recipient, content);
 }

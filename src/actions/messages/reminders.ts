@@ -6,7 +6,7 @@
  */
 import { reminderRemoveEvent, remindersAddEvent } from "../../events/kinds/reminders.ts";
 import { JsonableError, ReminderDoesNotExistError } from "../../errors.ts";
-import { messageLinkUrl, topicLinkSyntax } from "../../markdown/link-syntax.ts";
+import { messageLinkUrl, topicLinkSyntax, unusedFence } from "../../markdown/link-syntax.ts";
 import { accessMessage } from "../../permissions/message-access.ts";
 import type { AuthedCaller } from "../../permissions/caller.ts";
 import { presentReminder, type ApiReminder } from "../../present/drafts.ts";
@@ -40,13 +40,6 @@ function normalizeNote(note: string): string {
   const body = note.slice(start, end);
   if (body.length > MAX_NOTE_LENGTH) throw new JsonableError(`Maximum reminder note length: ${MAX_NOTE_LENGTH} characters`);
   return body;
-}
-
-/** A code fence longer than any backtick fence opening a line of `text` (Zulip's get_unused_fence). */
-function unusedFence(text: string): string {
-  let longest = 0;
-  for (const match of text.matchAll(/^ {0,3}(`{3,})/gm)) longest = Math.max(longest, match[1].length);
-  return "`".repeat(Math.max(3, longest + 1));
 }
 
 /** "A", "A and B", "A, B, and C". */

@@ -3,6 +3,7 @@
  * the reporter can see is quoted, with the reason and their explanation, in the realm's
  * moderation request channel, sent by the realm's Notification Bot (made on first use).
  */
+import { unusedFence } from "../../markdown/link-syntax.ts";
 import { JsonableError } from "../../errors.ts";
 import { accessMessage } from "../../permissions/message-access.ts";
 import { realmSettings } from "../../permissions/realm-settings.ts";
@@ -31,12 +32,6 @@ export const MAX_REPORT_DESCRIPTION_LENGTH = 1000;
 
 /** Room left in a notification for the quoted message (upstream keeps 500 characters for the template). */
 const TEMPLATE_ROOM = 500;
-
-/** A code fence longer than any backtick run at the start of a line of `text`. */
-function unusedFence(text: string): string {
-  const longest = Math.max(2, ...[...text.matchAll(/^\s*(`{3,})/gm)].map((m) => m[1].length));
-  return "`".repeat(longest + 1);
-}
 
 /** Upstream's `<time:...>` for a UNIX timestamp. */
 function globalTime(seconds: number): string {

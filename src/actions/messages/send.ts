@@ -57,6 +57,10 @@ export type SendMessageInput = {
   readBy?: number[];
   /** When given, every other receiver gets it already read (Zulip's limit_unread_user_ids). */
   unreadOnlyFor?: number[];
+  /** Receivers who get it starred (the Welcome Bot's messages to a new user). */
+  starredFor?: number[];
+  /** False: no phone notification (Zulip's disable_external_notifications); true when absent. */
+  externalNotifications?: boolean;
 };
 
 /** A checked and rendered message, ready to be written (Zulip's SendMessageRequest). */
@@ -81,6 +85,8 @@ export type SendRequest = {
   storedFlags: ReadonlyMap<number, number>;
   queueId: string | null;
   localId: string | null;
+  /** Whether receivers may get phone notifications of it (doQueueMessagePush). */
+  notifyExternally: boolean;
 };
 
 /** What sending returns: the id and, when sending changed the sender's topic policy, the new one. */
@@ -139,17 +145,18 @@ function readBy(senderId: number, readBySender: boolean, input: SendMessageInput
 }
 
 /** Receivers whose flags a send may set beyond the default. */
-type SendMarks = { mentioned: ReadonlySet<number>; topicWildcard: ReadonlySet<number>; alerted: ReadonlySet<number>; muters: readonly number[] };
+type SendMarks = { mentioned: ReadonlySet<number>; topicWildcard: ReadonlySet<number>; alerted: ReadonlySet<number>; muters: readonly number[]; starred: readonly number[] };
 
 /**
  * Flag bits of the receivers whose flags at send time differ from the default (the sender's is
  * read, everyone else's none); the channel-wide wildcard is derived at read time. Only the
- * sender, mentioned or alerted users, those who muted the sender and those named by `readBy`
- * can differ, unless `unreadOnlyFor` makes every other receiver's read.
+ * sender, mentioned or alerted users, those who muted the sender and those named by `readBy` or
+ * `starredFor` can differ, unless `unreadOnlyFor` makes every other receiver's read.
  */
 function storedSendFlags(senderId: number, receivers: ReadonlySet<number>, isRead: (id: number) => boolean, input: SendMessageInput, marks: SendMarks): Map<number, number> {
   const { mentioned, topicWildcard, alerted } = marks;
-  const candidates = input.unreadOnlyFor === undefined ? new Set([senderId, ...(input.readBy ?? []), ...marks.muters, ...mentioned, ...topicWildcard, ...alerted]) : receivers;
+  const starred = new Set(marks.starred);
+  const candidates = input.unreadOnlyFor === undefined ? new Set([senderId, ...(input.readBy ?? []), ...marks.muters, ...mentioned, ...topicWildcard, ...alerted, ...starred]) : receivers;
   const out = new Map<number, number>();
   for (const id of candidates) {
     if (!receivers.has(id)) continue;
@@ -157,6 +164,7 @@ function storedSendFlags(senderId: number, receivers: ReadonlySet<number>, isRea
     if (mentioned.has(id)) bits |= MESSAGE_FLAG.mentioned;
     if (topicWildcard.has(id)) bits |= MESSAGE_FLAG.topic_wildcard_mentioned;
     if (alerted.has(id)) bits |= MESSAGE_FLAG.has_alert_word;
+    if (starred.has(id)) bits |= MESSAGE_FLAG.starred;
     if (bits !== defaultFlagBits(id, { sender_id: senderId })) out.set(id, bits);
   }
   return out;
@@ -180,7 +188,7 @@ export async function checkMessage(ctx: AuthedCtx, db: Db, input: SendMessageInp
   const mentioned = await mentionedIds(db, rendered, receivers);
   const topicWildcard = new Set(participants.filter((id) => receivers.has(id)));
   const [alerted, muters] = await Promise.all([alertedReceiverIds(db, ctx.realm.id, content, receivers, ctx.actor.id), mutersOf(db, ctx.realm.id, ctx.actor.id)]);
-  const storedFlags = storedSendFlags(ctx.actor.id, receivers, readBy(ctx.actor.id, readBySender, input, muters), input, { mentioned, topicWildcard, alerted, muters });
+  const storedFlags = storedSendFlags(ctx.actor.id, receivers, readBy(ctx.actor.id, readBySender, input, muters), input, { mentioned, topicWildcard, alerted, muters, starred: input.starredFor ?? [] });
   // Field by field: properties after a spread take V8's slow path (see actions/context.ts).
   return {
     recipientId: target.recipientId,
@@ -197,6 +205,7 @@ export async function checkMessage(ctx: AuthedCtx, db: Db, input: SendMessageInp
     storedFlags,
     queueId: input.queueId ?? null,
     localId: input.localId ?? null,
+    notifyExternally: input.externalNotifications !== false,
   };
 }
 
@@ -263,7 +272,7 @@ export async function doSendMessage(
   const { message, topicHadMessages, senderTopicPolicy } = inserted ?? (await insertMessages(tx, env.engine, [{ reserve: env.emit.reserveMessageId, ...sentMessageInsert(env, request) }]))[0];
   await claimAttachments(tx, env.realm.id, sender.id, message.id, request.rendered.linkedUploadPaths, env.emit);
   const outgoingWebhookJobs = await doQueueOutgoingWebhooks(tx, env, message.id, request);
-  if (env.config.pushRelay !== null) {
+  if (env.config.pushRelay !== null && request.notifyExternally) {
     // Who its phones may notify, and why, as of now: before this send's own automatic follows.
     // Relay work runs on real time, as the worker does, not on a test's manual clock.
     const pushed = { message, flagsOf: (id: number) => request.storedFlags.get(id) ?? defaultFlagBits(id, message) };

@@ -16,6 +16,7 @@ import { doSendNotices } from "../messages/notification-bot.ts";
 import { getDefaultRealm, insertRealm, updateRealmSettings } from "../../store/realms.ts";
 import { addSubgroups, insertGroup, updateGroup } from "../../store/user-groups.ts";
 import { doCreateUser, type CreatedUser } from "../users/create.ts";
+import { doWelcomeNewUser } from "../onboarding/welcome-bot.ts";
 import { apiEmail, emailDomain } from "../../store/emails.ts";
 
 /**
@@ -111,7 +112,11 @@ export async function ensureInitialRealm(deps: ServerDeps): Promise<void> {
     doCreateUser(tx, { realm, clock }, { email: config.ownerEmail, fullName: "Owner", role: ROLE.owner, password }),
   );
   const ctx = actionCtx(deps, { realm, actor: null, client: "Internal" });
-  await withTransaction(ctx, (tx, emit) => doCreateInitialChannel(tx, doEnv(ctx, emit), owner));
+  await withTransaction(ctx, async (tx, emit) => {
+    await doCreateInitialChannel(tx, doEnv(ctx, emit), owner);
+    // Upstream's first owner goes through process_new_human_user too: the Welcome Bot greets them.
+    await doWelcomeNewUser(tx, doEnv(ctx, emit), owner);
+  });
   const email = apiEmail(owner, emailDomain(config.externalUrl));
   const zuliprc = `[api]\nemail=${email}\nkey=${owner.api_key}\nsite=${config.externalUrl}\n`;
   fs.mkdirSync(config.dataDir, { recursive: true });

@@ -27,7 +27,7 @@ const PLAIN_SETTINGS = [
   "giphy_rating", "inline_image_preview", "inline_url_embed_preview", "invite_required",
   "message_content_allowed_in_email_notifications", "message_edit_history_visibility_policy",
   "name_changes_disabled", "require_unique_names", "send_welcome_emails", "topics_policy", "video_chat_provider",
-  "waiting_period_threshold", "want_advertise_in_communities_directory",
+  "waiting_period_threshold", "want_advertise_in_communities_directory", "welcome_message_custom_text",
 ] as const satisfies ReadonlyArray<keyof RealmSettings>;
 
 /** Time limits: a positive number of seconds, or "unlimited" (null). */

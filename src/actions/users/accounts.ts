@@ -1,10 +1,6 @@
-/** Reading users, creating users (POST /users) and regenerating one's own API key. */
-import { emitJoinedDefaultStreams } from "../channels/default-streams.ts";
-import { MAX_STORED_ID } from "../../store/types.ts";
-import type { Transaction } from "kysely";
-import { AdministratorRequiredError, JsonableError } from "../../errors.ts";
-import { isRealmAdmin } from "../../permissions/check.ts";
-import { ROLE } from "../../store/roles.ts";
+/** Reading users, the account rules creating one follows (names, passwords, addresses), the new-user event, and regenerating one's own API key. */
+import { MAX_STORED_ID, type Db } from "../../store/types.ts";
+import { JsonableError } from "../../errors.ts";
 import { apiEmail, emailDomain } from "../../store/emails.ts";
 import { canSeeDeliveryEmail } from "../../permissions/email-visibility.ts";
 import { avatarUrl, gravatarUrl, presentUnknownUser, presentUser, profileDataOf, unknownUserAvatarUrl } from "../../present/users.ts";
@@ -12,12 +8,10 @@ import { nowSeconds } from "../../clock.ts";
 import { realmBotUpdateEvent } from "../../events/kinds/bots.ts";
 import { realmUserAddEvent } from "../../events/kinds/users.ts";
 import { profileValuesByUser } from "../../store/custom-profile.ts";
-import type { Database, RealmRow, UserRow } from "../../store/schema.ts";
+import type { RealmRow, UserRow } from "../../store/schema.ts";
 import { getUser as getUserRow, getUserByDeliveryEmail, listUsers } from "../../store/users.ts";
-import { doCreateUser } from "./create.ts";
-import { ADDRESS_REFUSALS, realmEmailRule } from "./email-rules.ts";
 import { doRegenerateApiKey } from "./credentials.ts";
-import { withTransaction, type AuthedCtx, type Emit } from "../context.ts";
+import { withTransaction, type ActionCtx, type AuthedCtx, type Emit } from "../context.ts";
 import { accessUserByEmail, accessUserById, botAdministratorIds, inaccessibleUserIds, usersWhoCanAccess } from "../../permissions/user-access.ts";
 
 /** Options of the user-reading endpoints. */
@@ -96,7 +90,7 @@ export async function getOwnUser(ctx: AuthedCtx): Promise<Record<string, unknown
 }
 
 /** The realm_user add event for a new or newly visible user, to each user who may access it. */
-export async function emitUserAdded(tx: Transaction<Database>, ctx: AuthedCtx, realm: RealmRow, user: UserRow, emit: Emit): Promise<void> {
+export async function emitUserAdded(tx: Db, ctx: Pick<ActionCtx, "config">, realm: RealmRow, user: UserRow, emit: Emit): Promise<void> {
   const host = emailDomain(ctx.config.externalUrl);
   const recipients = await usersWhoCanAccess(tx, realm, user);
   // Those who may see the real address get it; the others get null, as separate events.
@@ -113,31 +107,6 @@ export async function emitUserAdded(tx: Transaction<Database>, ctx: AuthedCtx, r
     });
     emit(realmUserAddEvent(person), group.map((r) => r.id));
   }
-}
-
-/**
- * POST /users: an administrator holding the can_create_users permission (granted from the CLI,
- * as Zulip's change_user_role command does; bots too) creates a member account with a password.
- */
-export async function createUser(ctx: AuthedCtx, input: { email: string; password: string; full_name: string }): Promise<{ user_id: number }> {
-  if (!isRealmAdmin(ctx.actor)) throw new AdministratorRequiredError();
-  if (ctx.actor.can_create_users !== 1) throw new JsonableError("User not authorized to create users");
-  const fullName = checkFullName(input.full_name);
-  const email = input.email.trim();
-  if (!isEmailAddress(email)) throw new JsonableError("Bad name or username");
-  // Upstream's create_user_backend checks the organization's address rules even for administrators.
-  const refusal = (await realmEmailRule(ctx.db, ctx.realm))(email);
-  if (refusal === "outside_domains") throw new JsonableError(`Email '${email}' not allowed in this organization`);
-  if (refusal === "disposable") throw new JsonableError("Disposable email addresses are not allowed in this organization");
-  if (refusal === "plus") throw new JsonableError(ADDRESS_REFUSALS.plus);
-  checkPassword(input.password);
-  return withTransaction(ctx, async (tx, emit) => {
-    if (await getUserByDeliveryEmail(tx, ctx.realm.id, email)) throw new JsonableError(`Email '${email}' already in use`);
-    const user = await doCreateUser(tx, ctx, { email, fullName, role: ROLE.member, password: input.password });
-    await emitUserAdded(tx, ctx, ctx.realm, user, emit);
-    await emitJoinedDefaultStreams(ctx, tx, emit, user);
-    return { user_id: user.id };
-  });
 }
 
 /** POST /users/me/api_key/regenerate: a new API key for the caller; the old one stops working. */

@@ -12,7 +12,7 @@ import type { RealmRow, UserRow } from "../../store/schema.ts";
 import { activeNameTaken, getUser, getUserByDeliveryEmail, insertService, listBots, servicesByBot, updateUser } from "../../store/users.ts";
 import { doCreateUser } from "./create.ts";
 import { doRegenerateApiKey } from "./credentials.ts";
-import { withTransaction, type AuthedCtx } from "../context.ts";
+import { withTransaction, type ActionCtx, type AuthedCtx, type Emit } from "../context.ts";
 import { checkFullName, emitUserAdded, isEmailAddress } from "./accounts.ts";
 import { accessBotById, botAdministratorIds, userIdsWhoCanAccess } from "../../permissions/user-access.ts";
 import { hasRealmPermission } from "../../permissions/check.ts";
@@ -44,6 +44,12 @@ async function botObject(db: Db, realm: RealmRow, bot: UserRow): Promise<Record<
   return presentBot(bot, (await servicesByBot(db, realm.id, [bot.id])).get(bot.id) ?? []);
 }
 
+/** Announces a new bot as POST /bots does: the user to everyone, its details to its administrators. */
+export async function emitBotCreated(tx: Db, env: Pick<ActionCtx, "config" | "realm">, bot: UserRow, emit: Emit): Promise<void> {
+  await emitUserAdded(tx, env, env.realm, bot, emit);
+  emit(realmBotAddEvent(await botObject(tx, env.realm, bot)), await botAdministratorIds(tx, env.realm, bot));
+}
+
 /** POST /bots: creates a bot owned by the caller; announces it to all, and its details to its administrators. */
 export async function createBot(ctx: AuthedCtx, input: NewBot): Promise<Record<string, unknown>> {
   checkMemberOrAdmin(ctx.actor);
@@ -62,8 +68,7 @@ export async function createBot(ctx: AuthedCtx, input: NewBot): Promise<Record<s
     if (input.bot_type === BOT_TYPES.outgoingWebhook) {
       await insertService(tx, ctx.realm.id, { botUserId: bot.id, baseUrl: input.payload_url, token: randomAlphanumeric(32), interface: input.interface_type });
     }
-    await emitUserAdded(tx, ctx, ctx.realm, bot, emit);
-    emit(realmBotAddEvent(await botObject(tx, ctx.realm, bot)), await botAdministratorIds(tx, ctx.realm, bot));
+    await emitBotCreated(tx, ctx, bot, emit);
     return {
       user_id: bot.id,
       api_key: bot.api_key,

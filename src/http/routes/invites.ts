@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { isRole } from "../../store/roles.ts";
+import { MAX_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH } from "../../permissions/realm-settings.ts";
 import { defineEndpoint } from "../endpoint.ts";
 import { bool, dbInt, int, intList, json, pathInt, str } from "../params.ts";
 import { createMultiuseInvite, inviteUsers } from "../../actions/invites/create.ts";
@@ -20,6 +21,7 @@ const inviteOptions = {
   invite_expires_in_minutes: json(dbInt().nullable()).default(DEFAULT_VALIDITY_MINUTES),
   invite_as: int().refine(isRole, { message: "Invalid {var_name}" }).default(400),
   include_realm_default_subscriptions: bool().default(false),
+  welcome_message_custom_text: str().max(MAX_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH).optional(),
 };
 
 /** This file's endpoints, which http/app.ts loads. */

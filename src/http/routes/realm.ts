@@ -1,7 +1,8 @@
-/** Organization settings: PATCH /realm (administrators; some settings owners only). */
+/** Organization settings: PATCH /realm (administrators; some settings owners only), and the preview of the Welcome Bot's custom message. */
 import { z } from "zod";
 import { updateRealm } from "../../actions/organization/realm-settings.ts";
-import { REALM_GROUP_SETTINGS, type RealmGroupSetting } from "../../permissions/realm-settings.ts";
+import { testWelcomeBotCustomMessage } from "../../actions/onboarding/welcome-bot.ts";
+import { MAX_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH, REALM_GROUP_SETTINGS, type RealmGroupSetting } from "../../permissions/realm-settings.ts";
 import { defineEndpoint } from "../endpoint.ts";
 import { bool, int, json, str } from "../params.ts";
 import { groupSettingChange, retentionDays } from "../stream-params.ts";
@@ -61,6 +62,7 @@ const realmParams = z.object({
   video_chat_provider: int().optional(),
   waiting_period_threshold: int({ min: 0 }).optional(),
   want_advertise_in_communities_directory: bool().optional(),
+  welcome_message_custom_text: str().max(MAX_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH).optional(),
   zulip_update_announcements_stream_id: int().optional(),
   ...groupSettingParams,
 });
@@ -74,5 +76,13 @@ export const endpoints = [
     adminOnly: true,
     params: realmParams,
     handler: (p, ctx) => updateRealm(ctx, p),
+  }),
+  defineEndpoint({
+    method: "POST",
+    path: "/realm/test_welcome_bot_custom_message",
+    auth: "user",
+    adminOnly: true,
+    params: z.object({ welcome_message_custom_text: str().max(MAX_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH) }),
+    handler: (p, ctx) => testWelcomeBotCustomMessage(ctx, p),
   }),
 ];

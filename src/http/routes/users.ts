@@ -3,7 +3,8 @@ import { z } from "zod";
 import { isRole } from "../../store/roles.ts";
 import { defineEndpoint } from "../endpoint.ts";
 import { bool, DB_INT_MAX, int, json, pathInt, str } from "../params.ts";
-import { createUser, getOwnUser, getUser, getUsers, regenerateOwnApiKey } from "../../actions/users/accounts.ts";
+import { getOwnUser, getUser, getUsers, regenerateOwnApiKey } from "../../actions/users/accounts.ts";
+import { createUser } from "../../actions/onboarding/create-user.ts";
 import { updateUser } from "../../actions/users/update.ts";
 import { deactivateOwnUser, deactivateUser, reactivateUser } from "../../actions/users/deactivate.ts";
 

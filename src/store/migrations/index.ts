@@ -29,6 +29,7 @@ import { streamRecipientsMigration } from "./0029-stream-recipients.ts";
 import { userTableNotifyMigration } from "./0030-user-table-notify.ts";
 import { pushTokenRelayMigration } from "./0031-push-token-relay.ts";
 import { signupChecksMigration } from "./0032-signup-checks.ts";
+import { welcomeMessageMigration } from "./0034-welcome-message.ts";
 
 /** All migrations by name; names sort in the order they run. */
 export function migrations(engine: Engine): Record<string, Migration> {
@@ -61,5 +62,6 @@ export function migrations(engine: Engine): Record<string, Migration> {
     "0030-user-table-notify": userTableNotifyMigration(engine),
     "0031-push-token-relay": pushTokenRelayMigration(engine),
     "0032-signup-checks": signupChecksMigration(engine),
+    "0034-welcome-message": welcomeMessageMigration(),
   };
 }
