@@ -35,13 +35,20 @@ for (const store of STORES) {
     const poll = async (queue: Queue) => withoutIds(await pollEvents(server.api, queue));
     const group = (name: string) => groupIds.get(name) as number;
 
-    test("POST /users: realm_user add to every user", async () => {
+    test("POST /users: realm_user add to every user (the first new user's welcome also makes the Welcome Bot, announced as a bot is)", async () => {
       const { owner, member, guest } = server.fixtures;
       const queues = await Promise.all([owner, member, guest].map((u) => register(u)));
       const body = expectSuccess(await server.api.post(owner, "/users", { email: "evented@example.com", password: "secret-pw", full_name: "Evented Person" }));
       const read = await readUser(server, body.user_id);
+      const botId = await withStore(server, async (db) => (await db.selectFrom("users").select("id").where("delivery_email", "=", "welcome-bot@127.0.0.1").executeTakeFirstOrThrow()).id);
+      const botPerson = {
+        user_id: botId, email: "welcome-bot@127.0.0.1", delivery_email: "welcome-bot@127.0.0.1", full_name: "Welcome Bot",
+        date_joined: (await readUser(server, botId)).date_joined, is_owner: false, is_admin: false, is_guest: false, is_billing_admin: false,
+        is_bot: true, bot_type: 1, bot_owner_id: null, role: 400, timezone: "", avatar_version: 1, is_active: true, avatar_url: gravatar("welcome-bot@127.0.0.1"),
+      };
       for (const queue of queues) {
-        assert.deepEqual(await poll(queue), [
+        const events = await poll(queue);
+        assert.deepEqual(events.slice(0, 2), [
           {
             type: "realm_user",
             op: "add",
@@ -51,7 +58,10 @@ for (const store of STORES) {
               role: 400, timezone: "", avatar_version: 1, is_active: true, avatar_url: gravatar("evented@example.com"), profile_data: {},
             },
           },
+          { type: "realm_user", op: "add", person: botPerson },
         ]);
+        // Its details go to the administrators only, as a new bot's do.
+        assert.deepEqual(events.slice(2).map((e) => `${String(e.type)}/${String(e.op)}`), queue.user === owner ? ["realm_bot/add"] : []);
       }
     });
 
