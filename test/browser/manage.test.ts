@@ -1,6 +1,7 @@
 /**
  * The web app's settings, administration and sign-up screens in a real browser against a real
- * server (SQLite): inviting by link and signing up through it, personal settings (name, theme),
+ * server (SQLite): inviting by link and signing up through it (and the Welcome Bot's greeting),
+ * the organization's welcome note, personal settings (name, theme),
  * channels (create, archive), roles, and what a member is not offered. Everything is found by
  * its accessible role and name; every wait is on a locator or a response, never a fixed sleep.
  */
@@ -84,6 +85,12 @@ describe("web app settings and administration (sqlite)", () => {
     await box.press("Control+Enter");
     await feed(owner).getByRole("article").filter({ hasText: "Hi all, Nina here." }).waitFor();
     assert.match((await feed(owner).getByRole("article").filter({ hasText: "Nina here" }).getAttribute("aria-label")) ?? "", /^Nina Newcomer, /);
+
+    // The Welcome Bot's introduction is among her direct messages (read once the feed showed it).
+    await newcomer.getByRole("navigation").getByRole("link", { name: /^Welcome Bot(, 1 unread)?$/ }).click();
+    const intro = feed(newcomer).getByRole("article").filter({ hasText: "Hi Nina Newcomer, welcome to Test Org!" });
+    await intro.waitFor();
+    assert.match((await intro.getAttribute("aria-label")) ?? "", /^Welcome Bot, /);
   });
 
   test("an unknown invitation link shows the server's error", async () => {
@@ -170,6 +177,23 @@ describe("web app settings and administration (sqlite)", () => {
     await panel.getByRole("button", { name: "Reactivate Gus Guest" }).click();
     await panel.getByRole("button", { name: "Deactivate Gus Guest" }).waitFor();
     assert.equal(expectSuccess(await server.api.get(server.fixtures.admin, `/users/${guest.id}`)).user.is_active, true);
+  });
+
+  test("an administrator writes the welcome note for new users, sends themselves a test, and saves it", async () => {
+    const admin = await signedIn(server.fixtures.admin);
+    await openScreen(admin, "Organization");
+    const panel = dialog(admin).getByRole("tabpanel");
+    await panel.getByLabel("Welcome note for new users").fill("Say hello in #**lobby**!");
+    await panel.getByRole("button", { name: "Send me a test" }).click();
+    await panel.getByRole("status").filter({ hasText: "The Welcome Bot sent you the note" }).waitFor();
+    await panel.getByRole("button", { name: "Save changes" }).click();
+    await panel.getByRole("status").filter({ hasText: "saved" }).waitFor();
+    await dialog(admin).getByRole("button", { name: "Close" }).click();
+    await admin.getByRole("navigation").getByRole("link", { name: /^Welcome Bot(, 1 unread)?$/ }).click();
+    const note = feed(admin).getByRole("article").filter({ hasText: "Say hello in" });
+    await note.getByRole("link", { name: "#lobby" }).waitFor();
+    const state = expectSuccess(await server.api.post(server.fixtures.member, "/register", { fetch_event_types: ["realm"] }));
+    assert.equal(state.realm_welcome_message_custom_text, "Say hello in #**lobby**!");
   });
 
   test("an administrator renames the organization; an owner lets members create invitation links", async () => {

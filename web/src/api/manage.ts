@@ -86,4 +86,5 @@ export const manageApi = {
 
   // The organization.
   updateRealm: (params: Params) => call<object>("PATCH", "/realm", params),
+  testWelcomeMessage: (text: string) => call<{ message_id: number }>("POST", "/realm/test_welcome_bot_custom_message", { welcome_message_custom_text: text }),
 };

@@ -25,9 +25,9 @@ export const REALM_PERMISSIONS = [
 export type RealmPermission = (typeof REALM_PERMISSIONS)[number]["name"];
 
 /** The organization's settings the screen edits. */
-export type RealmSettings = { name: string; description: string; permissions: Partial<Record<RealmPermission, GroupSettingValue>> };
+export type RealmSettings = { name: string; description: string; welcomeText: string; permissions: Partial<Record<RealmPermission, GroupSettingValue>> };
 
-export const realm = signal<RealmSettings>({ name: "", description: "", permissions: {} });
+export const realm = signal<RealmSettings>({ name: "", description: "", welcomeText: "", permissions: {} });
 /** Whether the server sends email (GET /json/session): else invitations are links to share. */
 export const emailSending = signal(false);
 /** Whether the user may invite others (the snapshot's can_invite_others_to_realm). */
@@ -59,7 +59,13 @@ export function loadRealm(state: RegisterResponse): void {
   let permissions: RealmSettings["permissions"] = {};
   for (const p of REALM_PERMISSIONS) permissions = withPermission(permissions, p.name, state[`realm_${p.name}`]);
   const description = state.realm_description;
-  realm.value = { name: state.realm_name, description: typeof description === "string" ? description : "", permissions };
+  const welcomeText = state.realm_welcome_message_custom_text;
+  realm.value = {
+    name: state.realm_name,
+    description: typeof description === "string" ? description : "",
+    welcomeText: typeof welcomeText === "string" ? welcomeText : "",
+    permissions,
+  };
   canInvite.value = state.can_invite_others_to_realm;
 }
 
@@ -70,6 +76,8 @@ function applyRealmChange(property: string, value: unknown): void {
     realmName.value = value;
   } else if (property === "description" && typeof value === "string") {
     realm.value = { ...current, description: value };
+  } else if (property === "welcome_message_custom_text" && typeof value === "string") {
+    realm.value = { ...current, welcomeText: value };
   } else {
     realm.value = { ...current, permissions: withPermission(current.permissions, property, value) };
   }
@@ -168,10 +176,16 @@ export async function revokeInvite(invite: Invite): Promise<void> {
 }
 
 /** Saves the organization's name and description and the permissions that changed. */
-export async function saveRealm(changes: { name?: string; description?: string; permissions: Partial<Record<RealmPermission, number>> }): Promise<void> {
+export async function saveRealm(changes: { name?: string; description?: string; welcomeText?: string; permissions: Partial<Record<RealmPermission, number>> }): Promise<void> {
   const params: Record<string, string | object> = {};
   if (changes.name !== undefined) params.name = changes.name;
   if (changes.description !== undefined) params.description = changes.description;
+  if (changes.welcomeText !== undefined) params.welcome_message_custom_text = changes.welcomeText;
   for (const [name, id] of Object.entries(changes.permissions)) params[name] = { new: id };
   if (Object.keys(params).length > 0) await manageApi.updateRealm(params);
+}
+
+/** Has the Welcome Bot send the administrator `text` as new users would get it (POST /realm/test_welcome_bot_custom_message). */
+export async function sendWelcomeTest(text: string): Promise<void> {
+  await manageApi.testWelcomeMessage(text);
 }

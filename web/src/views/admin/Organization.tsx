@@ -1,6 +1,6 @@
-/** Administrators: the organization's name, description and main permissions (PATCH /realm). */
+/** Administrators: the organization's name, description, the Welcome Bot's note to new users and main permissions (PATCH /realm). */
 import { useState } from "preact/hooks";
-import { loadGroups, realm, REALM_PERMISSIONS, saveRealm, type RealmPermission } from "../../state/admin.ts";
+import { loadGroups, realm, REALM_PERMISSIONS, saveRealm, sendWelcomeTest, type RealmPermission } from "../../state/admin.ts";
 import { myRole, ROLE } from "../../state/settings.ts";
 import { ActionStatus, Field, useAction, useLoad } from "../settings/action.tsx";
 import { GroupSelect } from "./GroupSelect.tsx";
@@ -10,16 +10,19 @@ export function OrganizationScreen() {
   const saved = realm.value;
   const [name, setName] = useState(saved.name);
   const [description, setDescription] = useState(saved.description);
+  const [welcomeText, setWelcomeText] = useState(saved.welcomeText);
   const [changed, setChanged] = useState<Partial<Record<RealmPermission, number>>>({});
   const loading = useLoad(loadGroups);
   const owner = myRole.value === ROLE.owner;
   const action = useAction();
+  const test = useAction();
 
   async function submit(e: Event): Promise<void> {
     e.preventDefault();
     const changes = {
       name: name.trim() === saved.name ? undefined : name.trim(),
       description: description === saved.description ? undefined : description,
+      welcomeText: welcomeText === saved.welcomeText ? undefined : welcomeText,
       permissions: changed,
     };
     if (await action.run(() => saveRealm(changes), "The organization settings were saved.")) setChanged({});
@@ -33,6 +36,20 @@ export function OrganizationScreen() {
         Organization description
         <textarea rows={3} maxLength={1000} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />
       </label>
+      <label>
+        Welcome note for new users
+        <textarea rows={4} maxLength={8000} value={welcomeText} onInput={(e) => setWelcomeText(e.currentTarget.value)} />
+      </label>
+      <p class="settings-note">The Welcome Bot sends this note (Markdown) to everyone who joins, after its own introduction. Leave it empty to send none.</p>
+      <button
+        type="button"
+        class="button-quiet"
+        disabled={test.busy || welcomeText === ""}
+        onClick={() => void test.run(() => sendWelcomeTest(welcomeText), "The Welcome Bot sent you the note: see your direct messages.")}
+      >
+        Send me a test
+      </button>
+      <ActionStatus action={test} />
       <fieldset>
         <legend>Permissions</legend>
         {!owner && <p class="settings-note">Only owners may change who can invite.</p>}
