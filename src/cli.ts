@@ -44,7 +44,7 @@ async function runAdmin(command: Command, argv: string[], config: Config): Promi
     await migrate(store);
     const realm = await getDefaultRealm(store.db);
     if (!realm) throw new CliError("no organization exists yet: start the server once (npm start) to create it");
-    await command.run({ db: store.db, realm, config, clock: systemClock, print, warn, readLine }, opts);
+    await command.run({ db: store.db, store, realm, config, clock: systemClock, print, warn, readLine }, opts);
   } finally {
     await store.close();
   }

@@ -3,17 +3,17 @@ import type { Kysely, Transaction } from "kysely";
 import type { Logger } from "pino";
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
-import type { EventBus } from "../events/bus.ts";
+import { LocalBus, type EventBus } from "../events/bus.ts";
 import { messageOrder } from "../events/message-order.ts";
-import type { QueueManager } from "../events/queue-manager.ts";
-import type { RateLimiter } from "../rate-limit.ts";
+import { QueueManager } from "../events/queue-manager.ts";
+import { RateLimiter } from "../rate-limit.ts";
 import type { ApiEvent, Delivery } from "../events/types.ts";
 import type { Engine } from "../store/types.ts";
 import type { GroupCommitter, TransactionRun } from "../store/group-commit.ts";
 import type { MessageInsert } from "../store/message-inserts.ts";
 import type { InsertedMessage } from "../store/messages.ts";
 import type { Store } from "../store/db.ts";
-import type { PresenceWriteBehind } from "../store/presence-write-behind.ts";
+import { PresenceWriteBehind } from "../store/presence-write-behind.ts";
 import { syncReadCache } from "../store/read-cache.ts";
 import type { Database, RealmRow, UserRow } from "../store/schema.ts";
 import { BatchRolledBackError, NestedTransactionError } from "../errors.ts";
@@ -110,6 +110,24 @@ export type Acting = { realm: RealmRow; actor: UserRow | null; client: string; l
  * property written after a spread in an object literal takes V8's slow path (about 0.6 µs
  * each), and these objects are made several times per request (docs/benchmarks.md).
  */
+
+/**
+ * The parts for acting outside a server (the admin commands): a bus no one reads and no event
+ * queues, so what the actions emit reaches clients only through the store, when they next
+ * register; no login counting, no presence reports.
+ */
+export function standaloneDeps(store: Store, config: Config, clock: Clock, log: Logger): ServerDeps {
+  return {
+    store,
+    bus: new LocalBus(),
+    clock,
+    config,
+    log,
+    queues: new QueueManager(clock, config, { processId: "admin" }),
+    loginLimiter: new RateLimiter(null, null, clock, "authenticate_by_username", config.rateLimits.authenticateByUsername),
+    presenceWrites: new PresenceWriteBehind(async () => {}, 0, () => {}),
+  };
+}
 
 /** An action context over the server's parts, for one realm and caller, with its own transaction guard. */
 export function actionCtx(deps: ServerDeps, acting: Acting): ActionCtx {

@@ -6,6 +6,10 @@ import {
   BOT_TYPE, CAN_CHANGE_USER_EMAILS, doCreateBot, doDeactivateUser, doRegenerateApiKey, doSetPassword, doSetUserFlagSetting,
 } from "../actions/users/credentials.ts";
 import { doCreateUser, doSetCanCreateUsers, type CreatedUser } from "../actions/users/create.ts";
+import { actionCtx, doEnv, standaloneDeps, withTransaction } from "../actions/context.ts";
+import { doWelcomeNewUser } from "../actions/onboarding/welcome-bot.ts";
+import type { Store } from "../store/db.ts";
+import { makeLogger } from "../log.ts";
 import { registerWithRelay } from "../actions/push/server-registration.ts";
 import { ROLE, ROLE_BY_NAME } from "../store/roles.ts";
 import type { Database, RealmRow, UserRow } from "../store/schema.ts";
@@ -16,6 +20,8 @@ import { emailDomain } from "../store/emails.ts";
 /** What a command runs against: the store, the default realm, and its terminal. */
 export type AdminEnv = {
   db: Kysely<Database>;
+  /** The whole store, for commands that run actions (standaloneDeps). */
+  store: Store;
   realm: RealmRow;
   config: Config;
   clock: Clock;
@@ -81,9 +87,13 @@ const createUser: Command = {
     const role = ROLE_BY_NAME[opts.role ?? "member"];
     if (opts.password === "") throw new CliError("--password must not be empty", 2);
     await checkEmailFree(env, email);
-    const user = await env.db.transaction().execute((tx) =>
-      doCreateUser(tx, env, { email, fullName, role, password: opts.password ?? null }),
-    );
+    const ctx = actionCtx(standaloneDeps(env.store, env.config, env.clock, makeLogger(env.config, true)), { realm: env.realm, actor: null, client: "Internal" });
+    const user = await withTransaction(ctx, async (tx, emit) => {
+      const created = await doCreateUser(tx, env, { email, fullName, role, password: opts.password ?? null });
+      // Upstream's manage.py create_user goes through do_create_user too: the Welcome Bot greets the new person.
+      await doWelcomeNewUser(tx, doEnv(ctx, emit), created);
+      return created;
+    });
     env.print(credentials(user));
   },
 };

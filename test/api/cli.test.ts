@@ -56,6 +56,18 @@ for (const kind of STORES) {
       assert.deepEqual({ api_key: key.api_key, user_id: key.user_id }, { api_key: out.api_key, user_id: out.user_id });
     });
 
+    test("create-user: the new person gets the Welcome Bot's introduction and the organization's note, as upstream's create_user", async () => {
+      expectSuccess(await server.api.patch(server.fixtures.admin, "/realm", { welcome_message_custom_text: "From the command line." }));
+      const out = parseOutput(await cli(["create-user", "--email", "wes@example.com", "--full-name", "Wes Welcomed", "--password", "wes-secret-1"]));
+      // The bot's address follows the CLI's EXTERNAL_URL here (welcome-bot@chat.example.test): its direct messages are the person's only ones.
+      const body = expectSuccess(await server.api.get({ email: out.email, apiKey: out.api_key }, "/messages", { anchor: "newest", num_before: 10, num_after: 0, narrow: [{ operator: "is", operand: "dm" }], apply_markdown: false }));
+      const messages = body.messages as Array<{ content: string; flags: string[]; sender_full_name: string }>;
+      assert.deepEqual(messages.map((m) => [m.sender_full_name, m.flags]), [["Welcome Bot", ["starred"]], ["Welcome Bot", ["starred"]]]);
+      assert.match(messages[0].content, /^Hi Wes Welcomed, welcome to Test Org!/);
+      assert.match(messages[1].content, /From the command line\./);
+      expectSuccess(await server.api.patch(server.fixtures.admin, "/realm", { welcome_message_custom_text: "" }));
+    });
+
     test("create-user --role sets the role; without --password there is no password login", async () => {
       const out = parseOutput(await cli(["create-user", "--email", "dana@example.com", "--full-name", "Dana", "--role", "admin"]));
       assert.equal(expectSuccess(await me({ email: out.email, apiKey: out.api_key })).role, 200);
