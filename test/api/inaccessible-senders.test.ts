@@ -8,9 +8,9 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { expectSuccess, type Credentials } from "../helpers/client.ts";
-import { groupId, withDb } from "../helpers/db.ts";
+import { groupId } from "../helpers/db.ts";
 import { pollEvents, registerQueue } from "../helpers/events.ts";
-import { startStandInRelay, type StandInRelay } from "../helpers/push-relay.ts";
+import { pushWorkSettled, startStandInRelay, type StandInRelay } from "../helpers/push-relay.ts";
 import { startServer, type TestServer } from "../helpers/server.ts";
 import { STORES } from "../helpers/stores.ts";
 import { createAccount, type Account } from "./users-support.ts";
@@ -145,7 +145,7 @@ for (const store of STORES) {
       const rita = await stranger("Rita Stranger");
       const sent = relay.legacyOutbox.length;
       await toBackroom(rita, "@**Gus Guest** are you there?");
-      await settled();
+      await pushWorkSettled(server);
       const delivered = relay.legacyOutbox.slice(sent).filter((d) => d.token === "fcm:guest" || d.kind === "apns");
       const fcm = delivered.find((d) => d.kind === "fcm")?.payload;
       assert.deepEqual([fcm?.sender_id, fcm?.sender_email, fcm?.sender_full_name, fcm?.sender_avatar_url], [rita.id, `user${rita.id}@${new URL(server.url).host}`, "Unknown user", unknownAvatar]);
@@ -153,14 +153,5 @@ for (const store of STORES) {
       assert.equal(apns?.alert.subtitle, "Unknown user mentioned you:");
     });
 
-    /** Resolves once no push work is waiting (every send's job decided, every relay call made). */
-    async function settled(): Promise<void> {
-      for (let i = 0; i < 500; i++) {
-        const left = await withDb(server, (db) => db.selectFrom("push_relay_jobs").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow());
-        if (Number(left.n) === 0) return;
-        await new Promise((r) => setTimeout(r, 20));
-      }
-      assert.fail("push work still waiting after 10 s");
-    }
   });
 }

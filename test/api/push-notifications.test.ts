@@ -13,7 +13,7 @@ import sodium from "libsodium-wrappers";
 import { expectSuccess, type Credentials } from "../helpers/client.ts";
 import { withDb } from "../helpers/db.ts";
 import { registerQueue } from "../helpers/events.ts";
-import { startStandInRelay, type StandInRelay } from "../helpers/push-relay.ts";
+import { pushWorkSettled, startStandInRelay, type StandInRelay } from "../helpers/push-relay.ts";
 import { startServer, startServerOnStore, type TestServer } from "../helpers/server.ts";
 import { STORES } from "../helpers/stores.ts";
 
@@ -53,7 +53,7 @@ for (const store of STORES) {
       const principals = [owner.id, admin.id, moderator.id, member.id];
       expectSuccess(await server.api.post(owner, "/users/me/subscriptions", { subscriptions: [{ name: "ops" }], principals }));
       channelId = expectSuccess(await server.api.get(owner, "/get_stream_id", { stream: "ops" })).stream_id;
-      await settled();
+      await pushWorkSettled(server);
       uuids = await withDb(server, async (db) => ({
         member: (await db.selectFrom("users").select("uuid").where("id", "=", member.id).executeTakeFirstOrThrow()).uuid as string,
         realm: (await db.selectFrom("realms").select("uuid").where("id", "=", server.fixtures.realmId).executeTakeFirstOrThrow()).uuid as string,
@@ -64,21 +64,12 @@ for (const store of STORES) {
       await relay?.close();
     });
 
-    /** Resolves once no push work is waiting (every send's job decided, every relay call made). */
-    async function settled(): Promise<void> {
-      for (let i = 0; i < 500; i++) {
-        const left = await withDb(server, (db) => db.selectFrom("push_relay_jobs").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow());
-        if (Number(left.n) === 0) return;
-        await new Promise((r) => setTimeout(r, 20));
-      }
-      assert.fail("push work still waiting after 10 s");
-    }
     /** Everything the relay delivered from here on, once the work a step caused is done. */
     async function delivered(step: () => Promise<void>) {
       const legacy = relay.legacyOutbox.length;
       const e2ee = relay.outbox.length;
       await step();
-      await settled();
+      await pushWorkSettled(server);
       return { legacy: relay.legacyOutbox.slice(legacy), e2ee: relay.outbox.slice(e2ee).map((o) => ({ ...o, opened: phone.open(String((o.request.payload as Record<string, unknown>).encrypted_data)) })) };
     }
     const send = async (from: Credentials, params: Record<string, unknown>) => expectSuccess(await server.api.post(from, "/messages", params)).id as number;
@@ -352,7 +343,7 @@ for (const store of STORES) {
         relay.fault = { kind: "none" };
       }
       relay.goneTokens.add(APNS_TOKEN);
-      await settled();
+      await pushWorkSettled(server);
       assert.ok(relay.outbox.some((o) => phone.open(String((o.request.payload as Record<string, unknown>).encrypted_data)).message_id === id));
       assert.ok(relay.legacyOutbox.some((d) => d.token === "fcm:member" && d.payload.zulip_message_id === id));
       const tokens = await withDb(server, (db) => db.selectFrom("push_device_tokens").select("token").where("user_id", "=", member.id).orderBy("id").execute());
@@ -377,7 +368,7 @@ for (const store of STORES) {
       const pending = await withDb(server, (db) => db.selectFrom("push_relay_jobs").select("call").execute());
       assert.ok(pending.length > 0, "the unsent calls wait in the database");
       server = await startServerOnStore(server.store, server.fixtures, { ...relay.env(), PUSH_RELAY_RETRY_BASE_MS: "50" });
-      await settled();
+      await pushWorkSettled(server);
       assert.ok(relay.outbox.some((o) => phone.open(String((o.request.payload as Record<string, unknown>).encrypted_data)).message_id === id));
     });
   });

@@ -7,6 +7,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import sodium from "libsodium-wrappers";
+import { withDb } from "./db.ts";
+import type { TestServer } from "./server.ts";
 
 /** One call the relay received. */
 export type RelayCall = { endpoint: string; fields: Record<string, string>; json: unknown };
@@ -219,4 +221,14 @@ export async function startStandInRelay(): Promise<StandInRelay> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
   relay.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return relay;
+}
+
+/** Resolves once the server has no push work waiting (every send's job decided, every relay call made). */
+export async function pushWorkSettled(server: TestServer): Promise<void> {
+  for (let i = 0; i < 500; i++) {
+    const left = await withDb(server, (db) => db.selectFrom("push_relay_jobs").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow());
+    if (Number(left.n) === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error("push work still waiting after 10 s");
 }
