@@ -9,12 +9,13 @@ import { basicAuth, type Credentials } from "../helpers/client.ts";
 
 /**
  * The raw routes: outside /api/v1, bytes on success. Those of src/http/routes/files.ts, the
- * emoji data document of static-emoji.ts, and the web app's page, bundle files and page
- * fallback (web-app.ts); a test checks this is every one registered.
+ * emoji data document of static-emoji.ts, the unknown-user avatar of static-images.ts, and the
+ * web app's page, bundle files and page fallback (web-app.ts); a test checks this is every one
+ * registered.
  */
 export const RAW_ROUTES = [
   "/user_uploads/temporary/:token/:filename", "/user_uploads/:realm_id_str/*", "/user_avatars/:realm_id/emoji/images/:file_name",
-  "/static/generated/emoji/emoji_api.json", "/", "/static/webapp/:file", "/*",
+  "/static/generated/emoji/emoji_api.json", "/static/images/unknown-user-avatar.png", "/", "/static/webapp/:file", "/*",
 ];
 
 /**
