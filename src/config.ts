@@ -46,6 +46,8 @@ export type Config = {
   groupCommitMax: number;
   /** Page cache of each SQLite connection, in MiB. */
   sqliteCacheMb: number;
+  /** SQL text of the compiled statements each SQLite connection keeps, in KiB. */
+  sqliteStatementCacheKb: number;
   /** PostgreSQL: connections in the pool (PG_POOL_SIZE). */
   pgPoolSize: number;
   /** PostgreSQL: at most this many write transactions, or group-commit batches, at once (PG_WRITE_LANES). */
@@ -126,6 +128,14 @@ export const DEFAULT_GROUP_COMMIT_MAX = 64;
 
 /** Page cache of each SQLite connection (the writer and the reader), in MiB, unless configured. */
 export const DEFAULT_SQLITE_CACHE_MB = 64;
+
+/**
+ * SQL text of the compiled statements each SQLite connection keeps (store/sqlite-statements.ts),
+ * in KiB, unless configured. Compiled, they take 20 to 30 times as much native memory: at most
+ * some 15 MiB per connection. A server runs a few hundred distinct statements, most under
+ * 1 KiB of SQL.
+ */
+export const DEFAULT_SQLITE_STATEMENT_CACHE_KB = 512;
 
 /**
  * PostgreSQL's pool, and how many of its connections may write at once (store/pg-group-commit.ts;
@@ -320,6 +330,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     unclaimedUploadWeeks: intEnv(env, "UNCLAIMED_UPLOAD_WEEKS", 3),
     groupCommitMax: intEnv(env, "SQLITE_GROUP_COMMIT_MAX", DEFAULT_GROUP_COMMIT_MAX),
     sqliteCacheMb: intEnv(env, "SQLITE_CACHE_MB", DEFAULT_SQLITE_CACHE_MB),
+    sqliteStatementCacheKb: intEnv(env, "SQLITE_STATEMENT_CACHE_KB", DEFAULT_SQLITE_STATEMENT_CACHE_KB, 1),
     pgPoolSize: intEnv(env, "PG_POOL_SIZE", DEFAULT_PG_POOL_SIZE, 2),
     pgWriteLanes: intEnv(env, "PG_WRITE_LANES", DEFAULT_PG_WRITE_LANES, 1),
     pgWriteLaneWaitMs: intEnv(env, "PG_WRITE_LANE_WAIT_MS", DEFAULT_PG_WRITE_LANE_WAIT_MS),

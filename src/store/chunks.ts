@@ -8,9 +8,10 @@
  * realm's rows by `realm_id` over looking the listed ids up.
  */
 import { sql, type RawBuilder } from "kysely";
+import { EXACT_LIST_MAX, paddedList } from "./dialect/in-list-buckets.ts";
 
-/** Values of one `in` list per statement. */
-export const LIST_CHUNK = 1000;
+/** Values of one `in` list per statement (a power of two: a padded list stays within it). */
+export const LIST_CHUNK = 1024;
 
 /** Bound values (rows times columns) per multi-row insert. */
 const INSERT_VALUES = 5000;
@@ -43,11 +44,29 @@ export function valueChunks<T>(values: readonly T[]): T[][] {
   return chunked(values.length <= 1 ? values : [...new Set(values)], LIST_CHUNK);
 }
 
-/** Rows in chunks small enough for one multi-row insert each (judged by the first row's columns). */
+/**
+ * Rows in chunks small enough for one multi-row insert each (judged by the first row's columns),
+ * of few distinct sizes: the largest power of two that fits while rows remain past EXACT_LIST_MAX,
+ * then the rest as one chunk. 1,666 rows of three columns are four inserts of 1,024, 512, 128 and
+ * 2 rows, so inserts of any length share a dozen statement shapes.
+ */
 export function rowChunks<R extends object>(rows: readonly R[]): R[][] {
   if (rows.length === 0) return [];
   const columns = Math.max(1, Object.keys(rows[0]).length);
-  return chunked(rows, Math.max(1, Math.floor(INSERT_VALUES / columns)));
+  const max = powerOfTwoAtMost(Math.max(1, Math.floor(INSERT_VALUES / columns)));
+  const out: R[][] = [];
+  let start = 0;
+  while (rows.length - start > EXACT_LIST_MAX) {
+    const size = Math.min(max, powerOfTwoAtMost(rows.length - start));
+    out.push(rows.slice(start, start + size));
+    start += size;
+  }
+  if (start < rows.length) out.push(rows.slice(start));
+  return out;
+}
+
+function powerOfTwoAtMost(n: number): number {
+  return 2 ** Math.floor(Math.log2(n));
 }
 
 /** The rows `read` returns for each chunk, concatenated in chunk order (one query per chunk). */
@@ -68,12 +87,12 @@ export async function eachChunk<T>(chunks: readonly T[][], write: (chunk: T[]) =
 
 /**
  * An id list for a condition inside a larger query that cannot run per chunk (a narrow's range
- * read, ordered and limited): bound values when short, as any list; past a chunk, the ids are
+ * read, ordered and limited): bound values when short, padded as any list; past a chunk, the ids are
  * written into the SQL text as integer literals, which no bound-value limit counts. Only safe
  * integers are written (anything else throws), so nothing else can become SQL.
  */
 export function idListSql(ids: readonly number[]): RawBuilder<unknown> {
-  if (ids.length <= LIST_CHUNK) return sql.join(ids);
+  if (ids.length <= LIST_CHUNK) return sql.join(paddedList(ids));
   return sql.join(
     ids.map((id) => {
       if (!Number.isSafeInteger(id)) throw new TypeError(`not an id: ${id}`);

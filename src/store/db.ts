@@ -7,7 +7,7 @@ import { Kysely, Migrator, PostgresDialect } from "kysely";
 import type { Database } from "./schema.ts";
 import type { Engine } from "./types.ts";
 import { migrations } from "./migrations/index.ts";
-import { DEFAULT_GROUP_COMMIT_MAX, DEFAULT_PG_POOL_SIZE, DEFAULT_PG_WRITE_LANE_WAIT_MS, DEFAULT_PG_WRITE_LANES, DEFAULT_SQLITE_CACHE_MB } from "../config.ts";
+import { DEFAULT_GROUP_COMMIT_MAX, DEFAULT_PG_POOL_SIZE, DEFAULT_PG_WRITE_LANE_WAIT_MS, DEFAULT_PG_WRITE_LANES, DEFAULT_SQLITE_CACHE_MB, DEFAULT_SQLITE_STATEMENT_CACHE_KB } from "../config.ts";
 import { groupCommitter, type GroupCommitter } from "./group-commit.ts";
 import { withStatementCache } from "./sqlite-statements.ts";
 import { SqliteLiteralLimits } from "./dialect/sqlite-literal-limits.ts";
@@ -20,7 +20,7 @@ import { startCheckpointer } from "./sqlite-checkpointer.ts";
 import { pgGroupCommitter } from "./pg-group-commit.ts";
 
 /** What openStore reads of the configuration (config.ts documents each). */
-type StoreOptions = { databaseUrl: string | null; dataDir: string; groupCommitMax?: number; sqliteCacheMb?: number; pgPoolSize?: number; pgWriteLanes?: number; pgWriteLaneWaitMs?: number; pgNamedPageQueries?: number };
+type StoreOptions = { databaseUrl: string | null; dataDir: string; groupCommitMax?: number; sqliteCacheMb?: number; sqliteStatementCacheKb?: number; pgPoolSize?: number; pgWriteLanes?: number; pgWriteLaneWaitMs?: number; pgNamedPageQueries?: number };
 
 /** An open database: the Kysely handles, its engine and what closes it. */
 export type Store = {
@@ -74,12 +74,13 @@ export function openStore(opts: StoreOptions): Store {
   fs.mkdirSync(opts.dataDir, { recursive: true });
   const file = path.join(opts.dataDir, "parley.db");
   const cacheMb = opts.sqliteCacheMb ?? DEFAULT_SQLITE_CACHE_MB;
+  const statementBytes = (opts.sqliteStatementCacheKb ?? DEFAULT_SQLITE_STATEMENT_CACHE_KB) * 1024;
   const writer = sqliteConnection(file, false, cacheMb);
   const checkpointer = startCheckpointer(file, writer);
   const dataVersion = writer.prepare("pragma data_version").pluck();
   const versions = new TableVersions(() => dataVersion.get() as number, () => checkpointer.noteWrite());
-  const db = sqliteKysely(writer, versions);
-  const reader = sqliteKysely(sqliteConnection(file, true, cacheMb));
+  const db = sqliteKysely(writer, statementBytes, versions);
+  const reader = sqliteKysely(sqliteConnection(file, true, cacheMb), statementBytes);
   attachReadCache(db, versions);
   shareReadCache(reader, db);
   const transact = groupCommitter(db, Math.max(1, opts.groupCommitMax ?? DEFAULT_GROUP_COMMIT_MAX));
@@ -112,12 +113,14 @@ function sqliteConnection(file: string, queryOnly: boolean, cacheMb: number): Sq
 }
 
 /**
- * Kysely over a connection; the writer's statements are reported to `versions` (read-cache.ts).
+ * Kysely over a connection, its compiled statements kept up to `statementBytes` of SQL
+ * (sqlite-statements.ts); the writer's statements are reported to `versions` (read-cache.ts).
  * Its transactions begin immediate (dialect/sqlite-immediate.ts): other processes write the
  * same file.
  */
-function sqliteKysely(conn: SqliteDatabase.Database, versions?: TableVersions): Kysely<Database> {
-  return new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(conn, versions) }), plugins: [new SqliteLiteralLimits()] });
+function sqliteKysely(conn: SqliteDatabase.Database, statementBytes: number, versions?: TableVersions): Kysely<Database> {
+  const database = withStatementCache(conn, statementBytes, versions);
+  return new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database }), plugins: [new SqliteLiteralLimits()] });
 }
 
 /** Brings the schema up to date; throws with the failing migration's name. */

@@ -13,7 +13,7 @@ import type { Db, Engine } from "../types.ts";
 import { atBatchEnd } from "../batch-end.ts";
 import { prepared, type Placeholders } from "../prepared.ts";
 import { searchTokens } from "../search-words.ts";
-import { eachChunk, idChunks } from "../chunks.ts";
+import { eachChunk, idChunks, idListSql } from "../chunks.ts";
 import { pushTo } from "../../collections.ts";
 
 const ENTITIES: Readonly<Record<string, string>> = { amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'", "#x27": "'", nbsp: " " };
@@ -60,7 +60,7 @@ async function indexBatch(db: QueryExecutorProvider, engine: Engine, messages: r
   if (engine === "sqlite") {
     const rows = entries.map((e) => sql`(${e.id}, ${e.topic.join(" ")}, ${e.content.join(" ")})`);
     return atBatchEnd(db, async () => {
-      if (replace) await sql`delete from message_search where rowid in (${sql.join(entries.map((e) => e.id))})`.execute(db);
+      if (replace) await sql`delete from message_search where rowid in (${idListSql(entries.map((e) => e.id))})`.execute(db);
       await sql`insert into message_search (rowid, topic, content) values ${sql.join(rows)}`.execute(db);
     });
   }
@@ -107,5 +107,5 @@ export async function indexNewMessage(db: Db, engine: Engine, message: IndexedMe
 export async function unindexMessages(db: Db, engine: Engine, messageIds: number[]): Promise<void> {
   if (engine !== "sqlite" || messageIds.length === 0) return;
   const chunks = idChunks(messageIds);
-  await atBatchEnd(db, () => eachChunk(chunks, (chunk) => sql`delete from message_search where rowid in (${sql.join(chunk)})`.execute(db)));
+  await atBatchEnd(db, () => eachChunk(chunks, (chunk) => sql`delete from message_search where rowid in (${idListSql(chunk)})`.execute(db)));
 }

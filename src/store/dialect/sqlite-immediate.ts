@@ -6,7 +6,8 @@
  * SQLITE_BUSY, past busy_timeout: "database is locked". `begin immediate` waits for the lock
  * (up to busy_timeout) before reading anything, so every writer takes its turn and succeeds.
  */
-import { CompiledQuery, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver } from "kysely";
+import { CompiledQuery, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type QueryCompiler } from "kysely";
+import { InListBucketsCompiler } from "./in-list-buckets.ts";
 
 const BEGIN_IMMEDIATE = CompiledQuery.raw("begin immediate");
 
@@ -16,7 +17,7 @@ class ImmediateSqliteDriver extends SqliteDriver {
   }
 }
 
-/** Kysely's SQLite dialect with immediate write transactions. */
+/** Kysely's SQLite dialect with immediate write transactions and padded `in` lists (in-list-buckets.ts). */
 export class ImmediateSqliteDialect extends SqliteDialect {
   readonly #config: ConstructorParameters<typeof SqliteDialect>[0];
 
@@ -27,5 +28,9 @@ export class ImmediateSqliteDialect extends SqliteDialect {
 
   override createDriver(): Driver {
     return new ImmediateSqliteDriver(this.#config);
+  }
+
+  override createQueryCompiler(): QueryCompiler {
+    return new InListBucketsCompiler();
   }
 }
