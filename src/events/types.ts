@@ -7,7 +7,7 @@ import type { AttachmentEvent } from "./kinds/attachments.ts";
 import type { RealmBotEvent } from "./kinds/bots.ts";
 import type { HeartbeatEvent } from "./kinds/core.ts";
 import type { DraftsEvent, ScheduledMessagesEvent } from "./kinds/drafts.ts";
-import type { ChannelFolderEvent, NavigationViewEvent } from "./kinds/fl420.ts";
+import type { ChannelFolderEvent, NavigationViewEvent } from "./kinds/sidebar.ts";
 import type { InvitesChangedEvent } from "./kinds/invites.ts";
 import type { UpdateMessageFlagsEvent } from "./kinds/message-flags.ts";
 import type { MessageUpdateEvent } from "./kinds/message-updates.ts";

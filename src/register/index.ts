@@ -6,7 +6,7 @@ import type { StateProvider } from "./provider.ts";
 import { alertWordsState } from "./alert-words.ts";
 import { defaultStreamsState } from "./default-streams.ts";
 import { draftsState } from "./drafts.ts";
-import { fl420State } from "./fl420.ts";
+import { sidebarState } from "./sidebar.ts";
 import { filesState } from "./files.ts";
 import { messagesState } from "./messages.ts";
 import { organizationState } from "./organization.ts";
@@ -59,7 +59,7 @@ export const STATE_PROVIDERS: readonly StateProvider[] = [
   alertWordsState,
   draftsState,
   defaultStreamsState,
-  fl420State,
+  sidebarState,
   pushState,
 ];
 

@@ -1,7 +1,7 @@
 /** Channel folders of a realm (FL 389) and the channels' folder_id. */
 import type { Selectable } from "kysely";
 import type { Db } from "./types.ts";
-import type { ChannelFolderTable } from "./schema-fl420.ts";
+import type { ChannelFolderTable } from "./schema-sidebar.ts";
 import type { StreamRow } from "./schema.ts";
 import { cachedRealmRows } from "./read-cache.ts";
 

@@ -1,7 +1,7 @@
 /** Navigation views: a user's left-sidebar view settings, by URL fragment (FL 390). */
 import type { Selectable } from "kysely";
 import type { Db } from "./types.ts";
-import type { NavigationViewTable } from "./schema-fl420.ts";
+import type { NavigationViewTable } from "./schema-sidebar.ts";
 import { cachedUserRows } from "./read-cache.ts";
 
 /** A stored navigation view. */

@@ -5,9 +5,9 @@
 import { nowSeconds } from "../../clock.ts";
 import { AdministratorRequiredError, JsonableError } from "../../errors.ts";
 import { isRealmAdmin } from "../../permissions/check.ts";
-import { presentChannelFolder, type ApiChannelFolder } from "../../present/fl420.ts";
+import { presentChannelFolder, type ApiChannelFolder } from "../../present/sidebar.ts";
 import { renderStreamDescription } from "../../present/streams.ts";
-import { channelFolderAddEvent, channelFolderReorderEvent, channelFolderUpdateEvent } from "../../events/kinds/fl420.ts";
+import { channelFolderAddEvent, channelFolderReorderEvent, channelFolderUpdateEvent } from "../../events/kinds/sidebar.ts";
 import {
   countStreamsInFolder,
   setStreamFolder,

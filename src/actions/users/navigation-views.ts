@@ -3,9 +3,9 @@
  * built-in left-sidebar views and their own named views, keyed by URL fragment; each change is
  * an event to that user alone.
  */
-import { navigationViewAddEvent, navigationViewRemoveEvent, navigationViewUpdateEvent } from "../../events/kinds/fl420.ts";
+import { navigationViewAddEvent, navigationViewRemoveEvent, navigationViewUpdateEvent } from "../../events/kinds/sidebar.ts";
 import { JsonableError } from "../../errors.ts";
-import { presentNavigationView, type ApiNavigationView } from "../../present/fl420.ts";
+import { presentNavigationView, type ApiNavigationView } from "../../present/sidebar.ts";
 import {
   deleteNavigationView,
   getNavigationView,

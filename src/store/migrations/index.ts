@@ -12,7 +12,7 @@ import { presenceMigration } from "./0010-presence.ts";
 import { draftsScheduledMigration } from "./0011-drafts-scheduled.ts";
 import { alertWordsMutedUsersMigration } from "./0012-alert-words-muted-users.ts";
 import { realmUserDefaultsMigration } from "./0013-realm-user-defaults.ts";
-import { fl420Migration } from "./0016-fl420.ts";
+import { sidebarMigration } from "./0016-sidebar.ts";
 import { defaultStreamsMigration } from "./0015-default-streams.ts";
 import { outgoingWebhooksMigration } from "./0018-outgoing-webhooks.ts";
 import { remindersMigration } from "./0019-reminders.ts";
@@ -46,7 +46,8 @@ export function migrations(engine: Engine): Record<string, Migration> {
     "0012-alert-words-muted-users": alertWordsMutedUsersMigration(engine),
     "0013-realm-user-defaults": realmUserDefaultsMigration(),
     "0015-default-streams": defaultStreamsMigration(engine),
-    "0016-fl420": fl420Migration(engine),
+    // Named by its feature level when it was written; databases record the name.
+    "0016-fl420": sidebarMigration(engine),
     "0018-outgoing-webhooks": outgoingWebhooksMigration(engine),
     "0019-reminders": remindersMigration(),
     "0020-push": pushMigration(engine),

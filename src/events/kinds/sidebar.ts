@@ -1,6 +1,6 @@
 /** `navigation_view` events (FL 390, to the view's owner) and `channel_folder` events (FL 389, to the realm). */
 
-import type { ApiChannelFolder, ApiNavigationView } from "../../present/fl420.ts";
+import type { ApiChannelFolder, ApiNavigationView } from "../../present/sidebar.ts";
 
 /** A navigation view added, changed or removed. */
 export type NavigationViewEvent =

@@ -31,6 +31,6 @@ async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
 }
 
 /** Migration 0016: navigation_views, channel_folders, streams.folder_id. */
-export function fl420Migration(engine: Engine): Migration {
+export function sidebarMigration(engine: Engine): Migration {
   return { up: (db) => up(db, engine) };
 }
