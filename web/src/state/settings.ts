@@ -47,6 +47,12 @@ export async function saveSetting<K extends keyof UserSettings>(name: K, value: 
   settings.value = { ...settings.value, [name]: value };
 }
 
+/** Switches `enter_sends` from the compose box: applied here at once, saved behind (a failure is left to the next register). */
+export function setEnterSends(value: boolean): void {
+  settings.value = { ...settings.value, enter_sends: value };
+  void manageApi.updateSettings({ enter_sends: value }).catch(() => undefined);
+}
+
 /** Changes the user's name (the server checks it and announces it to everyone). */
 export async function changeFullName(fullName: string): Promise<void> {
   await manageApi.updateSettings({ full_name: fullName });

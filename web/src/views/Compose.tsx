@@ -4,8 +4,8 @@
  * sending with Enter or Ctrl+Enter as the user's `enter_sends` setting says.
  */
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
-import { api } from "../api/client.ts";
 import * as compose from "../state/compose.ts";
+import { setEnterSends } from "../state/settings.ts";
 import { settings, sortedSubscriptions } from "../state/store.ts";
 import { noteTyping } from "../state/typing.ts";
 import { uploadError, uploadFiles, uploadsInProgress } from "../state/uploads.ts";
@@ -33,9 +33,7 @@ function sendKey(e: KeyboardEvent): void {
 
 function toggleEnterSends(e: Event): void {
   if (!(e.currentTarget instanceof HTMLInputElement)) return;
-  const value = e.currentTarget.checked;
-  settings.value = { ...settings.value, enter_sends: value };
-  void api.updateSettings({ enter_sends: value }).catch(() => undefined);
+  setEnterSends(e.currentTarget.checked);
 }
 
 function reportCaret(e: Event): void {

@@ -5,10 +5,11 @@
  * arrow keys move between items, Esc closes it and gives the focus back to its button.
  */
 import { useEffect, useRef, useState } from "preact/hooks";
-import { api, ApiError } from "../api/client.ts";
 import type { Message } from "../api/types.ts";
 import * as compose from "../state/compose.ts";
+import { errorText } from "../state/errors.ts";
 import { ensureGroups } from "../state/groups.ts";
+import { deleteMessage, setStarred } from "../state/message-changes.ts";
 import { canDelete, canEditContent, canEditTopic } from "../state/message-rules.ts";
 import { me } from "../state/store.ts";
 import { usePopoverPlacement } from "./popover.ts";
@@ -23,7 +24,7 @@ function menuItems(message: Message, myId: number, on: { react: () => void; edit
   ];
   if (canEditContent(message, myId)) items.push({ label: "Edit message", run: on.edit });
   else if (canEditTopic(message, myId)) items.push({ label: "Edit topic", run: on.edit });
-  items.push({ label: starred ? "Unstar message" : "Star message", run: () => void api.flags([message.id], starred ? "remove" : "add", "starred").catch(() => undefined) });
+  items.push({ label: starred ? "Unstar message" : "Star message", run: () => setStarred(message.id, !starred) });
   if (canDelete(message, myId)) items.push({ label: "Delete message", run: on.remove });
   return items;
 }
@@ -122,10 +123,10 @@ export function DeleteDialog({ message, onClose }: { message: Message; onClose: 
   const confirm = async () => {
     setBusy(true);
     try {
-      await api.deleteMessage(message.id);
+      await deleteMessage(message.id);
       onClose();
     } catch (err) {
-      setError(err instanceof ApiError ? err.message : "Could not delete the message.");
+      setError(errorText(err, "Could not delete the message."));
       setBusy(false);
     }
   };

@@ -5,8 +5,9 @@
  * Zulip web's default). The new content arrives as an update_message event.
  */
 import { useEffect, useRef, useState } from "preact/hooks";
-import { api, ApiError, type Params } from "../api/client.ts";
 import type { Message } from "../api/types.ts";
+import { errorText } from "../state/errors.ts";
+import { editMessage, rawContent, type MessageEdit } from "../state/message-changes.ts";
 import { canEditContent, canEditTopic } from "../state/message-rules.ts";
 import { me, settings } from "../state/store.ts";
 
@@ -23,13 +24,13 @@ export function MessageEditor({ message, onDone }: { message: Message; onDone: (
   const box = useRef<HTMLTextAreaElement>(null);
   useEffect(() => {
     let live = true;
-    api.message(message.id).then(
-      (res) => {
+    rawContent(message.id).then(
+      (source) => {
         if (!live) return;
-        setRaw(res.raw_content);
-        setText(res.raw_content);
+        setRaw(source);
+        setText(source);
       },
-      (err: unknown) => live && setError(err instanceof ApiError ? err.message : "Could not load the message."),
+      (err: unknown) => live && setError(errorText(err, "Could not load the message.")),
     );
     return () => {
       live = false;
@@ -39,7 +40,7 @@ export function MessageEditor({ message, onDone }: { message: Message; onDone: (
     if (raw !== null) box.current?.focus();
   }, [raw]);
   const save = async () => {
-    const params: Params = {};
+    const params: MessageEdit = {};
     if (contentEditable && raw !== null && text !== raw) params.content = text;
     if (topicEditable && topic.trim() !== message.subject) {
       params.topic = topic.trim();
@@ -49,10 +50,10 @@ export function MessageEditor({ message, onDone }: { message: Message; onDone: (
     setSaving(true);
     setError(null);
     try {
-      await api.editMessage(message.id, params);
+      await editMessage(message.id, params);
       onDone();
     } catch (err) {
-      setError(err instanceof ApiError ? err.message : "Could not save the message.");
+      setError(errorText(err, "Could not save the message."));
       setSaving(false);
     }
   };

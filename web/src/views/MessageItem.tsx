@@ -3,10 +3,10 @@
  * its actions (toolbar and menu, the emoji picker, the in-place editor, the delete confirmation).
  */
 import { useEffect, useMemo, useState } from "preact/hooks";
-import { api } from "../api/client.ts";
 import type { Message, Reaction } from "../api/types.ts";
 import { ensureEmoji, realmEmojiById, spokenEmojiName, type EmojiChoice } from "../state/emoji.ts";
 import { selectedId } from "../state/feed.ts";
+import { toggleReaction, type ReactionEmoji } from "../state/message-changes.ts";
 import { me, settings, users } from "../state/store.ts";
 import { Avatar } from "./Avatar.tsx";
 import { EmojiGlyph, EmojiPicker } from "./EmojiPicker.tsx";
@@ -14,7 +14,6 @@ import { fullTime, timeOfDay, withEmojiGlyphs } from "./format.ts";
 import { DeleteDialog, MessageToolbar } from "./MessageActions.tsx";
 import { MessageEditor } from "./MessageEditor.tsx";
 
-type ReactionEmoji = Omit<Reaction, "user_id">;
 type ReactionGroup = { key: string; emoji: ReactionEmoji; userIds: number[] };
 
 function groupReactions(reactions: readonly Reaction[]): ReactionGroup[] {
@@ -26,12 +25,6 @@ function groupReactions(reactions: readonly Reaction[]): ReactionGroup[] {
     groups.set(key, group);
   }
   return [...groups.values()];
-}
-
-/** Adds my reaction, or takes it back when I already reacted with that emoji (as upstream's picker). */
-function toggleReaction(message: Message, emoji: ReactionEmoji, myId: number): void {
-  const mine = message.reactions.some((r) => r.user_id === myId && r.reaction_type === emoji.reaction_type && r.emoji_code === emoji.emoji_code);
-  void api.reaction(message.id, mine ? "remove" : "add", emoji).catch(() => undefined);
 }
 
 function ReactionGlyph({ emoji }: { emoji: ReactionEmoji }) {

@@ -3,12 +3,12 @@
  * the current channel's topics, and the direct conversations, each with its unread count.
  */
 import { useEffect, useRef } from "preact/hooks";
-import { api } from "../api/client.ts";
 import { narrow } from "../state/feed.ts";
 import { sidebarOpen } from "../state/layout.ts";
 import { dmKey, narrowHash, sameNarrow, type Narrow } from "../state/narrow.ts";
 import { presenceOf, type PresenceStatus } from "../state/presence.ts";
 import { dmTitle, setEntry, sortedDms, sortedSubscriptions, streamName, topics } from "../state/store.ts";
+import { fetchTopics } from "../state/topics.ts";
 import { topicKey, unreadCounts, unreadTopics } from "../state/unread.ts";
 
 /** What a presence dot means, for its tooltip. */
@@ -48,8 +48,8 @@ function useTopics(streamId: number | null): void {
   useEffect(() => {
     if (streamId === null || topics.value.has(streamId)) return;
     let live = true;
-    api.topics(streamId).then(
-      (res) => live && setEntry(topics, streamId, res.topics),
+    fetchTopics(streamId).then(
+      (list) => live && setEntry(topics, streamId, list),
       () => undefined,
     );
     return () => {

@@ -1,0 +1,7 @@
+/** The words a view shows for a failed call: the server's message, or the caller's fallback. */
+import { ApiError } from "../api/client.ts";
+
+/** The server's message for a failed call (its error envelope's `msg`), or `fallback`. */
+export function errorText(err: unknown, fallback = "Something went wrong. Try again."): string {
+  return err instanceof ApiError ? err.message : fallback;
+}
