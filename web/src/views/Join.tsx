@@ -7,7 +7,9 @@
 import { useEffect, useState } from "preact/hooks";
 import type { InviteSummary } from "../api/manage.ts";
 import { askEmailConfirmation, readInvite, signUp } from "../state/join.ts";
-import { ActionStatus, errorText, Field, useAction } from "./settings/action.tsx";
+import { errorText } from "../state/errors.ts";
+import { Field, useAction } from "./forms/action.tsx";
+import { CardForm } from "./forms/CardForm.tsx";
 
 /** The channels the new account joins, when there are any. */
 function InvitedChannels({ invite }: { invite: InviteSummary }) {
@@ -19,15 +21,9 @@ function JoinForm({ token, invite }: { token: string; invite: InviteSummary }) {
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const action = useAction();
-
-  function submit(e: Event): void {
-    e.preventDefault();
-    void action.run(() => signUp(token, { full_name: fullName.trim(), password, email: invite.email === null ? email.trim() : undefined }));
-  }
-
+  const submit = () => void action.run(() => signUp(token, { full_name: fullName.trim(), password, email: invite.email === null ? email.trim() : undefined }));
   return (
-    <form class="login-card" onSubmit={submit} aria-labelledby="join-title">
-      <h1 id="join-title">Join {invite.realm_name}</h1>
+    <CardForm titleId="join-title" title={`Join ${invite.realm_name}`} action={action} submitLabel="Sign up" onSubmit={submit}>
       <InvitedChannels invite={invite} />
       {invite.email === null ? (
         <Field label="Email" type="email" name="email" autocomplete="email" required value={email} onValue={setEmail} />
@@ -36,11 +32,7 @@ function JoinForm({ token, invite }: { token: string; invite: InviteSummary }) {
       )}
       <Field label="Full name" name="full_name" autocomplete="name" required value={fullName} onValue={setFullName} />
       <Field label="Password" type="password" name="password" autocomplete="new-password" required value={password} onValue={setPassword} />
-      <ActionStatus action={action} />
-      <button type="submit" class="button-primary" disabled={action.busy}>
-        Sign up
-      </button>
-    </form>
+    </CardForm>
   );
 }
 
@@ -49,11 +41,7 @@ function ConfirmEmailForm({ token, invite }: { token: string; invite: InviteSumm
   const [email, setEmail] = useState("");
   const [sentTo, setSentTo] = useState<string | null>(null);
   const action = useAction();
-
-  function submit(e: Event): void {
-    e.preventDefault();
-    void action.run(async () => setSentTo(await askEmailConfirmation(token, email.trim())));
-  }
+  const submit = () => void action.run(async () => setSentTo(await askEmailConfirmation(token, email.trim())));
 
   if (sentTo !== null) {
     return (
@@ -66,16 +54,11 @@ function ConfirmEmailForm({ token, invite }: { token: string; invite: InviteSumm
     );
   }
   return (
-    <form class="login-card" onSubmit={submit} aria-labelledby="join-title">
-      <h1 id="join-title">Join {invite.realm_name}</h1>
+    <CardForm titleId="join-title" title={`Join ${invite.realm_name}`} action={action} submitLabel="Continue" onSubmit={submit}>
       <InvitedChannels invite={invite} />
       <p class="settings-note">Enter your email address: we will send you a link to finish signing up.</p>
       <Field label="Email" type="email" name="email" autocomplete="email" required value={email} onValue={setEmail} />
-      <ActionStatus action={action} />
-      <button type="submit" class="button-primary" disabled={action.busy}>
-        Continue
-      </button>
-    </form>
+    </CardForm>
   );
 }
 

@@ -3,7 +3,7 @@ import { useEffect, useState } from "preact/hooks";
 import type { Stream } from "../../api/manage.ts";
 import { archiveStream, createStream, loadGroups, loadStreams, setStreamPermission, setSubscribed, streams, streamSubscribers } from "../../state/admin.ts";
 import { userName, users } from "../../state/store.ts";
-import { ActionStatus, Field, Options, useAction, useLoad } from "../settings/action.tsx";
+import { ActionStatus, Field, Options, useAction, useLoad } from "../forms/action.tsx";
 import { GroupSelect } from "./GroupSelect.tsx";
 
 function CreateChannel() {

@@ -1,7 +1,7 @@
 /** A choice among the system groups for a permission setting ("Who can post", "Who can invite"). */
 import type { GroupSettingValue } from "../../api/types.ts";
 import { systemGroupId } from "../../state/admin.ts";
-import { Options } from "../settings/action.tsx";
+import { NumberSelect } from "../forms/action.tsx";
 
 /** The system groups, widest first (each role group holds the roles above it). */
 const SYSTEM_CHOICES: ReadonlyArray<{ group: string; label: string }> = [
@@ -20,18 +20,10 @@ export function GroupSelect(props: { label: string; value: GroupSettingValue | u
     const id = systemGroupId(c.group);
     return id === undefined || (!props.everyone && c.group === "role:everyone") ? [] : [{ value: id, label: c.label }];
   });
-  const current = typeof props.value === "number" && choices.some((c) => c.value === props.value) ? String(props.value) : "custom";
   return (
     <label class="setting-row">
       {props.label}
-      <select value={current} disabled={props.disabled} onChange={(e) => props.onChange(Number(e.currentTarget.value))}>
-        {current === "custom" && (
-          <option value="custom" disabled>
-            A custom group
-          </option>
-        )}
-        <Options choices={choices} />
-      </select>
+      <NumberSelect value={typeof props.value === "number" ? props.value : undefined} choices={choices} disabled={props.disabled} onValue={props.onChange} otherLabel="A custom group" />
     </label>
   );
 }

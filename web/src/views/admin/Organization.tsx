@@ -2,7 +2,7 @@
 import { useState } from "preact/hooks";
 import { loadGroups, realm, REALM_PERMISSIONS, saveRealm, sendWelcomeTest, type RealmPermission } from "../../state/admin.ts";
 import { myRole, ROLE } from "../../state/settings.ts";
-import { ActionStatus, Field, useAction, useLoad } from "../settings/action.tsx";
+import { ActionStatus, Field, useAction, useLoad } from "../forms/action.tsx";
 import { GroupSelect } from "./GroupSelect.tsx";
 
 /** The organization screen. */

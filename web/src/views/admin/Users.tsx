@@ -7,7 +7,7 @@ import type { Invite, Member } from "../../api/manage.ts";
 import { canCreateInviteLinks, canSendInvites, createInviteLink, emailSending, inviteByEmail, invites, loadInvites, loadMembers, members, revokeInvite, setActive, setRole } from "../../state/admin.ts";
 import { isAdmin, myRole, ROLE } from "../../state/settings.ts";
 import { me, sortedSubscriptions } from "../../state/store.ts";
-import { ActionStatus, Options, useAction, useLoad } from "../settings/action.tsx";
+import { ActionStatus, NumberSelect, useAction, useLoad } from "../forms/action.tsx";
 
 const ROLE_NAMES: ReadonlyArray<{ value: number; label: string }> = [
   { value: ROLE.owner, label: "Owner" },
@@ -84,9 +84,7 @@ function InviteForm() {
       )}
       <label>
         Invite as
-        <select value={String(inviteAs)} onChange={(e) => setInviteAs(Number(e.currentTarget.value))}>
-          <Options choices={grantableRoles()} />
-        </select>
+        <NumberSelect value={inviteAs} choices={grantableRoles()} onValue={setInviteAs} />
       </label>
       <fieldset>
         <legend>Channels they join</legend>
@@ -169,9 +167,7 @@ function UserRow({ user }: { user: Member }) {
         {locked ? (
           roleName(user.role)
         ) : (
-          <select aria-label={`Role of ${user.full_name}`} value={String(user.role)} disabled={action.busy || !user.is_active} onChange={(e) => void action.run(() => setRole(user.user_id, Number(e.currentTarget.value)))}>
-            <Options choices={roles} />
-          </select>
+          <NumberSelect label={`Role of ${user.full_name}`} value={user.role} choices={roles} disabled={action.busy || !user.is_active} onValue={(role) => void action.run(() => setRole(user.user_id, role))} />
         )}
       </td>
       <td>

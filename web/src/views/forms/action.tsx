@@ -1,6 +1,6 @@
 /** Form pieces: a call to the server (busy, then its error or a confirmation) and its display, and labelled fields. */
 import { useEffect, useState } from "preact/hooks";
-import { ApiError } from "../../api/client.ts";
+import { errorText } from "../../state/errors.ts";
 
 /** The state of a form's action and the function that runs it. */
 export type Action = {
@@ -10,11 +10,6 @@ export type Action = {
   /** Runs `work`; on success shows `doneText` (if any), on failure the server's message. Resolves to whether it succeeded. */
   run: (work: () => Promise<unknown>, doneText?: string) => Promise<boolean>;
 };
-
-/** The server's message for a failed call, or a generic one. */
-export function errorText(err: unknown): string {
-  return err instanceof ApiError ? err.message : "Something went wrong. Try again.";
-}
 
 /** A form action's state. */
 export function useAction(): Action {
@@ -75,6 +70,25 @@ export function Field(props: { label: string; value: string; onValue: (value: st
       {label}
       {type === "password" ? <input type="password" {...input} onInput={onInput} /> : type === "email" ? <input type="email" {...input} onInput={onInput} /> : <input type="text" {...input} onInput={onInput} />}
     </label>
+  );
+}
+
+/**
+ * A select among numeric values (sent as text, read back with Number). A value that is none of
+ * the choices shows as `otherLabel`, a disabled option kept until another is chosen (a custom
+ * group where the choices are the system groups). `label` names a select no label wraps.
+ */
+export function NumberSelect(props: { value: number | undefined; choices: ReadonlyArray<{ value: number; label: string }>; onValue: (value: number) => void; disabled?: boolean; label?: string; otherLabel?: string }) {
+  const known = props.value !== undefined && props.choices.some((c) => c.value === props.value);
+  return (
+    <select aria-label={props.label} value={known ? String(props.value) : "other"} disabled={props.disabled} onChange={(e) => props.onValue(Number(e.currentTarget.value))}>
+      {!known && props.otherLabel !== undefined && (
+        <option value="other" disabled>
+          {props.otherLabel}
+        </option>
+      )}
+      <Options choices={props.choices} />
+    </select>
   );
 }
 

@@ -3,7 +3,7 @@ import { useState } from "preact/hooks";
 import type { UserSettings } from "../../api/types.ts";
 import { changeFullName, changePassword, saveSetting, type BooleanSetting } from "../../state/settings.ts";
 import { me, settings } from "../../state/store.ts";
-import { ActionStatus, Field, Options, useAction } from "./action.tsx";
+import { ActionStatus, Field, NumberSelect, useAction } from "../forms/action.tsx";
 
 function NameForm() {
   const [name, setName] = useState(me.value?.full_name ?? "");
@@ -84,23 +84,17 @@ function SettingCheckbox({ name, label }: { name: BooleanSetting; label: string 
   );
 }
 
-const NOTIFICATION_SETTINGS: ReadonlyArray<{ name: BooleanSetting; label: string }> = [
-  { name: "enable_desktop_notifications", label: "Desktop notifications for direct messages and mentions" },
-  { name: "enable_stream_desktop_notifications", label: "Desktop notifications for channel messages" },
-  { name: "enable_sounds", label: "Audible notifications" },
-  { name: "wildcard_mentions_notify", label: "Notify me of @all and @everyone mentions" },
-  { name: "enable_offline_email_notifications", label: "Email me when I am offline" },
-  { name: "enable_offline_push_notifications", label: "Mobile notifications when I am offline" },
-];
-
 /** Notification settings. */
 export function NotificationsScreen() {
   return (
     <fieldset class="settings-form">
       <legend>Notifications</legend>
-      {NOTIFICATION_SETTINGS.map((s) => (
-        <SettingCheckbox key={s.name} name={s.name} label={s.label} />
-      ))}
+      <SettingCheckbox name="enable_desktop_notifications" label="Desktop notifications for direct messages and mentions" />
+      <SettingCheckbox name="enable_stream_desktop_notifications" label="Desktop notifications for channel messages" />
+      <SettingCheckbox name="enable_sounds" label="Audible notifications" />
+      <SettingCheckbox name="wildcard_mentions_notify" label="Notify me of @all and @everyone mentions" />
+      <SettingCheckbox name="enable_offline_email_notifications" label="Email me when I am offline" />
+      <SettingCheckbox name="enable_offline_push_notifications" label="Mobile notifications when I am offline" />
     </fieldset>
   );
 }
@@ -118,16 +112,7 @@ function ThemeSelect() {
     <div class="setting-row">
       <label>
         Theme
-        <select
-          value={String(settings.value.color_scheme)}
-          disabled={action.busy}
-          onChange={(e) => {
-            const value = Number(e.currentTarget.value);
-            void action.run(() => saveSetting("color_scheme", value));
-          }}
-        >
-          <Options choices={THEMES} />
-        </select>
+        <NumberSelect value={settings.value.color_scheme} choices={THEMES} disabled={action.busy} onValue={(value) => void action.run(() => saveSetting("color_scheme", value))} />
       </label>
       <ActionStatus action={action} />
     </div>
