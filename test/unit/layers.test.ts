@@ -34,7 +34,7 @@ type Tree = {
   /** The allowed edges; acyclic (tested), so no import cycle between top folders can form. */
   allowed: Readonly<Record<Unit, Rule>>;
   /**
-   * Per folder, the files of its own its subfolders may import (names relative to the folder):
+   * Per folder, which of its own files its subfolders may import (names relative to the folder):
    * the definitions they are written with. Any other import of a parent's file is a violation,
    * and an edge for the cycle check. A name that no longer exists permits nothing.
    */
