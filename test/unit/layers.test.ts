@@ -43,10 +43,13 @@ type Tree = {
   pure: ReadonlySet<string>;
 };
 
+/** src/'s program-wide concepts (see Tree.shared). */
+const SRC_SHARED: readonly Unit[] = ["errors", "config", "clock", "secrets", "version", "uri-template", "log", "collections"];
+
 /** src/: the server. */
 export const SRC: Tree = {
   dir: path.join(ROOT, "src"),
-  shared: ["errors", "config", "clock", "secrets", "version", "uri-template", "log", "collections"],
+  shared: SRC_SHARED,
   allowed: {
     server: { imports: ["http", "actions", "events", "rate-limit", "store", "push-thread"] },
     "push-thread": { imports: ["actions", "events", "rate-limit", "store"] },
@@ -64,14 +67,7 @@ export const SRC: Tree = {
     store: { imports: [] },
     "rate-limit": { imports: [] },
     "outgoing-http": { imports: [] },
-    errors: { imports: [] },
-    config: { imports: [] },
-    clock: { imports: [] },
-    secrets: { imports: [] },
-    version: { imports: [] },
-    "uri-template": { imports: [] },
-    log: { imports: [] },
-    collections: { imports: [] },
+    ...Object.fromEntries(SRC_SHARED.map((unit) => [unit, { imports: [] }])),
   },
   subfolderShared: {
     // The action context and withTransaction; the loop of the persisted-job workers.
