@@ -1,4 +1,4 @@
-/** Form pieces: a call to the server (busy, then its error or a confirmation) and its display, and labelled fields. */
+/** Form pieces: a call to the server (busy, then its error or a confirmation) and its display, labelled fields, and selects among numbers. */
 import { useEffect, useState } from "preact/hooks";
 import { errorText } from "../../state/errors.ts";
 
