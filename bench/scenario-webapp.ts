@@ -3,8 +3,10 @@
  * of what a first visit downloads: index.html, script and style sheet, raw, gzip and brotli),
  * then Chromium loading the app from a real server with an empty cache: the login page, and the
  * signed-in feed showing its newest 100 messages. Each load is timed WEBAPP_LOADS times; the
- * median is reported. Takes a few seconds.
+ * median is reported. Also the bytes a full POST /register puts on the wire, plain and as the
+ * server compresses it for gzip and brotli clients (http/compression.ts). Takes a few seconds.
  */
+import http from "node:http";
 import zlib from "node:zlib";
 import type { Browser, Cookie, Page } from "playwright-core";
 import { bundleWebApp } from "../src/http/web-bundle.ts";
@@ -36,7 +38,24 @@ export type WebAppResult = {
   loginPageMs: number;
   /** Median ms from navigation to the signed-in feed with its messages, or why not measured. */
   signedInMs: number | string;
+  /** A full POST /register's answer as sent: without Accept-Encoding, to a gzip client, to a brotli client. */
+  register: Weight;
 };
+
+/** The bytes of a full POST /register's answer as they cross the wire for one Accept-Encoding. */
+function registerBytes(url: string, user: TestUser, acceptEncoding: string | null): Promise<number> {
+  const headers: Record<string, string> = { authorization: basicAuth(user) };
+  if (acceptEncoding) headers["accept-encoding"] = acceptEncoding;
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${url}/api/v1/register`, { method: "POST", headers }, (res) => {
+      let bytes = 0;
+      res.on("data", (chunk: Buffer) => (bytes += chunk.length));
+      res.on("end", () => (res.statusCode === 200 ? resolve(bytes) : reject(new Error(`POST /register: ${res.statusCode}`))));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
 
 function weigh(files: readonly Buffer[]): Weight {
   const sum = (f: (b: Buffer) => number) => files.reduce((n, b) => n + f(b), 0);
@@ -126,7 +145,8 @@ export async function runWebAppScenario(kind: StoreKind): Promise<WebAppResult> 
     const cookies = await signIn(browser, server.url, fixtures.owner);
     const feedShown = (page: Page) => page.getByRole("log", { name: "Messages" }).getByRole("article").nth(FEED_MESSAGES - 1).waitFor();
     const signedInMs = typeof cookies === "string" ? cookies : await timeLoads(browser, server.url, cookies, feedShown);
-    return { store: kind, buildMs, firstLoad, script, loginPageMs, signedInMs };
+    const register = { raw: await registerBytes(server.url, fixtures.owner, null), gzip: await registerBytes(server.url, fixtures.owner, "gzip"), brotli: await registerBytes(server.url, fixtures.owner, "br") };
+    return { store: kind, buildMs, firstLoad, script, loginPageMs, signedInMs, register };
   } finally {
     await browser?.close();
     await server.stop();

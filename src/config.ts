@@ -44,6 +44,8 @@ export type Config = {
   unclaimedUploadWeeks: number;
   /** At most this many concurrent write transactions share one SQLite commit. */
   groupCommitMax: number;
+  /** JSON answers of at least this many bytes are compressed when the client accepts it. */
+  compressMinBytes: number;
   /** Page cache of each SQLite connection, in MiB. */
   sqliteCacheMb: number;
   /** SQL text of the compiled statements each SQLite connection keeps, in KiB. */
@@ -329,6 +331,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // Zulip deletes never-linked uploads after three weeks.
     unclaimedUploadWeeks: intEnv(env, "UNCLAIMED_UPLOAD_WEEKS", 3),
     groupCommitMax: intEnv(env, "SQLITE_GROUP_COMMIT_MAX", DEFAULT_GROUP_COMMIT_MAX),
+    // About one network packet: smaller answers gain little and pay the work.
+    compressMinBytes: intEnv(env, "COMPRESS_MIN_BYTES", 1024),
     sqliteCacheMb: intEnv(env, "SQLITE_CACHE_MB", DEFAULT_SQLITE_CACHE_MB),
     sqliteStatementCacheKb: intEnv(env, "SQLITE_STATEMENT_CACHE_KB", DEFAULT_SQLITE_STATEMENT_CACHE_KB, 1),
     pgPoolSize: intEnv(env, "PG_POOL_SIZE", DEFAULT_PG_POOL_SIZE, 2),

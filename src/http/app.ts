@@ -16,6 +16,7 @@ import { BOT_TYPES } from "../actions/users/bots.ts";
 import { DeferredAnswer, Redirect, type App, type AppRequest, type Endpoint, type RawRoutes } from "./endpoint.ts";
 import { AdministratorRequiredError, JsonableError } from "../errors.ts";
 import type { JsonText } from "../events/pending-events.ts";
+import { acceptedEncoding, compressAnswer, compressJsonAnswers } from "./compression.ts";
 import { isRealmAdmin } from "../permissions/check.ts";
 import { MAX_PATH_PARAM_CHARS, parseParams, pathSegmentTooLong, type ParseResult } from "./params.ts";
 import { emailDomain } from "../store/emails.ts";
@@ -177,13 +178,25 @@ function requestFields(req: FastifyRequest): { reqId: string; method: string; pa
  * every long poll of a fan-out at once, and Fastify's work per answer (its hook chain, parsing
  * the content type, counting the bytes by flattening the text) was a good part of that loop.
  * Headers already on the raw response (the rate limits') go with it. Only for routes whose
- * answers no onSend hook changes: those under /api/v1 (the /json routes add the CSRF cookie).
+ * answers no onSend hook changes: those under /api/v1 (the /json routes add the CSRF cookie);
+ * so it compresses a long answer itself, as the onSend hook would (http/compression.ts).
  * Fastify is not told (no hijack): the handler returned nothing, so it waits for the answer, and
  * `reply.sent` reads true once the raw response has ended.
  */
-function writeDirectly(reply: FastifyReply, json: JsonText): void {
-  reply.raw.writeHead(200, { "content-type": JSON_TYPE, "content-length": json.bytes });
-  reply.raw.end(json.text);
+function writeDirectly(req: AppRequest, reply: FastifyReply, json: JsonText, compressMinBytes: number): void {
+  const encoding = json.bytes < compressMinBytes ? null : acceptedEncoding(req.headers["accept-encoding"]);
+  if (!encoding) {
+    reply.raw.writeHead(200, { "content-type": JSON_TYPE, "content-length": json.bytes, ...(json.bytes < compressMinBytes ? {} : { vary: "accept-encoding" }) });
+    reply.raw.end(json.text);
+    return;
+  }
+  compressAnswer(json.text, encoding).then(
+    (body) => {
+      reply.raw.writeHead(200, { "content-type": JSON_TYPE, "content-length": body.length, "content-encoding": encoding, vary: "accept-encoding" });
+      reply.raw.end(body);
+    },
+    (err: unknown) => sendFailure(req, reply, err),
+  );
 }
 
 /**
@@ -201,7 +214,7 @@ function sendFailure(req: AppRequest, reply: FastifyReply, err: unknown): void {
  * every queue), so nothing may escape them: an answer that cannot be built answers with the
  * error, as a handler that threw would, and a failure after that is logged.
  */
-function startDeferred(req: AppRequest, reply: FastifyReply, data: DeferredAnswer, ignored: readonly string[], direct: boolean): void {
+function startDeferred(req: AppRequest, reply: FastifyReply, data: DeferredAnswer, ignored: readonly string[], direct: { compressMinBytes: number } | null): void {
   const settle = (write: () => void) => {
     try {
       write();
@@ -213,7 +226,7 @@ function startDeferred(req: AppRequest, reply: FastifyReply, data: DeferredAnswe
     (members) =>
       settle(() => {
         const json = members().envelope(ignored);
-        if (direct) writeDirectly(reply, json);
+        if (direct) writeDirectly(req, reply, json, direct.compressMinBytes);
         else reply.type(JSON_TYPE).send(json.text);
       }),
     (error) => settle(() => reply.send(error)),
@@ -232,7 +245,7 @@ function endpointHandler(deps: ServerDeps, authEnv: AuthEnv, endpoint: Endpoint,
     const { params, ignored } = readParams(req, endpoint);
     const data = await endpoint.handler(params, ctx);
     if (data instanceof Redirect) return void reply.redirect(data.location, 302);
-    if (data instanceof DeferredAnswer) return startDeferred(req, reply, data, ignored, source === "basic");
+    if (data instanceof DeferredAnswer) return startDeferred(req, reply, data, ignored, source === "basic" ? { compressMinBytes: deps.config.compressMinBytes } : null);
     const extra = ignored.length > 0 ? { ignored_parameters_unsupported: ignored } : {};
     reply.send({ result: "success", msg: "", ...data, ...extra });
   };
@@ -268,6 +281,7 @@ export async function buildApp(deps: AppDeps) {
   // here take a callback rather than being async: an async hook costs every request a promise
   // and a microtask.
   app.addHook("onRequest", (req, _reply, done) => done(refusedRequestLine(req, config.maxBodyBytes)));
+  app.addHook("onSend", compressJsonAnswers(config.compressMinBytes));
   // The CSRF check comes first: a forged request is refused before it is charged or authenticated.
   registerCsrf(app, config.externalUrl);
   registerRateLimits(app, deps, host);

@@ -59,11 +59,15 @@ function formBody(req: FastifyRequest): string | null {
 
 type Answer = { status: number; contentType: string; body: Buffer };
 
-/** Sends the request to `base`; null when the owner cannot be reached (the caller answers itself). */
+/**
+ * Sends the request to `base`; null when the owner cannot be reached (the caller answers itself).
+ * The owner answers uncompressed (no Accept-Encoding goes with it): this process compresses the
+ * answer for its client, as any other (http/compression.ts).
+ */
 function passOn(req: FastifyRequest, res: http.ServerResponse, base: string, processId: string): Promise<Answer | null> {
   const headers: http.OutgoingHttpHeaders = { [FORWARDED_HEADER]: processId };
   for (const [name, value] of Object.entries(req.headers)) {
-    if (value !== undefined && !HOP_HEADERS.has(name) && name !== FORWARDED_HEADER) headers[name] = value;
+    if (value !== undefined && !HOP_HEADERS.has(name) && name !== FORWARDED_HEADER && name !== "accept-encoding") headers[name] = value;
   }
   const body = formBody(req);
   if (body !== null) {

@@ -112,6 +112,19 @@ for (const store of STORES) {
       assert.equal(gone.body.code, "BAD_EVENT_QUEUE_ID");
     });
 
+    test("a passed-on poll's long answer reaches the client compressed once, by this process (http/compression.ts)", async () => {
+      const { member, owner } = first.fixtures;
+      const onFirst = await registerQueue(first.api, member, { event_types: ["message"] });
+      const url = `${peer.url}/api/v1/events?queue_id=${encodeURIComponent(onFirst.queueId)}&last_event_id=-1`;
+      const waiting = fetch(url, { headers: { authorization: `Basic ${Buffer.from(`${member.email}:${member.apiKey}`).toString("base64")}`, "accept-encoding": "br" } });
+      const content = "A long direct message, compressed on its way. ".repeat(100);
+      expectSuccess(await first.api.post(owner, "/messages", { type: "direct", to: JSON.stringify([member.id]), content }));
+      const answer = await waiting;
+      assert.equal(answer.headers.get("content-encoding"), "br");
+      const body = (await answer.json()) as { events: Array<{ message: { content: string } }> };
+      assert.ok(body.events[0].message.content.includes("compressed on its way"));
+    });
+
     test("a poll for the queue of a process restarting gracefully waits for it and then gets its events; the queue is kept", async () => {
       const { member, admin } = first.fixtures;
       const onPeer = await registerQueue(peer.api, member, { event_types: ["realm_user"] });

@@ -12,6 +12,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { JsonableError } from "../../errors.ts";
 import type { RawRoutes } from "../endpoint.ts";
 import { MAX_PATH_PARAM_CHARS, pathSegmentTooLong } from "../params.ts";
+import { acceptedEncoding } from "../compression.ts";
 import { loadWebBundle, STATIC_PREFIX, type WebBundle, type WebFile } from "../web-bundle.ts";
 
 /** Hashed file names never change content: cache them for a year. */
@@ -26,22 +27,8 @@ const NON_PAGE_PREFIXES = ["/api/", "/json/", "/static/", "/user_uploads/", "/us
  */
 const INDEX_CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
-/** The best encoding the request accepts among those the file has. */
-function pickEncoding(req: FastifyRequest, file: WebFile): "br" | "gzip" | null {
-  const accepted = new Map<string, number>();
-  for (const part of String(req.headers["accept-encoding"] ?? "").split(",")) {
-    const [name, ...params] = part.trim().toLowerCase().split(";");
-    const q = params.map((p) => /^\s*q=([\d.]+)/.exec(p)?.[1]).find((v) => v !== undefined);
-    if (name) accepted.set(name, q === undefined ? 1 : Number(q));
-  }
-  const ok = (name: string) => (accepted.get(name) ?? accepted.get("*") ?? 0) > 0;
-  if (file.br && ok("br")) return "br";
-  if (ok("gzip")) return "gzip";
-  return null;
-}
-
 function sendFile(req: FastifyRequest, reply: FastifyReply, file: WebFile, cacheControl: string): FastifyReply {
-  const encoding = pickEncoding(req, file);
+  const encoding = acceptedEncoding(req.headers["accept-encoding"], file.br !== null);
   const body = encoding === "br" && file.br ? file.br : encoding === "gzip" ? file.gzip : file.raw;
   reply.headers({ "content-type": file.contentType, "cache-control": cacheControl, vary: "accept-encoding", "x-content-type-options": "nosniff" });
   if (encoding) reply.header("content-encoding", encoding);
