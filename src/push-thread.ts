@@ -21,13 +21,10 @@ import { systemClock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import { makeLogger } from "./log.ts";
 import type { ServerDeps } from "./actions/context.ts";
-import { presenceWriteBehind } from "./actions/users/presence.ts";
 import type { QueueHolders } from "./actions/push/message-notify.ts";
 import { localRelayWakes, startPushRelayWorker, type PushRelayWorker } from "./actions/push/relay-worker.ts";
 import type { EventBus } from "./events/bus.ts";
-import { QueueManager } from "./events/queue-manager.ts";
 import type { Delivery } from "./events/types.ts";
-import { RateLimiter } from "./rate-limit.ts";
 import { openStore } from "./store/db.ts";
 
 /** What the request thread tells the worker's thread. */
@@ -170,18 +167,8 @@ export async function runWorkerThread(port: MessagePort, config: Config): Promis
   const log: Logger = makeLogger(config).child({ thread: "push" });
   lowerThreadPriority(log);
   const store = openStore(config);
-  const presenceWrites = presenceWriteBehind({ store, config, log });
-  const deps: ServerDeps = {
-    store,
-    bus: new ParentBus(port),
-    clock: systemClock,
-    config,
-    log,
-    // The action context wants these; this thread holds no queue and takes no login.
-    queues: new QueueManager(systemClock, config, { processId: "push" }),
-    loginLimiter: new RateLimiter(null, null, systemClock, "authenticate_by_username", config.rateLimits.authenticateByUsername),
-    presenceWrites,
-  };
+  // This thread's own clock: the wall clock (a test's manual clock lives on the request thread).
+  const deps: ServerDeps = { store, bus: new ParentBus(port), clock: systemClock, config, log };
   const asks = new Map<number, { resolve(ids: ReadonlySet<number>): void; reject(err: Error): void }>();
   let lastAsk = 0;
   let wakeLoop: () => void = () => {};
@@ -213,8 +200,6 @@ export async function runWorkerThread(port: MessagePort, config: Config): Promis
         for (const ask of asks.values()) ask.reject(new Error("the push worker is stopping"));
         asks.clear();
         await worker.stop();
-        deps.queues.close();
-        await presenceWrites.close();
         await store.close();
         const stopped: FromWorker = { kind: "stopped" };
         port.postMessage(stopped);

@@ -1,4 +1,5 @@
 /** Starting and stopping the server: store, migrations, first-start bootstrap, bus and HTTP. */
+import type { ServerDeps } from "./actions/context.ts";
 import { ensureInitialRealm } from "./actions/organization/bootstrap.ts";
 import { ManualClock, systemClock, type Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
@@ -75,18 +76,20 @@ export async function startServer(config: Config): Promise<RunningServer> {
   if (processes) queues.onHolderChange = (userId, holds) => processes.holderChanged(userId, holds);
   // REDIS_URL: rate-limit counters in Redis, shared by the processes (fail open if it goes away).
   const rateLimits = await openRateLimits(config, clock, log);
-  const presenceWrites = presenceWriteBehind({ store, config, log });
-  await ensureInitialRealm({ store, bus, clock, config, log, queues, loginLimiter: rateLimits.authenticateByUsername, presenceWrites });
+  // What every action context is made from: the bootstrap, the app and each worker get this one object.
+  const deps: ServerDeps = { store, bus, clock, config, log };
+  const presenceWrites = presenceWriteBehind(deps);
+  await ensureInitialRealm(deps);
   const routes = loadRoutes();
   const endpoints = [...routes.endpoints, ...(config.testControl ? testControlEndpoints() : [])];
-  const app = await buildApp({
-    store, bus, clock, config, log, queues, loginLimiter: rateLimits.authenticateByUsername, presenceWrites, rateLimits, endpoints, rawRoutes: routes.rawRoutes, processes,
-  });
+  // The services only some endpoints use go to the app alone, which hands them to those routes.
+  const services = { queues, loginLimiter: rateLimits.authenticateByUsername, presenceWrites };
+  const app = await buildApp({ ...deps, services, rateLimits, endpoints, rawRoutes: routes.rawRoutes, processes });
   const attachmentSweep = startAttachmentSweep({ db: store.db, clock, config, log });
-  const scheduledWorker = await startScheduledMessageWorker({ store, bus, clock, config, log, queues, loginLimiter: rateLimits.authenticateByUsername, presenceWrites, lateCutoffSeconds: config.scheduledLateCutoffSeconds });
-  const pushRelayWorker = startPushWorker({ store, bus, clock, config, log, queues, loginLimiter: rateLimits.authenticateByUsername, presenceWrites }, queueHolders(queues, processes, log));
-  const webhookWorker = startOutgoingWebhookWorker({ store, bus, clock, config, log, queues, loginLimiter: rateLimits.authenticateByUsername, presenceWrites });
-  const emailWorker = startEmailWorker({ store, bus, clock, config, log, queues, loginLimiter: rateLimits.authenticateByUsername, presenceWrites });
+  const scheduledWorker = await startScheduledMessageWorker(deps);
+  const pushRelayWorker = startPushWorker(deps, queueHolders(queues, processes, log));
+  const webhookWorker = startOutgoingWebhookWorker(deps);
+  const emailWorker = startEmailWorker(deps);
   const address = await app.listen({ host: config.host, port: config.port });
   // Polls that other processes held for this one's saved queues while it restarted come here now.
   await processes?.serving();

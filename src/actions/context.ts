@@ -5,15 +5,12 @@ import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import { LocalBus, type EventBus } from "../events/bus.ts";
 import { messageOrder } from "../events/message-order.ts";
-import { QueueManager } from "../events/queue-manager.ts";
-import { RateLimiter } from "../rate-limit.ts";
 import type { ApiEvent, Delivery } from "../events/types.ts";
 import type { Engine } from "../store/types.ts";
 import type { GroupCommitter, TransactionRun } from "../store/group-commit.ts";
 import type { MessageInsert } from "../store/message-inserts.ts";
 import type { InsertedMessage } from "../store/messages.ts";
 import type { Store } from "../store/db.ts";
-import { PresenceWriteBehind } from "../store/presence-write-behind.ts";
 import { syncReadCache } from "../store/read-cache.ts";
 import type { Database, RealmRow, UserRow } from "../store/schema.ts";
 import { BatchRolledBackError, NestedTransactionError } from "../errors.ts";
@@ -41,12 +38,6 @@ export type ActionCtx = {
   actor: UserRow | null;
   /** The client's name (from the User-Agent), as Zulip records it. */
   client: string;
-  /** This process's event queues. */
-  queues: QueueManager;
-  /** Failed password logins per username (POST /fetch_api_key; Zulip's authenticate_by_username). */
-  loginLimiter: RateLimiter;
-  /** Presence reports that announce nothing, written behind (store/presence-write-behind.ts). */
-  presenceWrites: PresenceWriteBehind;
   /** The request's one open write transaction, if any (shared by contexts derived with `{ ...ctx }`). */
   transactionGuard: TransactionGuard;
   /**
@@ -90,16 +81,18 @@ export class TransactionGuard {
 /** An action context whose caller is known to be authenticated. */
 export type AuthedCtx = ActionCtx & { actor: UserRow };
 
-/** The server's parts every action context is made from (server.ts assembles them once). */
+/**
+ * The server's parts every action context is made from (server.ts assembles them once, and each
+ * worker gets the same object). The services only a few actions use (this process's event
+ * queues, the login counter, presence written behind) are not among them: the routes that need
+ * one are handed it (`RouteServices` in http/endpoint.ts) and pass it to their action.
+ */
 export type ServerDeps = {
   store: Store;
   bus: EventBus;
   clock: Clock;
   config: Config;
   log: Logger;
-  queues: QueueManager;
-  loginLimiter: RateLimiter;
-  presenceWrites: PresenceWriteBehind;
 };
 
 /** Who an action context acts for: the realm, the caller (null for none), the client's name and the browser session, if any. */
@@ -112,21 +105,11 @@ export type Acting = { realm: RealmRow; actor: UserRow | null; client: string; l
  */
 
 /**
- * The parts for acting outside a server (the admin commands): a bus no one reads and no event
- * queues, so what the actions emit reaches clients only through the store, when they next
- * register; no login counting, no presence reports.
+ * The parts for acting outside a server (the admin commands): a bus no one reads, so what the
+ * actions emit reaches clients only through the store, when they next register.
  */
 export function standaloneDeps(store: Store, config: Config, clock: Clock, log: Logger): ServerDeps {
-  return {
-    store,
-    bus: new LocalBus(),
-    clock,
-    config,
-    log,
-    queues: new QueueManager(clock, config, { processId: "admin" }),
-    loginLimiter: new RateLimiter(null, null, clock, "authenticate_by_username", config.rateLimits.authenticateByUsername),
-    presenceWrites: new PresenceWriteBehind(async () => {}, 0, () => {}),
-  };
+  return { store, bus: new LocalBus(), clock, config, log };
 }
 
 /** An action context over the server's parts, for one realm and caller, with its own transaction guard. */
@@ -143,9 +126,6 @@ export function actionCtx(deps: ServerDeps, acting: Acting): ActionCtx {
     realm: acting.realm,
     actor: acting.actor,
     client: acting.client,
-    queues: deps.queues,
-    loginLimiter: deps.loginLimiter,
-    presenceWrites: deps.presenceWrites,
     transactionGuard: new TransactionGuard(),
     session: acting.session ?? null,
   };
@@ -198,9 +178,6 @@ export function doEnv(ctx: ActionCtx, emit: Emit, actor: UserRow | null = ctx.ac
     realm: ctx.realm,
     actor,
     client,
-    queues: ctx.queues,
-    loginLimiter: ctx.loginLimiter,
-    presenceWrites: ctx.presenceWrites,
     transactionGuard: ctx.transactionGuard,
     session: ctx.session,
     emit,

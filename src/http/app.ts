@@ -13,7 +13,7 @@ import { authenticate, authenticateWebhook, hasCredentials, type AuthEnv, type C
 import { jsonPath, registerCsrf, secureSite } from "./session.ts";
 import { registerSessionRoutes } from "./session-routes.ts";
 import { BOT_TYPES } from "../actions/users/bots.ts";
-import { DeferredAnswer, Redirect, type App, type AppRequest, type Endpoint, type RawRoutes } from "./endpoint.ts";
+import { DeferredAnswer, Redirect, type App, type AppRequest, type Endpoint, type RawRoutes, type RouteServices } from "./endpoint.ts";
 import { AdministratorRequiredError, JsonableError } from "../errors.ts";
 import type { JsonText } from "../events/pending-events.ts";
 import { acceptedEncoding, compressAnswer, compressJsonAnswers } from "./compression.ts";
@@ -26,6 +26,8 @@ import { registerEventsForwarding } from "./forward-events.ts";
 import { ROUTE_FILES } from "./route-table.ts";
 
 type AppDeps = ServerDeps & {
+  /** What the few endpoints that need them are handed besides the action context. */
+  services: RouteServices;
   /** The API's rate limits (http/rate-limits.ts). */
   rateLimits: RateLimits;
   endpoints: Endpoint[];
@@ -239,11 +241,11 @@ function startDeferred(req: AppRequest, reply: FastifyReply, data: DeferredAnswe
  * reply.send, so a waiting long poll holds no promise of its handler, and its answer, written
  * from inside the delivery that wakes it, settles none.
  */
-function endpointHandler(deps: ServerDeps, authEnv: AuthEnv, endpoint: Endpoint, source: CredentialSource) {
+function endpointHandler(deps: AppDeps, authEnv: AuthEnv, endpoint: Endpoint, source: CredentialSource) {
   const handle = async (req: AppRequest, reply: FastifyReply): Promise<void> => {
     const ctx = await contextFor(deps, authEnv, req, endpoint, source);
     const { params, ignored } = readParams(req, endpoint);
-    const data = await endpoint.handler(params, ctx);
+    const data = await endpoint.handler(params, ctx, deps.services);
     if (data instanceof Redirect) return void reply.redirect(data.location, 302);
     if (data instanceof DeferredAnswer) return startDeferred(req, reply, data, ignored, source === "basic" ? { compressMinBytes: deps.config.compressMinBytes } : null);
     const extra = ignored.length > 0 ? { ignored_parameters_unsupported: ignored } : {};
@@ -316,7 +318,7 @@ export async function buildApp(deps: AppDeps) {
   );
 
   const authEnv: AuthEnv = { db: store.reader, host, clock: deps.clock };
-  if (deps.processes) registerEventsForwarding(app, deps.processes, { processId: deps.queues.processId, heartbeatMs: config.heartbeatSeconds * 1000, authEnv });
+  if (deps.processes) registerEventsForwarding(app, deps.processes, { processId: deps.services.queues.processId, heartbeatMs: config.heartbeatSeconds * 1000, authEnv });
   const routeEndpoint = (scope: App, endpoint: Endpoint) => {
     scope.route({ method: endpoint.method, url: `/api/v1${endpoint.path}`, handler: endpointHandler(deps, authEnv, endpoint, "basic") });
     // The browser app's copy (Zulip's /json/...): the same endpoint, the session instead of an API key.
@@ -341,7 +343,7 @@ export async function buildApp(deps: AppDeps) {
       }, done);
     });
     for (const endpoint of deps.endpoints) if (endpoint.method !== "GET") routeEndpoint(withBodies, endpoint);
-    registerSessionRoutes(withBodies, { authEnv, secure: secureSite(config.externalUrl), sendsEmail: config.smtp !== null, anonymousCtx: (req) => anonymousCtx(deps, req), readParams });
+    registerSessionRoutes(withBodies, { authEnv, secure: secureSite(config.externalUrl), sendsEmail: config.smtp !== null, loginLimiter: deps.services.loginLimiter, anonymousCtx: (req) => anonymousCtx(deps, req), readParams });
   });
   return app;
 }

@@ -6,7 +6,10 @@ import type { ActionCtx, AuthedCtx } from "../actions/context.ts";
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import { JsonText } from "../events/pending-events.ts";
+import type { QueueManager } from "../events/queue-manager.ts";
+import type { RateLimiter } from "../rate-limit.ts";
 import type { Store } from "../store/db.ts";
+import type { PresenceWriteBehind } from "../store/presence-write-behind.ts";
 
 /** A response that is not the JSON envelope: an HTTP redirect. */
 export class Redirect {
@@ -41,6 +44,19 @@ export class DeferredAnswer {
   constructor(readonly start: (send: (build: () => JsonMembers) => void, fail: (error: unknown) => void) => void) {}
 }
 
+/**
+ * The server's services that only a few endpoints use, handed to every handler as its third
+ * argument and passed on by those that need one to their action (never kept in the action context).
+ */
+export type RouteServices = {
+  /** This process's event queues (POST /register, GET and DELETE /events). */
+  queues: QueueManager;
+  /** Failed password checks per username (POST /fetch_api_key, a password change; Zulip's authenticate_by_username). */
+  loginLimiter: RateLimiter;
+  /** Presence reports that announce nothing, written behind (store/presence-write-behind.ts). */
+  presenceWrites: PresenceWriteBehind;
+};
+
 /** Success data merged into `{result: "success", msg: ""}`. */
 type SuccessData = Record<string, unknown> | DeferredAnswer;
 
@@ -72,11 +88,11 @@ type Common<S extends z.ZodObject> = {
  * parameter (or HTTP Basic), the request body handed over whole as the `payload` parameter, and
  * the messages it sends recorded as from `client`.
  */
-type WebhookDef<S extends z.ZodObject> = Common<S> & { auth: "webhook"; client: string; handler: (params: z.output<S>, ctx: AuthedCtx) => Promise<SuccessData> };
+type WebhookDef<S extends z.ZodObject> = Common<S> & { auth: "webhook"; client: string; handler: (params: z.output<S>, ctx: AuthedCtx, services: RouteServices) => Promise<SuccessData> };
 
 type EndpointDef<S extends z.ZodObject> =
-  | (Common<S> & { auth: "user"; handler: (params: z.output<S>, ctx: AuthedCtx) => Promise<SuccessData | Redirect> })
-  | (Common<S> & { auth: "none" | "optional"; handler: (params: z.output<S>, ctx: ActionCtx) => Promise<SuccessData | Redirect> })
+  | (Common<S> & { auth: "user"; handler: (params: z.output<S>, ctx: AuthedCtx, services: RouteServices) => Promise<SuccessData | Redirect> })
+  | (Common<S> & { auth: "none" | "optional"; handler: (params: z.output<S>, ctx: ActionCtx, services: RouteServices) => Promise<SuccessData | Redirect> })
   | WebhookDef<S>;
 
 /** A declared endpoint, as the app registers it. */
@@ -92,7 +108,7 @@ export type Endpoint = {
   adminOnly?: true;
   allowIncomingWebhooks?: true;
   sendsEmail?: true;
-  handler: (params: unknown, ctx: ActionCtx) => Promise<SuccessData | Redirect>;
+  handler: (params: unknown, ctx: ActionCtx, services: RouteServices) => Promise<SuccessData | Redirect>;
 };
 
 /** Declares an endpoint; route files export a list of these as `endpoints`. */

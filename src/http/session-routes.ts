@@ -9,6 +9,7 @@ import { z } from "zod";
 import type { ActionCtx } from "../actions/context.ts";
 import { logIn, logOut } from "../actions/users/sessions.ts";
 import { JsonableError } from "../errors.ts";
+import type { RateLimiter } from "../rate-limit.ts";
 import type { UserRow } from "../store/schema.ts";
 import { authenticate, type AuthEnv } from "./auth.ts";
 import type { App, AppRequest, Endpoint } from "./endpoint.ts";
@@ -32,6 +33,8 @@ export type SessionRouteHost = {
   secure: boolean;
   /** Whether the server sends email (SMTP_URL): the app then offers email invitations, else links to share. */
   sendsEmail: boolean;
+  /** Failed password logins per username, shared with POST /fetch_api_key. */
+  loginLimiter: RateLimiter;
   /** The action context of an unauthenticated request (the organization, no caller). */
   anonymousCtx(req: AppRequest): Promise<ActionCtx>;
   /** The request's query and body parsed by a schema, as endpoints' parameters are. */
@@ -74,7 +77,7 @@ export function registerSessionRoutes(app: App, host: SessionRouteHost): void {
   app.post(`${JSON_PREFIX}/login`, async (req, reply) => {
     const { params, ignored } = host.readParams(req, { auth: "none", params: loginParams });
     const ctx = await host.anonymousCtx(req);
-    const started = await logIn(ctx, params.username, params.password, readCookie(req, SESSION_COOKIE));
+    const started = await logIn(ctx, host.loginLimiter, params.username, params.password, readCookie(req, SESSION_COOKIE));
     setCookie(reply, SESSION_COOKIE, started.sessionId, { httpOnly: true, maxAgeSeconds: started.maxAgeSeconds, secure: host.secure });
     // A new CSRF token with the new session (Django's login rotates it): one read before cannot be replayed.
     const token = rotateCsrfToken(req);

@@ -4,7 +4,7 @@ import type { QueueManager } from "../events/queue-manager.ts";
 import type { QueueOptions } from "../events/queue-options.ts";
 import type { Caller } from "../permissions/caller.ts";
 
-/** What a snapshot builder reads: the caller, the clock and this process's queues (an action's context has them all). */
+/** What a snapshot builder reads: the caller, the clock (an action's context has both) and this process's queues. */
 export type SnapshotCtx = Caller & { clock: Clock; queues: QueueManager };
 
 /**

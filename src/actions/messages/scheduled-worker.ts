@@ -37,8 +37,6 @@ import { reminderContent } from "./reminders.ts";
 import { presentScheduled, storedAddressee } from "./scheduled.ts";
 import { checkMessage, doSendMessage } from "./send.ts";
 
-/** Zulip's SCHEDULED_MESSAGE_LATE_CUTOFF_MINUTES: a message this late is failed, not sent. */
-const DEFAULT_LATE_CUTOFF_SECONDS = 10 * 60;
 /** The longest sleep: a changed clock or another process's new message is seen within it. */
 const MAX_SLEEP_MS = 60_000;
 /** After a pass that could not finish (the database refused), try again this much later. */
@@ -48,17 +46,11 @@ const MAX_IDLE_REPASSES = 3;
 /** Due messages read per query. */
 const DUE_BATCH = 100;
 
-/** What the worker runs on: the server's parts, and how late a message may still be sent. */
-export type ScheduledWorkerDeps = ServerDeps & {
-  /** Seconds past its time after which a message is failed rather than sent (default Zulip's 10 minutes). */
-  lateCutoffSeconds?: number;
-};
-
 /** A running worker; stop() it before closing the store. */
 export type ScheduledMessageWorker = { stop(): Promise<void> };
 
 /** The context the worker acts in for one realm: no caller, the "Internal" client. */
-function realmCtx(deps: ScheduledWorkerDeps, realm: RealmRow): ActionCtx {
+function realmCtx(deps: ServerDeps, realm: RealmRow): ActionCtx {
   return actionCtx(deps, { realm, actor: null, client: "Internal" });
 }
 
@@ -98,7 +90,7 @@ async function doSendReminder(tx: Db, env: DoEnv, owner: UserRow, row: Scheduled
 }
 
 /** Claims a due message and sends it as its sender in the caller's transaction (false: not claimable); throws why it cannot. */
-async function sendDue(deps: ScheduledWorkerDeps, tx: Db, env: DoEnv, id: number): Promise<boolean> {
+async function sendDue(deps: ServerDeps, tx: Db, env: DoEnv, id: number): Promise<boolean> {
   const now = nowSeconds(deps.clock);
   const row = await claimScheduledMessage(tx, id, now);
   if (!row) return false; // sent, failed, edited or deleted meanwhile
@@ -111,7 +103,7 @@ async function sendDue(deps: ScheduledWorkerDeps, tx: Db, env: DoEnv, id: number
     await doSendReminder(tx, env, sender, row);
     return true;
   }
-  if (now > row.scheduled_timestamp + (deps.lateCutoffSeconds ?? DEFAULT_LATE_CUTOFF_SECONDS)) {
+  if (now > row.scheduled_timestamp + deps.config.scheduledLateCutoffSeconds) {
     throw new JsonableError("Message could not be sent at the scheduled time.");
   }
   const senderCtx = doEnv(env, env.emit, sender, row.sending_client);
@@ -123,7 +115,7 @@ async function sendDue(deps: ScheduledWorkerDeps, tx: Db, env: DoEnv, id: number
 }
 
 /** Marks a message that could not be sent failed and tells its sender (Zulip's failure branch). */
-async function recordFailure(deps: ScheduledWorkerDeps, ctx: ActionCtx, id: number, err: unknown): Promise<void> {
+async function recordFailure(deps: ServerDeps, ctx: ActionCtx, id: number, err: unknown): Promise<void> {
   const expected = err instanceof JsonableError;
   if (expected) deps.log.info({ scheduled_message_id: id, reason: err.message }, "scheduled message failed");
   else deps.log.error({ err, scheduled_message_id: id }, "unexpected error sending scheduled message");
@@ -142,7 +134,7 @@ async function recordFailure(deps: ScheduledWorkerDeps, ctx: ActionCtx, id: numb
 type Outcome = "handled" | "taken" | "error";
 
 /** Sends one due message or records why it could not be. */
-async function deliverOne(deps: ScheduledWorkerDeps, due: DueScheduledMessage): Promise<Outcome> {
+async function deliverOne(deps: ServerDeps, due: DueScheduledMessage): Promise<Outcome> {
   try {
     const realm = await getRealm(deps.store.reader, due.realm_id);
     if (!realm) return "error";
@@ -168,7 +160,7 @@ class Worker {
   private again = false;
   private stopped = false;
 
-  constructor(private readonly deps: ScheduledWorkerDeps) {}
+  constructor(private readonly deps: ServerDeps) {}
 
   /** Delivers what is due now, then sleeps until the next delivery time. */
   wake(): Promise<void> {
@@ -240,7 +232,7 @@ class Worker {
  * Starts delivering scheduled messages: first, before returning, everything already due (sent
  * while the server was down); then each at its time. Returns the handle to stop it.
  */
-export async function startScheduledMessageWorker(deps: ScheduledWorkerDeps): Promise<ScheduledMessageWorker> {
+export async function startScheduledMessageWorker(deps: ServerDeps): Promise<ScheduledMessageWorker> {
   const worker = new Worker(deps);
   deps.bus.subscribe((delivery) => {
     const { event } = delivery;

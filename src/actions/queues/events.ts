@@ -6,6 +6,7 @@ import type { AuthedCtx, ActionCtx } from "../context.ts";
 import { isGuest } from "../../permissions/check.ts";
 import { unsupportedNarrowOperator, type NarrowTerm } from "../../events/narrow.ts";
 import type { EventQueue } from "../../events/queue.ts";
+import type { QueueManager } from "../../events/queue-manager.ts";
 import type { PendingEvents } from "../../events/pending-events.ts";
 import { BadEventQueueIdError, JsonableError } from "../../errors.ts";
 import type { ClientCapabilities, QueueOptions } from "../../events/queue-options.ts";
@@ -71,8 +72,8 @@ export function queueOptions(ctx: ActionCtx, input: QueueOptionsInput): QueueOpt
   };
 }
 
-function ownQueue(ctx: AuthedCtx, queueId: string): EventQueue {
-  const queue = ctx.queues.find(queueId, ctx.actor.id);
+function ownQueue(ctx: AuthedCtx, queues: QueueManager, queueId: string): EventQueue {
+  const queue = queues.find(queueId, ctx.actor.id);
   if (!queue) throw new BadEventQueueIdError(queueId);
   return queue;
 }
@@ -103,21 +104,21 @@ export type EventsAnswer = { events: PendingEvents; queue_id: string };
  * goes to `reply` later (a long poll's answer is written from inside the delivery that wakes
  * it: events/long-poll.ts), which must not throw.
  */
-export function getEvents(ctx: AuthedCtx, input: GetEventsInput, reply: (answer: EventsAnswer | BadEventQueueIdError) => void): void {
+export function getEvents(ctx: AuthedCtx, queues: QueueManager, input: GetEventsInput, reply: (answer: EventsAnswer | BadEventQueueIdError) => void): void {
   let queue: EventQueue;
   if (input.queue_id === undefined) {
     if (!input.dont_block) throw new JsonableError("Missing 'queue_id' argument");
     const options = queueOptions(ctx, input.newQueue);
-    queue = ctx.queues.create({ realmId: ctx.realm.id, userId: ctx.actor.id, options, lifespanSeconds: input.newQueue.lifespan_secs });
+    queue = queues.create({ realmId: ctx.realm.id, userId: ctx.actor.id, options, lifespanSeconds: input.newQueue.lifespan_secs });
   } else {
-    queue = ownQueue(ctx, input.queue_id);
+    queue = ownQueue(ctx, queues, input.queue_id);
     acknowledge(queue, input.last_event_id);
   }
   // Zulip names the queue in long-poll answers and for queues made here; always naming it is simplest.
-  ctx.queues.nextEvents(queue, input.dont_block, (events) => reply(events === null ? new BadEventQueueIdError(queue.id) : { events, queue_id: queue.id }));
+  queues.nextEvents(queue, input.dont_block, (events) => reply(events === null ? new BadEventQueueIdError(queue.id) : { events, queue_id: queue.id }));
 }
 
 /** DELETE /events: drops one of the caller's queues. */
-export function deleteQueue(ctx: AuthedCtx, queueId: string): void {
-  ctx.queues.delete(ownQueue(ctx, queueId));
+export function deleteQueue(ctx: AuthedCtx, queues: QueueManager, queueId: string): void {
+  queues.delete(ownQueue(ctx, queues, queueId));
 }

@@ -3,6 +3,7 @@ import { AuthenticationFailedError, JsonableError, RateLimitedError, RealmDeacti
 import { verifyPassword } from "../../secrets.ts";
 import type { UserRow } from "../../store/schema.ts";
 import { getUserByDeliveryEmail } from "../../store/users.ts";
+import type { RateLimiter } from "../../rate-limit.ts";
 import type { ActionCtx } from "../context.ts";
 
 /** The response of a successful login: the API key, the delivery email and the user id. */
@@ -19,34 +20,34 @@ const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+$/;
  * Checks `username`/`password` against the default realm (the rule of every password login:
  * this endpoint and the web app's POST /json/login). Wrong password and unknown user give one
  * error; a deactivated account or realm is revealed only to the holder of the right password.
- * Every failure counts toward the per-username limit (Zulip's authenticate_by_username), checked
- * before the password is; a success clears it.
+ * Every failure counts toward the per-username limit (`loginLimiter`, Zulip's
+ * authenticate_by_username), checked before the password is; a success clears it.
  */
-export async function checkPasswordLogin(ctx: ActionCtx, username: string, password: string): Promise<UserRow> {
+export async function checkPasswordLogin(ctx: ActionCtx, loginLimiter: RateLimiter, username: string, password: string): Promise<UserRow> {
   if (!EMAIL_SHAPE.test(username)) throw new JsonableError("Enter a valid email address.");
   const limiterKey = `${ctx.realm.id}:${username.toLowerCase()}`;
-  const state = await ctx.loginLimiter.peek(limiterKey);
+  const state = await loginLimiter.peek(limiterKey);
   if (state?.limited) throw new RateLimitedError(state.retryAfterSeconds);
   const user = await getUserByDeliveryEmail(ctx.db, ctx.realm.id, username);
   const valid = await verifyPassword(password, user?.password_hash ?? DECOY_HASH);
   if (!user || !valid) {
-    await ctx.loginLimiter.consume(limiterKey);
+    await loginLimiter.consume(limiterKey);
     throw new AuthenticationFailedError();
   }
   if (user.is_active !== 1) {
-    await ctx.loginLimiter.consume(limiterKey);
+    await loginLimiter.consume(limiterKey);
     throw new UserDeactivatedError();
   }
   if (ctx.realm.deactivated === 1) {
-    await ctx.loginLimiter.consume(limiterKey);
+    await loginLimiter.consume(limiterKey);
     throw new RealmDeactivatedError();
   }
-  await ctx.loginLimiter.reset(limiterKey);
+  await loginLimiter.reset(limiterKey);
   return user;
 }
 
 /** POST /fetch_api_key: the password buys the user's API key. */
-export async function fetchApiKey(ctx: ActionCtx, username: string, password: string): Promise<ApiKeyResult> {
-  const user = await checkPasswordLogin(ctx, username, password);
+export async function fetchApiKey(ctx: ActionCtx, loginLimiter: RateLimiter, username: string, password: string): Promise<ApiKeyResult> {
+  const user = await checkPasswordLogin(ctx, loginLimiter, username, password);
   return { api_key: user.api_key, email: user.delivery_email, user_id: user.id };
 }

@@ -91,7 +91,7 @@ function presenceChange(old: Omit<UserPresenceRow, "last_update_id"> | undefined
  */
 async function doPutPresence(
   tx: Db,
-  env: Pick<DoEnv, "realm" | "clock" | "config" | "emit" | "presenceWrites">,
+  env: Pick<DoEnv, "realm" | "clock" | "config" | "emit"> & PresenceWrites,
   user: UserRow,
   times: Pick<UserPresenceRow, "last_active_time" | "last_connected_time">,
   opts: { announce: boolean; force: boolean },
@@ -111,6 +111,9 @@ async function doPutPresence(
   env.emit(presenceEvent({ id: user.id, email }, env.clock.nowMs() / 1000, legacyPresenceEntry(shown), modernPresence(shown)), recipients);
 }
 
+/** This process's presence reports waiting to be written (the primitives that write a user's presence drop that user's). */
+export type PresenceWrites = { presenceWrites: PresenceWriteBehind };
+
 /** This process's batches of presence reports that announce nothing (close() it before the store). */
 export function presenceWriteBehind(deps: Pick<ServerDeps, "store" | "config" | "log">): PresenceWriteBehind {
   return new PresenceWriteBehind(
@@ -121,8 +124,8 @@ export function presenceWriteBehind(deps: Pick<ServerDeps, "store" | "config" | 
 }
 
 /** The user's latest report: one still waiting to be written, else the stored row. */
-async function latestPresence(ctx: AuthedCtx, userId: number): Promise<Omit<UserPresenceRow, "last_update_id"> | undefined> {
-  return ctx.presenceWrites.waiting(userId) ?? (await getUserPresence(ctx.db, ctx.realm.id, userId));
+async function latestPresence(ctx: AuthedCtx, presenceWrites: PresenceWriteBehind, userId: number): Promise<Omit<UserPresenceRow, "last_update_id"> | undefined> {
+  return presenceWrites.waiting(userId) ?? (await getUserPresence(ctx.db, ctx.realm.id, userId));
 }
 
 /**
@@ -134,15 +137,15 @@ async function latestPresence(ctx: AuthedCtx, userId: number): Promise<Omit<User
  * and both announce a first report: harmless, and cheaper than reading the row again under a
  * lock on every ping, as Zulip does.
  */
-async function recordPresence(ctx: AuthedCtx, user: UserRow, status: PresenceStatus): Promise<void> {
-  const change = presenceChange(await latestPresence(ctx, user.id), status, nowSeconds(ctx.clock));
+async function recordPresence(ctx: AuthedCtx, presenceWrites: PresenceWriteBehind, user: UserRow, status: PresenceStatus): Promise<void> {
+  const change = presenceChange(await latestPresence(ctx, presenceWrites, user.id), status, nowSeconds(ctx.clock));
   if (change === null) return;
   const announce = change.creating || change.cameOnline;
-  if (!announce && ctx.presenceWrites.delayMs > 0) {
-    ctx.presenceWrites.put({ user_id: user.id, realm_id: ctx.realm.id, last_active_time: change.times.last_active_time, last_connected_time: change.times.last_connected_time });
+  if (!announce && presenceWrites.delayMs > 0) {
+    presenceWrites.put({ user_id: user.id, realm_id: ctx.realm.id, last_active_time: change.times.last_active_time, last_connected_time: change.times.last_connected_time });
     return;
   }
-  await withTransaction(ctx, (tx, emit) => doPutPresence(tx, doEnv(ctx, emit), user, change.times, { announce, force: false }));
+  await withTransaction(ctx, (tx, emit) => doPutPresence(tx, { presenceWrites, ...doEnv(ctx, emit) }, user, change.times, { announce, force: false }));
 }
 
 /**
@@ -151,7 +154,7 @@ async function recordPresence(ctx: AuthedCtx, user: UserRow, status: PresenceSta
  * is replaced by an idle one old enough that every client shows the user offline. Either way
  * everyone who may see the user is told at once. Call inside the setting change's transaction.
  */
-export async function doUpdatePresenceEnabled(tx: Db, env: Pick<DoEnv, "realm" | "clock" | "config" | "emit" | "presenceWrites">, user: UserRow, enabled: boolean): Promise<void> {
+export async function doUpdatePresenceEnabled(tx: Db, env: Pick<DoEnv, "realm" | "clock" | "config" | "emit"> & PresenceWrites, user: UserRow, enabled: boolean): Promise<void> {
   const now = nowSeconds(env.clock);
   const hidden = now - INVISIBLE_BACKDATE_SECONDS;
   // Zulip stores no activity time here and shows the join date; a user who joined minutes ago
@@ -161,12 +164,12 @@ export async function doUpdatePresenceEnabled(tx: Db, env: Pick<DoEnv, "realm" |
 }
 
 /** POST /users/me/presence: records the caller's status (unless invisible) and, unless ping_only, answers the realm's presence. */
-export async function updateOwnPresence(ctx: AuthedCtx, input: UpdatePresenceInput): Promise<Partial<RealmPresences> & { server_timestamp?: number }> {
+export async function updateOwnPresence(ctx: AuthedCtx, presenceWrites: PresenceWriteBehind, input: UpdatePresenceInput): Promise<Partial<RealmPresences> & { server_timestamp?: number }> {
   const { actor } = ctx;
   if (actor.is_bot === 1) throw new JsonableError("This endpoint does not accept bot requests.");
   if (input.status !== "active" && input.status !== "idle") throw new JsonableError(`Invalid status: ${input.status}`);
   // Invisible mode: a user who turned presence_enabled off reveals no activity.
-  if (userSetting(actor, "presence_enabled") !== false) await recordPresence(ctx, actor, input.status);
+  if (userSetting(actor, "presence_enabled") !== false) await recordPresence(ctx, presenceWrites, actor, input.status);
   // new_user_input feeds Zulip's usage statistics (UserActivityInterval), which Parley does not keep.
   if (input.ping_only) return {};
   // Passing last_update_id asks for the modern format (FL 263).

@@ -10,6 +10,7 @@ import { deleteExpiredSessions, deleteSession, insertSession } from "../../store
 import { withTransaction, type ActionCtx } from "../context.ts";
 import { SESSION_ID_CHARS } from "./authenticate.ts";
 import { checkPasswordLogin } from "./fetch-api-key.ts";
+import type { RateLimiter } from "../../rate-limit.ts";
 
 const SECONDS_PER_DAY = 24 * 60 * 60;
 
@@ -21,8 +22,8 @@ export type StartedSession = { sessionId: string; user: UserRow; maxAgeSeconds: 
  * per-username limit), then starts a session of SESSION_DAYS. The browser's previous session,
  * if any, ends (Django's login cycles the session key).
  */
-export async function logIn(ctx: ActionCtx, username: string, password: string, previousSessionId: string | null): Promise<StartedSession> {
-  const user = await checkPasswordLogin(ctx, username, password);
+export async function logIn(ctx: ActionCtx, loginLimiter: RateLimiter, username: string, password: string, previousSessionId: string | null): Promise<StartedSession> {
+  const user = await checkPasswordLogin(ctx, loginLimiter, username, password);
   const sessionId = randomAlphanumeric(SESSION_ID_CHARS);
   const now = nowSeconds(ctx.clock);
   const maxAgeSeconds = ctx.config.sessionDays * SECONDS_PER_DAY;

@@ -32,7 +32,8 @@ import {
 import { activeNameTaken, getUserByDeliveryEmail, updateUser } from "../../store/users.ts";
 import { doEnv, withTransaction, type AuthedCtx, type DoEnv } from "../context.ts";
 import { checkFullName, isEmailAddress } from "./accounts.ts";
-import { doUpdatePresenceEnabled } from "./presence.ts";
+import { doUpdatePresenceEnabled, type PresenceWrites } from "./presence.ts";
+import type { RateLimiter } from "../../rate-limit.ts";
 import { checkSettingValues, languageName } from "./setting-rules.ts";
 import { doChangeFullName } from "./update.ts";
 import { ADDRESS_REFUSALS, realmEmailRule } from "./email-rules.ts";
@@ -55,7 +56,7 @@ export type SettingsInput = Partial<Record<SettingName, UserSettingValue>> & {
 const PASSWORD_MIN_LENGTH = 6;
 
 /** Changes the caller's settings and account fields; everything is checked before anything is written. */
-export async function updateSettings(ctx: AuthedCtx, input: SettingsInput): Promise<Record<string, never>> {
+export async function updateSettings(ctx: AuthedCtx, services: PresenceWrites & { loginLimiter: RateLimiter }, input: SettingsInput): Promise<Record<string, never>> {
   const { actor } = ctx;
   if (actor.is_bot === 1) throw new JsonableError("This endpoint does not accept bot requests.");
   checkSettingValues({
@@ -63,11 +64,11 @@ export async function updateSettings(ctx: AuthedCtx, input: SettingsInput): Prom
     notification_sound: stringOf(input.notification_sound),
     email_notifications_batching_period_seconds: numberOf(input.email_notifications_batching_period_seconds),
   });
-  const passwordHash = input.new_password === undefined ? null : await checkPasswordChange(ctx, input.old_password ?? "", input.new_password);
+  const passwordHash = input.new_password === undefined ? null : await checkPasswordChange(ctx, services.loginLimiter, input.old_password ?? "", input.new_password);
   if (input.email !== undefined) await checkEmailChange(ctx, input.email.trim());
   const fullName = await checkNameChange(ctx, input.full_name);
   await withTransaction(ctx, async (tx, emit) => {
-    const env = doEnv(ctx, emit);
+    const env = { presenceWrites: services.presenceWrites, ...doEnv(ctx, emit) };
     let user = await lockUser(tx, ctx.realm.id, actor.id);
     if (passwordHash !== null) {
       user = await updateUser(tx, ctx.realm.id, user.id, { password_hash: passwordHash });
@@ -96,16 +97,16 @@ function numberOf(value: UserSettingValue | undefined): number | undefined {
  * toward the same per-address limit as password logins (Zulip's authenticate), and a success
  * clears it, as Zulip's do_change_password does.
  */
-async function checkPasswordChange(ctx: AuthedCtx, oldPassword: string, newPassword: string): Promise<string> {
+async function checkPasswordChange(ctx: AuthedCtx, loginLimiter: RateLimiter, oldPassword: string, newPassword: string): Promise<string> {
   const key = `${ctx.realm.id}:${ctx.actor.delivery_email.toLowerCase()}`;
-  const state = await ctx.loginLimiter.peek(key);
+  const state = await loginLimiter.peek(key);
   if (state?.limited) throw new JsonableError(`You're making too many attempts! Try again in ${state.retryAfterSeconds} seconds.`);
   if (!(await verifyPassword(oldPassword, ctx.actor.password_hash))) {
-    await ctx.loginLimiter.consume(key);
+    await loginLimiter.consume(key);
     throw new JsonableError("Wrong password!");
   }
   if (newPassword.length < PASSWORD_MIN_LENGTH) throw new JsonableError("New password is too weak!");
-  await ctx.loginLimiter.reset(key);
+  await loginLimiter.reset(key);
   return hashPassword(newPassword);
 }
 
@@ -163,7 +164,7 @@ function changedSettings(user: UserRow, input: SettingsInput): Array<[SettingNam
  */
 export async function doChangeUserSettings(
   tx: Db,
-  env: Pick<DoEnv, "realm" | "clock" | "config" | "emit" | "presenceWrites">,
+  env: Pick<DoEnv, "realm" | "clock" | "config" | "emit"> & PresenceWrites,
   user: UserRow,
   changes: ReadonlyArray<[SettingName, UserSettingValue]>,
 ): Promise<void> {

@@ -15,6 +15,7 @@ import { doEnv, withTransaction, type AuthedCtx } from "../context.ts";
 import { checkEmoji, EMOJI_TYPE, emojiByName, type EmojiRef } from "../emoji/check.ts";
 import { accessUserById, userIdsWhoCanAccess } from "../../permissions/user-access.ts";
 import { doUpdatePresenceEnabled } from "./presence.ts";
+import type { PresenceWriteBehind } from "../../store/presence-write-behind.ts";
 
 /** What POST /users/me/status accepts; absent keys are left unchanged. */
 type StatusInput = { away?: boolean; status_text?: string; emoji_name?: string; emoji_code?: string; reaction_type?: string };
@@ -42,20 +43,23 @@ async function resolveEmoji(db: Db, realmId: number, input: StatusInput): Promis
 }
 
 /** Changes the caller's status; only passed values change, and every change is announced. */
-export async function updateOwnStatus(ctx: AuthedCtx, input: StatusInput): Promise<Record<string, never>> {
+export async function updateOwnStatus(ctx: AuthedCtx, presenceWrites: PresenceWriteBehind, input: StatusInput): Promise<Record<string, never>> {
   if (ctx.actor.is_bot === 1) throw new JsonableError("This endpoint does not accept bot requests.");
-  return changeStatus(ctx, ctx.actor, input);
+  return changeStatus(ctx, presenceWrites, ctx.actor, input);
 }
 
 /** POST /users/{user_id}/status (FL 407): an administrator changes another user's status (no `away`). */
 export async function updateStatusForUser(ctx: AuthedCtx, userId: number, input: Omit<StatusInput, "away">): Promise<Record<string, never>> {
   if (ctx.actor.is_bot === 1) throw new JsonableError("This endpoint does not accept bot requests.");
   const target = await accessUserById(ctx, userId, { forAdmin: true });
-  return changeStatus(ctx, target, input);
+  return changeStatus(ctx, null, target, input);
 }
 
-/** Changes `actor`'s status (the caller's own, or a user an administrator names). */
-async function changeStatus(ctx: AuthedCtx, actor: UserRow, input: StatusInput): Promise<Record<string, never>> {
+/**
+ * Changes `actor`'s status (the caller's own, or a user an administrator names, whose input has
+ * no `away`: `presenceWrites` is null only then).
+ */
+async function changeStatus(ctx: AuthedCtx, presenceWrites: PresenceWriteBehind | null, actor: UserRow, input: StatusInput): Promise<Record<string, never>> {
   const { realm } = ctx;
   const statusText = input.status_text?.trim();
   if (statusText !== undefined && [...statusText].length > STATUS_TEXT_LIMIT) {
@@ -67,10 +71,10 @@ async function changeStatus(ctx: AuthedCtx, actor: UserRow, input: StatusInput):
   const emoji = await resolveEmoji(ctx.db, realm.id, input);
   await withTransaction(ctx, async (tx, emit) => {
     const change: UserStatusChange = {};
-    if (input.away !== undefined) {
+    if (input.away !== undefined && presenceWrites !== null) {
       // Deprecated (FL 148): `away` sets presence_enabled, announced as that setting's change.
       await setPresenceEnabled(tx, realm.id, actor.id, !input.away);
-      await doUpdatePresenceEnabled(tx, doEnv(ctx, emit), actor, !input.away);
+      await doUpdatePresenceEnabled(tx, { presenceWrites, ...doEnv(ctx, emit) }, actor, !input.away);
       emit(userSettingsUpdateEvent("presence_enabled", !input.away), [actor.id]);
       emit(updateGlobalNotificationsEvent(apiEmail(actor, emailDomain(ctx.config.externalUrl)), "presence_enabled", !input.away), [actor.id]);
       change.away = input.away;

@@ -11,6 +11,6 @@ export const endpoints = [
     path: "/fetch_api_key",
     auth: "none",
     params: z.object({ username: str(), password: str() }),
-    handler: async ({ username, password }, ctx) => fetchApiKey(ctx, username, password),
+    handler: async ({ username, password }, ctx, { loginLimiter }) => fetchApiKey(ctx, loginLimiter, username, password),
   }),
 ];

@@ -66,20 +66,20 @@ export const endpoints = [
     path: "/register",
     auth: "optional",
     params: registerParams,
-    handler: async (params, ctx) => registerEventQueue(ctx, params),
+    handler: async (params, ctx, { queues }) => registerEventQueue(ctx, queues, params),
   }),
   defineEndpoint({
     method: "GET",
     path: "/events",
     auth: "user",
     params: getEventsParams,
-    handler: async (params, ctx) => {
+    handler: async (params, ctx, { queues }) => {
       const { queue_id, last_event_id, dont_block, lifespan_secs, ...rest } = params;
       const { apply_markdown, client_gravatar, slim_presence, all_public_streams, event_types, narrow, ...capabilities } = rest;
       const newQueue = { apply_markdown, client_gravatar, slim_presence, all_public_streams, event_types, narrow, lifespan_secs, client_capabilities: capabilities };
       const input = { queue_id, last_event_id, dont_block: dont_block ?? false, newQueue };
       return new DeferredAnswer((send, fail) =>
-        getEvents(ctx, input, (answer) => {
+        getEvents(ctx, queues, input, (answer) => {
           if (answer instanceof Error) return fail(answer);
           // Written from each event's shared text: a fan-out answers thousands of polls with the same events.
           send(() => {
@@ -96,8 +96,8 @@ export const endpoints = [
     path: "/events",
     auth: "user",
     params: z.object({ queue_id: str() }),
-    handler: async ({ queue_id }, ctx) => {
-      deleteQueue(ctx, queue_id);
+    handler: async ({ queue_id }, ctx, { queues }) => {
+      deleteQueue(ctx, queues, queue_id);
       return {};
     },
   }),

@@ -20,7 +20,7 @@ export const endpoints = [
     path: "/users/me/presence",
     auth: "user",
     params: updateParams,
-    handler: (p, ctx) => updateOwnPresence(ctx, p),
+    handler: (p, ctx, { presenceWrites }) => updateOwnPresence(ctx, presenceWrites, p),
   }),
   defineEndpoint({
     method: "GET",

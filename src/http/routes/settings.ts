@@ -120,7 +120,7 @@ export const endpoints = [
       path,
       auth: "user",
       params: settingsParams,
-      handler: (p, ctx) => updateSettings(ctx, p),
+      handler: (p, ctx, services) => updateSettings(ctx, services, p),
     }),
   ),
   defineEndpoint({

@@ -19,7 +19,7 @@ export const endpoints = [
     path: "/users/me/status",
     auth: "user",
     params: updateParams,
-    handler: (p, ctx) => updateOwnStatus(ctx, p),
+    handler: (p, ctx, { presenceWrites }) => updateOwnStatus(ctx, presenceWrites, p),
   }),
   defineEndpoint({
     method: "POST",
