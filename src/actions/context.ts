@@ -60,8 +60,9 @@ export type ActionCtx = {
  * The guard is per request, not per async context: Node 20's AsyncLocalStorage hooks every
  * promise of the process while it is enabled, which measured 8-10% more server CPU per channel
  * send. Every action context of a request shares one guard (actionCtx makes it; doEnv and
- * `{ ...ctx }` copies keep it), `withTransaction` is the only caller of `store.transact` in src/ (the layers
- * test checks it), and a request runs its transactions one after another.
+ * `{ ...ctx }` copies keep it), only this file calls `store.transact` (the layers test checks it:
+ * `withTransaction` for requests and workers, `withBackgroundTransaction` for background batches
+ * that belong to no request), and a request runs its transactions one after another.
  */
 export class TransactionGuard {
   private open = false;
@@ -132,16 +133,19 @@ export function actionCtx(deps: ServerDeps, acting: Acting): ActionCtx {
 }
 
 /** How an emitted event is delivered beyond its users (see Delivery). */
-type EmitOptions = Pick<Delivery, "allPublicStreamsQueues" | "outgoingWebhookJobs">;
+type EmitOptions = Pick<Delivery, "allPublicStreamsQueues">;
 
 /**
  * Queues an event for the given users; delivered only if the transaction commits.
  * `reserveMessageId` is called just before a message insert and its answer with the new id, so
  * the transaction's events are published in message-id order (events/message-order.ts).
+ * `afterCommit` runs a function once the transaction has committed and its events are out
+ * (never after a rollback): a worker's own wake-up signal, for jobs the transaction queued.
  */
 export type Emit = {
   (event: ApiEvent, userIds: Iterable<number>, options?: EmitOptions): void;
   readonly reserveMessageId: () => (id: number) => void;
+  readonly afterCommit: (signal: () => void) => void;
 };
 
 /**
@@ -250,16 +254,16 @@ async function runTransaction<T>(
 ): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     const pending: Delivery[] = [];
+    const signals: Array<() => void> = [];
     const ticket = messageOrder.ticket();
     const push = (event: ApiEvent, userIds: Iterable<number>, options?: EmitOptions) => {
       const ids = userIds instanceof Set ? [...userIds] : [...new Set(userIds)];
-      const allPublicStreamsQueues = options?.allPublicStreamsQueues === true;
-      const outgoingWebhookJobs = options?.outgoingWebhookJobs === true;
-      if (allPublicStreamsQueues || outgoingWebhookJobs) pending.push({ realmId: ctx.realm.id, event, userIds: ids, allPublicStreamsQueues, outgoingWebhookJobs });
+      if (options?.allPublicStreamsQueues === true) pending.push({ realmId: ctx.realm.id, event, userIds: ids, allPublicStreamsQueues: true });
       else if (ids.length > 0) pending.push({ realmId: ctx.realm.id, event, userIds: ids });
     };
     const reserveMessageId = () => ticket.reserve();
-    const emit: Emit = Object.assign(push, { reserveMessageId });
+    const afterCommit = (signal: () => void) => void signals.push(signal);
+    const emit: Emit = Object.assign(push, { reserveMessageId, afterCommit });
     // A retry runs alone: on PostgreSQL, outside any group-commit batch another could fail.
     const run: TransactionRun = { alone: attempt > 1, message: message && { row: message.row, flags: message.flags, topicPolicyUsers: message.topicPolicyUsers, reserve: reserveMessageId } };
     let result: T;
@@ -278,6 +282,7 @@ async function runTransaction<T>(
     } finally {
       ticket.close();
     }
+    for (const signal of signals) signal();
     return result;
   }
 }

@@ -8,6 +8,27 @@
 import type { Logger } from "pino";
 import { systemClock } from "../clock.ts";
 
+/**
+ * A worker's wake-up within this process: what tells it that a committed transaction queued
+ * jobs for it (fired through `emit.afterCommit`, or after a commit), rather than the client
+ * event bus, whose deliveries are the clients' events. Other processes' loops find such jobs at
+ * their next look (maxSleepMs).
+ */
+export class JobSignal {
+  private readonly listeners = new Set<() => void>();
+
+  /** Registers a listener; returns its unregistration. */
+  listen(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+
+  /** Calls every listener. */
+  readonly fire = (): void => {
+    for (const listener of this.listeners) listener();
+  };
+}
+
 /** Where a loop's jobs come from and what it does with one. */
 export type JobSource<Job, Taken> = {
   /** For log lines. */

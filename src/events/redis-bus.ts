@@ -60,7 +60,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 function toDelivery(value: unknown): Delivery | null {
   if (!isRecord(value) || typeof value.realmId !== "number" || !Array.isArray(value.userIds) || !isApiEvent(value.event)) return null;
   const userIds = value.userIds.filter((id): id is number => Number.isInteger(id));
-  return { realmId: value.realmId, event: value.event, userIds, allPublicStreamsQueues: value.allPublicStreamsQueues === true, outgoingWebhookJobs: value.outgoingWebhookJobs === true };
+  return { realmId: value.realmId, event: value.event, userIds, allPublicStreamsQueues: value.allPublicStreamsQueues === true };
 }
 
 /** What one stream entry holds: its publisher's deliveries and the message ids its transactions drew. */

@@ -136,6 +136,4 @@ export type Delivery = {
    * and updates in public channels reach those queues whether or not their user subscribes).
    */
   allPublicStreamsQueues?: boolean;
-  /** The transaction queued outgoing-webhook jobs with this event: the workers that deliver them wake (in every process). */
-  outgoingWebhookJobs?: boolean;
 };

@@ -3,13 +3,14 @@
  * generic JSON integration, zerver/webhooks/json): an integration posts with a bot's API key; the
  * message goes to the channel and topic the URL names, or, without a channel, to the bot's owner
  * as a direct message. A channel that does not exist is not an error for the integration: the
- * bot's owner is told instead (missing-channel-notice.ts) and the request succeeds.
+ * bot's owner is told instead (by sendMessage: messages/missing-channel-notice.ts) and the request succeeds.
  */
 import { JsonableError } from "../../errors.ts";
 import { getUser } from "../../store/users.ts";
 import type { AuthedCtx } from "../context.ts";
-import { sendMessage, type Addressee } from "../messages/send.ts";
-import { isMissingChannel, notifyOwnerOfMissingChannel } from "./missing-channel-notice.ts";
+import { isMissingChannel } from "../messages/missing-channel-notice.ts";
+import type { Addressee } from "../messages/send.ts";
+import { sendMessage } from "../messages/send-message.ts";
 
 /** Where the URL sends a webhook's message: `stream` is a channel name or id; `topic` overrides the integration's. */
 export type WebhookTarget = { stream?: string; topic?: string };
@@ -39,7 +40,7 @@ export async function postWebhookMessage(ctx: AuthedCtx, target: WebhookTarget, 
   try {
     await sendMessage(ctx, { addressee, content });
   } catch (err) {
+    // sendMessage told the bot's owner.
     if (!isMissingChannel(err)) throw err;
-    await notifyOwnerOfMissingChannel(ctx, err);
   }
 }

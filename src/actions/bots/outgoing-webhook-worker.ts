@@ -38,6 +38,7 @@ import { actionCtx, doEnv, withTransaction, type ActionCtx, type DoEnv, type Ser
 import { JobLoop } from "../job-loop.ts";
 import type { Addressee } from "../messages/send.ts";
 import { checkMessage, doSendMessage } from "../messages/send.ts";
+import { outgoingWebhookJobsQueued } from "../messages/outgoing-webhook-trigger.ts";
 import { hiddenSenders } from "../messages/read.ts";
 
 /** Zulip's MAX_REQUEST_RETRIES: retries after the first attempt, before giving up. */
@@ -309,9 +310,12 @@ export function startOutgoingWebhookWorker(deps: OutgoingWebhookWorkerDeps): Out
     deps.log,
     { maxInFlight: MAX_IN_FLIGHT, maxSleepMs: MAX_SLEEP_MS, retryMs: RETRY_MS, wakeDelayMs: WAKE_DELAY_MS },
   );
-  deps.bus.subscribe((delivery) => {
-    if (delivery.outgoingWebhookJobs === true) loop.wakeSoon();
-  });
+  const unlisten = outgoingWebhookJobsQueued.listen(() => loop.wakeSoon());
   void loop.wake();
-  return { stop: () => loop.stop() };
+  return {
+    stop: () => {
+      unlisten();
+      return loop.stop();
+    },
+  };
 }

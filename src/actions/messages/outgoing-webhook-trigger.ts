@@ -3,16 +3,20 @@
  * outgoing-webhook bot mentioned in a channel message ("mention"), or among the recipients of a
  * direct message ("direct_message"), not the sender. Messages sent by bots trigger nothing, as in
  * Zulip, so two bots cannot answer each other forever. The jobs are written in the message's
- * transaction; actions/bots/outgoing-webhook-worker.ts delivers them after commit.
+ * transaction; actions/bots/outgoing-webhook-worker.ts delivers them after commit, woken by
+ * `outgoingWebhookJobsQueued`.
  */
-import { systemClock } from "../../clock.ts";
 import type { UserRow } from "../../store/schema.ts";
 import type { Db } from "../../store/types.ts";
 import { insertOutgoingWebhookJobs } from "../../store/outgoing-webhooks.ts";
 import { usersByIds } from "../../store/users.ts";
 import type { DoEnv } from "../context.ts";
+import { JobSignal } from "../job-loop.ts";
 import { BOT_TYPES } from "../users/bots.ts";
 import type { SendRequest } from "./send.ts";
+
+/** Fired when a transaction that queued outgoing-webhook jobs has committed: this process's worker looks at once. */
+export const outgoingWebhookJobsQueued = new JobSignal();
 
 const isOutgoingWebhookBot = (u: UserRow) => u.is_active === 1 && u.bot_type === BOT_TYPES.outgoingWebhook;
 
@@ -30,17 +34,16 @@ async function triggeredBots(tx: Db, realmId: number, request: SendRequest): Pro
   return (await usersByIds(tx, realmId, [...ids])).filter(isOutgoingWebhookBot);
 }
 
-/** Writes a delivery job for each outgoing-webhook bot the sent message triggers, in the caller's transaction; answers whether there was any (the message event then wakes the workers). */
-export async function doQueueOutgoingWebhooks(tx: Db, env: Pick<DoEnv, "realm">, messageId: number, request: SendRequest): Promise<boolean> {
-  if (request.sender.is_bot === 1) return false;
+/** Writes a delivery job for each outgoing-webhook bot the sent message triggers, in the caller's transaction, due now; its commit wakes the worker. */
+export async function doQueueOutgoingWebhooks(tx: Db, env: Pick<DoEnv, "realm" | "clock" | "emit">, messageId: number, request: SendRequest): Promise<void> {
+  if (request.sender.is_bot === 1) return;
   const bots = await triggeredBots(tx, env.realm.id, request);
-  if (bots.length === 0) return false;
+  if (bots.length === 0) return;
   const trigger = request.stream === null ? "direct_message" : "mention";
-  // Delivery runs on real time (the worker waits on the network), not on a test's manual clock.
-  const dueAtMs = systemClock.nowMs();
+  const dueAtMs = env.clock.nowMs();
   await insertOutgoingWebhookJobs(
     tx,
     bots.map((bot) => ({ realm_id: env.realm.id, bot_user_id: bot.id, message_id: messageId, trigger, due_at_ms: dueAtMs })),
   );
-  return true;
+  env.emit.afterCommit(outgoingWebhookJobsQueued.fire);
 }

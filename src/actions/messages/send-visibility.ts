@@ -2,16 +2,20 @@
  * Automatic topic visibility on send (FL 214/218): the sender's automatically_follow_topics_policy
  * and automatically_unmute_topics_in_muted_streams_policy, and following topics where a user is
  * mentioned (automatically_follow_topics_where_mentioned). Values as Zulip's: 1 on participation,
- * 2 on send, 3 on initiation, 4 never.
+ * 2 on send, 3 on initiation, 4 never. The whole rule is here: whose policy a send may set
+ * (`topicPolicyUsers`, which the store's batched insert is told so that it leaves a policy an
+ * earlier send of the batch may change unknown: store/message-inserts.ts) and what it sets
+ * (`doApplyTopicVisibility`, the one call of doSendInsertedMessage).
  */
 import { nowSeconds } from "../../clock.ts";
 import { userTopicEvent } from "../../events/kinds/user-topics.ts";
 import { userSetting } from "../../store/user-settings.ts";
 import type { Db } from "../../store/types.ts";
-import { topicHasEarlierMessages } from "../../store/messages.ts";
+import { topicHasEarlierMessages, type InsertedMessage } from "../../store/messages.ts";
 import type { MessageRow, StreamRow, UserRow } from "../../store/schema.ts";
 import { getSubscription } from "../../store/subscriptions.ts";
 import { getUserTopic, setUserTopic, VISIBILITY_POLICY } from "../../store/user-topics.ts";
+import { usersByIds } from "../../store/users.ts";
 import type { DoEnv } from "../context.ts";
 
 const ON_PARTICIPATION = 1;
@@ -53,7 +57,7 @@ async function setPolicy(tx: Db, env: VisibilityEnv, userId: number, message: Me
 type SentToChannel = { sender: UserRow; stream: StreamRow; message: MessageRow; topicHadMessages?: boolean; senderTopicPolicy?: number | null };
 
 /** Applies the sender's automatic policy; returns the new policy when it changed. */
-export async function applySenderVisibility(tx: Db, env: VisibilityEnv, sent: SentToChannel): Promise<number | undefined> {
+async function applySenderVisibility(tx: Db, env: VisibilityEnv, sent: SentToChannel): Promise<number | undefined> {
   const { sender, stream, message, topicHadMessages, senderTopicPolicy } = sent;
   if (sender.is_bot === 1) return undefined;
   const follow = userSetting(sender, "automatically_follow_topics_policy");
@@ -71,11 +75,33 @@ export async function applySenderVisibility(tx: Db, env: VisibilityEnv, sent: Se
 }
 
 /** Mentioned humans who follow topics where they are mentioned start following this one (unless muted or followed). */
-export async function followForMentions(tx: Db, env: VisibilityEnv, mentioned: UserRow[], message: MessageRow): Promise<void> {
+async function followForMentions(tx: Db, env: VisibilityEnv, mentioned: UserRow[], message: MessageRow): Promise<void> {
   for (const user of mentioned) {
     if (user.is_bot === 1 || userSetting(user, "automatically_follow_topics_where_mentioned") !== true) continue;
     const current = (await getUserTopic(tx, env.realm.id, user.id, message.stream_id ?? 0, message.topic))?.visibility_policy;
     if (current === VISIBILITY_POLICY.muted || current === VISIBILITY_POLICY.followed) continue;
     await setPolicy(tx, env, user.id, message, VISIBILITY_POLICY.followed);
   }
+}
+
+/** A channel send as the topic visibility rule reads it: the sender, the channel and the receivers it mentions. */
+type VisibilitySend = { sender: UserRow; stream: StreamRow; mentionedIds: ReadonlySet<number> };
+
+/** The users whose topic policy a send may set: its sender and the users it mentions. */
+export function topicPolicyUsers(send: Pick<VisibilitySend, "sender" | "mentionedIds">): number[] {
+  return [send.sender.id, ...send.mentionedIds];
+}
+
+/**
+ * The automatic topic visibility of a channel send, in its transaction: the sender's policy,
+ * then mentioned users' follows. `inserted` is what the message's insert told (whether the topic
+ * had messages, the sender's policy; each read here when it did not). Returns the sender's new
+ * policy when it changed.
+ */
+export async function doApplyTopicVisibility(tx: Db, env: VisibilityEnv, send: VisibilitySend, inserted: InsertedMessage): Promise<number | undefined> {
+  const { message, topicHadMessages, senderTopicPolicy } = inserted;
+  const policy = await applySenderVisibility(tx, env, { sender: send.sender, stream: send.stream, message, topicHadMessages, senderTopicPolicy });
+  const mentioned = send.mentionedIds.size === 0 ? [] : await usersByIds(tx, env.realm.id, [...send.mentionedIds]);
+  await followForMentions(tx, env, mentioned, message);
+  return policy;
 }

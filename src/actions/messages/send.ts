@@ -4,9 +4,11 @@
  * writing nothing, into a `SendRequest`; `doSendMessage` writes it inside the caller's transaction
  * (the message, its attachments, the flag rows that differ from the default, the search entry,
  * first_message_id, automatic topic visibility) and emits the `message` event, which reaches each
- * recipient's queues with that user's flags after commit. POST /messages runs both in one transaction.
+ * recipient's queues with that user's flags after commit. Internal senders call both inside their
+ * own transaction; a caller's send (POST /messages, incoming webhooks) is `sendMessage`
+ * (send-message.ts), which checks a channel message before its transaction.
  */
-import { nowSeconds, systemClock } from "../../clock.ts";
+import { nowSeconds } from "../../clock.ts";
 import { messageEventTemplate, TEMPLATE_PRESENT_OPTIONS, userFlagSets, type MessageEventTemplate } from "../../events/kinds/messages.ts";
 import { JsonableError } from "../../errors.ts";
 import { renderMessage, type RenderResult } from "../../markdown/render.ts";
@@ -27,16 +29,15 @@ import { MESSAGE_FLAG, type MessageRow, type StreamRow, type UserRow } from "../
 import { lowerFirstMessageId } from "../../store/streams.ts";
 import { mutersOf } from "../../store/muted-users.ts";
 import { subscriberIds } from "../../store/subscriptions.ts";
-import { usersByIds } from "../../store/users.ts";
 import { claimAttachments } from "../attachments/claim.ts";
 import { alertedReceiverIds } from "../users/alert-words.ts";
-import { doEnv, withMessageTransaction, withTransaction, type AuthedCtx, type DoEnv } from "../context.ts";
+import type { AuthedCtx, DoEnv } from "../context.ts";
 import { doQueueOutgoingWebhooks } from "./outgoing-webhook-trigger.ts";
 import { doQueueMessagePush } from "../push/message-notify.ts";
 import { loadRenderContext } from "./render-context.ts";
 import { defaultReadBySender, normalizeContent, normalizeTopic } from "./send-content.ts";
 import { checkCanPost, checkCanSendDirect, parseDirectRecipients, parseStreamIndicator, resolveDirectUsers, resolveStream } from "./send-recipients.ts";
-import { applySenderVisibility, followForMentions } from "./send-visibility.ts";
+import { doApplyTopicVisibility, topicPolicyUsers } from "./send-visibility.ts";
 
 /**
  * Who a message goes to (Zulip's Addressee): POST /messages gives the raw `to` (a channel name or
@@ -231,7 +232,7 @@ async function messageEvent(ctx: Pick<DoEnv, "realm" | "config">, db: Db, messag
 }
 
 /** The message row a checked request writes, its send-time flags, and whose topic policy its send may set. */
-function sentMessageInsert(ctx: Pick<DoEnv, "realm" | "clock">, request: SendRequest): MessageInsert {
+export function sentMessageInsert(ctx: Pick<DoEnv, "realm" | "clock">, request: SendRequest): MessageInsert {
   const { rendered } = request;
   const row: MessageInsert["row"] = {
     realm_id: ctx.realm.id,
@@ -252,57 +253,46 @@ function sentMessageInsert(ctx: Pick<DoEnv, "realm" | "clock">, request: SendReq
     has_attachment: rendered.hasAttachment ? 1 : 0,
     stream_wildcard_mention: rendered.wildcard.channel ? 1 : 0,
   };
-  // Sending sets the sender's policy (applySenderVisibility) and mentioned users' (followForMentions).
-  return { row, flags: request.storedFlags, topicPolicyUsers: [request.sender.id, ...request.mentionedIds] };
+  return { row, flags: request.storedFlags, topicPolicyUsers: topicPolicyUsers(request) };
+}
+
+/** What the send primitives read of their environment. */
+type SendEnv = Pick<DoEnv, "realm" | "clock" | "engine" | "config" | "emit">;
+
+/**
+ * Zulip's do_send_messages for one checked message, inside the caller's transaction: inserts the
+ * message, then writes and emits the rest (doSendInsertedMessage).
+ */
+export async function doSendMessage(tx: Db, env: SendEnv, request: SendRequest): Promise<SendMessageResult> {
+  const [inserted] = await insertMessages(tx, env.engine, [{ reserve: env.emit.reserveMessageId, ...sentMessageInsert(env, request) }]);
+  return doSendInsertedMessage(tx, env, request, inserted);
 }
 
 /**
- * Zulip's do_send_messages for one checked message, inside the caller's transaction: writes it
- * (unless the transaction already inserted it: `inserted`) and emits its `message` event (after
- * any user_topic events of its automatic topic visibility, as Zulip orders them); queues that asked
- * for all public channels get public channels' messages too.
+ * A send once its message row is written (by doSendMessage, or by the store as its transaction's
+ * leading insert: sendMessage's channel messages, store/message-inserts.ts): its attachments,
+ * outgoing-webhook and push jobs, the channel's first_message_id, automatic topic visibility,
+ * and its `message` event (after any user_topic events of that visibility, as Zulip orders them);
+ * queues that asked for all public channels get public channels' messages too.
  */
-export async function doSendMessage(
-  tx: Db,
-  env: Pick<DoEnv, "realm" | "clock" | "engine" | "config" | "emit">,
-  request: SendRequest,
-  inserted?: InsertedMessage,
-): Promise<SendMessageResult> {
+export async function doSendInsertedMessage(tx: Db, env: SendEnv, request: SendRequest, inserted: InsertedMessage): Promise<SendMessageResult> {
   const { sender, stream } = request;
-  const { message, topicHadMessages, senderTopicPolicy } = inserted ?? (await insertMessages(tx, env.engine, [{ reserve: env.emit.reserveMessageId, ...sentMessageInsert(env, request) }]))[0];
+  const { message } = inserted;
   await claimAttachments(tx, env.realm.id, sender.id, message.id, request.rendered.linkedUploadPaths, env.emit);
-  const outgoingWebhookJobs = await doQueueOutgoingWebhooks(tx, env, message.id, request);
+  await doQueueOutgoingWebhooks(tx, env, message.id, request);
   if (env.config.pushRelay !== null && request.notifyExternally) {
     // Who its phones may notify, and why, as of now: before this send's own automatic follows.
-    // Relay work runs on real time, as the worker does, not on a test's manual clock.
     const pushed = { message, flagsOf: (id: number) => request.storedFlags.get(id) ?? defaultFlagBits(id, message) };
-    await doQueueMessagePush(tx, env, pushed, request.receiverIds, systemClock.nowMs());
+    await doQueueMessagePush(tx, env, pushed, request.receiverIds, env.clock.nowMs());
   }
   const event = await messageEvent(env, tx, message, request);
   const result: SendMessageResult = { id: message.id };
   if (stream) {
     // The row may be older than a concurrent send's commit: the write itself keeps the oldest id.
     if (stream.first_message_id === null || stream.first_message_id > message.id) await lowerFirstMessageId(tx, env.realm.id, stream.id, message.id);
-    const policy = await applySenderVisibility(tx, env, { sender, stream, message, topicHadMessages, senderTopicPolicy });
+    const policy = await doApplyTopicVisibility(tx, env, { sender, stream, mentionedIds: request.mentionedIds }, inserted);
     if (policy !== undefined) result.automatic_new_visibility_policy = policy;
-    const mentionedUsers = request.mentionedIds.size === 0 ? [] : await usersByIds(tx, env.realm.id, [...request.mentionedIds]);
-    await followForMentions(tx, env, mentionedUsers, message);
   }
-  // The message event wakes the outgoing-webhook workers only when this send queued them jobs.
-  env.emit(event, request.receiverIds, { allPublicStreamsQueues: stream !== null && stream.invite_only === 0, outgoingWebhookJobs });
+  env.emit(event, request.receiverIds, { allPublicStreamsQueues: stream !== null && stream.invite_only === 0 });
   return result;
-}
-
-/**
- * POST /messages: checks and sends a channel or direct message as the caller. A channel message is
- * checked first (reads only) and then written in a transaction that leads with its insert, which
- * the store batches with other sends' (store/message-inserts.ts); a direct message is checked
- * inside its transaction, as checking may create its conversation.
- */
-export async function sendMessage(ctx: AuthedCtx, input: SendMessageInput): Promise<SendMessageResult> {
-  if (input.addressee.type === "stream") {
-    const request = await checkMessage(ctx, ctx.db, input);
-    return withMessageTransaction(ctx, sentMessageInsert(ctx, request), (tx, emit, inserted) => doSendMessage(tx, doEnv(ctx, emit), request, inserted));
-  }
-  return withTransaction(ctx, async (tx, emit) => doSendMessage(tx, doEnv(ctx, emit), await checkMessage(ctx, tx, input)));
 }

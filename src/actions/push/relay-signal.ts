@@ -3,15 +3,16 @@
  * committed), so it sends it at once rather than at its next look (every 30 s, which is also how
  * other processes' queued calls are found).
  */
-const listeners = new Set<() => void>();
+import { JobSignal } from "../job-loop.ts";
+
+const queued = new JobSignal();
 
 /** Registers the worker's wake; returns the unregistration. */
 export function onRelayCallQueued(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
+  return queued.listen(listener);
 }
 
 /** Tells the worker a call was queued. */
 export function relayCallQueued(): void {
-  for (const listener of listeners) listener();
+  queued.fire();
 }

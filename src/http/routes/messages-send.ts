@@ -1,7 +1,7 @@
 /** POST /messages: send a channel or direct message. */
 import { z } from "zod";
-import { sendMessageTellingOwner } from "../../actions/bots/missing-channel-notice.ts";
 import type { Addressee } from "../../actions/messages/send.ts";
+import { sendMessage } from "../../actions/messages/send-message.ts";
 import { defineEndpoint } from "../endpoint.ts";
 import { JsonableError } from "../../errors.ts";
 import { bool, str } from "../params.ts";
@@ -45,7 +45,7 @@ export const endpoints = [
     // normalizeContent and the topic checks refuse NUL in Zulip's words.
     nulChecked: ["content", "topic"],
     handler: async (p, ctx) =>
-      sendMessageTellingOwner(ctx, {
+      sendMessage(ctx, {
         addressee: addressee(messageType(p.type), p.to, p.topic),
         content: p.content,
         queueId: p.queue_id,

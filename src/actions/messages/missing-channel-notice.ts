@@ -7,8 +7,7 @@
 import { JsonableError, StreamDoesNotExistError, StreamWithIdDoesNotExistError } from "../../errors.ts";
 import { getUser } from "../../store/users.ts";
 import { doEnv, withTransaction, type AuthedCtx } from "../context.ts";
-import { doSendDirectNotice } from "../messages/notification-bot.ts";
-import { sendMessage, type SendMessageInput, type SendMessageResult } from "../messages/send.ts";
+import { doSendDirectNotice } from "./notification-bot.ts";
 
 /** Zulip's wait between two notices about one bot (10 minutes). */
 const NOTICE_INTERVAL_MS = 10 * 60 * 1000;
@@ -39,14 +38,4 @@ export async function notifyOwnerOfMissingChannel(ctx: AuthedCtx, err: StreamDoe
   if (!owner || owner.is_active !== 1) return;
   lastNoticeMs.set(bot.id, now);
   await withTransaction(ctx, (tx, emit) => doSendDirectNotice(tx, doEnv(ctx, emit), owner, noticeText(bot.delivery_email, err)));
-}
-
-/** POST /messages: a missing channel stays the caller's error, and a bot's owner hears of it too. */
-export async function sendMessageTellingOwner(ctx: AuthedCtx, input: SendMessageInput): Promise<SendMessageResult> {
-  try {
-    return await sendMessage(ctx, input);
-  } catch (err) {
-    if (isMissingChannel(err)) await notifyOwnerOfMissingChannel(ctx, err);
-    throw err;
-  }
 }
