@@ -4,7 +4,7 @@
  * ones with a null name) so that one recursive membership check serves every permission.
  */
 import type { Db } from "../store/types.ts";
-import { addMembers, addSubgroups, directSubgroupIds, getGroup, insertGroup } from "../store/user-groups.ts";
+import { addMembers, addSubgroups, directSubgroupIds, getGroup, insertGroup, systemGroupsByName } from "../store/user-groups.ts";
 import { activeDirectMemberIds } from "../store/group-membership.ts";
 import { usersByIds } from "../store/users.ts";
 import { JsonableError } from "../errors.ts";
@@ -62,4 +62,32 @@ async function checkUsableGroup(db: Db, realmId: number, groupId: number, rules:
   if (rules.forbiddenSystemGroups?.includes(group.name)) {
     throw new JsonableError(`'${rules.setting}' setting cannot be set to '${group.name}' group.`);
   }
+}
+
+/**
+ * The group id of every permission setting of a new channel or group, under the setting's
+ * column: the requested value, else the setting's default. `defaultOf` names a setting's default
+ * (a system group's name, or "creator": a group of the creator alone); `store` validates and
+ * stores a value with the channel's or group's own rules.
+ */
+export async function newSettingColumns<S extends string, C extends string>(
+  db: Db,
+  realmId: number,
+  creator: { id: number },
+  requested: Partial<Record<S, GroupSettingValue>>,
+  rules: { settings: readonly S[]; column(setting: S): C; defaultOf(setting: S): string; store(setting: S, value: GroupSettingValue): Promise<number> },
+): Promise<Partial<Record<C, number>>> {
+  const system = await systemGroupsByName(db, realmId);
+  const out: Partial<Record<C, number>> = {};
+  for (const setting of rules.settings) {
+    const value = requested[setting];
+    const fallback = rules.defaultOf(setting);
+    let id: number | undefined;
+    if (value !== undefined) id = await rules.store(setting, value);
+    else if (fallback === "creator") id = await rules.store(setting, { direct_members: [creator.id], direct_subgroups: [] });
+    else id = system.get(fallback)?.id;
+    if (id === undefined) throw new Error(`realm ${realmId} lacks system group ${fallback}`);
+    out[rules.column(setting)] = id;
+  }
+  return out;
 }

@@ -1,7 +1,6 @@
 /** A realm's groups loaded together with their active direct members and direct subgroups. */
 import type { Db } from "./types.ts";
 import { cachedRead } from "./read-cache.ts";
-import { collectChunks, idChunks } from "./chunks.ts";
 import { SYSTEM_GROUP } from "./roles.ts";
 import type { UserGroupRow } from "./schema.ts";
 import { GROUP_SETTING_COLUMNS, getGroupByName, groupsByIds, loadGroupGraph } from "./user-groups.ts";
@@ -49,7 +48,7 @@ export async function loadGroupIndexFor(db: Db, realmId: number, groupIds: numbe
   const nobody = await getGroupByName(db, realmId, SYSTEM_GROUP.nobody);
   const ids = [...new Set([...groupIds, ...settingIds, ...(nobody ? [nobody.id] : [])])];
   const groups = await groupsByIds(db, realmId, ids);
-  return { groups: new Map(groups.map((g) => [g.id, g])), ...(await groupContents(db, ids)) };
+  return { groups: new Map(groups.map((g) => [g.id, g])), ...(await loadGroupGraph(db, realmId, ids)) };
 }
 
 /** Each id of `ids` once, ascending. */
@@ -70,35 +69,6 @@ export const settingGroupIndex = cachedRead(
   async (db, realmId, groupIds): Promise<GroupIndex> => {
     const groups = await groupsByIds(db, realmId, uniqueSorted(groupIds));
     const anonymous = groups.filter((g) => g.name === null).map((g) => g.id);
-    return { groups: new Map(groups.map((g) => [g.id, g])), ...(await groupContents(db, anonymous)) };
+    return { groups: new Map(groups.map((g) => [g.id, g])), ...(await loadGroupGraph(db, realmId, anonymous)) };
   },
 );
-
-/** Active direct members and direct subgroups of the groups `ids`, ascending. */
-async function groupContents(db: Db, ids: number[]): Promise<Pick<GroupIndex, "members" | "subgroups">> {
-  const out: Pick<GroupIndex, "members" | "subgroups"> = { members: new Map(), subgroups: new Map() };
-  // Each group's rows come whole from one chunk, so each list is ascending.
-  const chunks = idChunks(ids);
-  const members = await collectChunks(chunks, (chunk) =>
-    db
-      .selectFrom("user_group_members")
-      .innerJoin("users", "users.id", "user_group_members.user_id")
-      .select(["user_group_members.group_id", "user_group_members.user_id"])
-      .where("user_group_members.group_id", "in", chunk)
-      .where("users.is_active", "=", 1)
-      .orderBy("user_group_members.user_id")
-      .execute(),
-  );
-  const subgroups = await collectChunks(chunks, (chunk) =>
-    db.selectFrom("user_group_subgroups").select(["supergroup_id", "subgroup_id"]).where("supergroup_id", "in", chunk).orderBy("subgroup_id").execute(),
-  );
-  for (const m of members) listIn(out.members, m.group_id).push(m.user_id);
-  for (const s of subgroups) listIn(out.subgroups, s.supergroup_id).push(s.subgroup_id);
-  return out;
-}
-
-function listIn(map: Map<number, number[]>, key: number): number[] {
-  let list = map.get(key);
-  if (!list) map.set(key, (list = []));
-  return list;
-}

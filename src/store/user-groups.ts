@@ -21,24 +21,30 @@ export async function systemGroupsByName(db: Db, realmId: number): Promise<Map<s
   return new Map(rows.map((r) => [r.name ?? "", r]));
 }
 
-/** The realm's whole membership graph: active direct members and direct subgroups of every group, ascending. */
-export async function loadGroupGraph(db: Db, realmId: number): Promise<GroupGraph> {
+/**
+ * A realm's membership graph: the active direct members and the direct subgroups of each group,
+ * ascending; of every group of the realm, or only of the groups `groupIds` (read in chunks: each
+ * group's rows come whole from one chunk, so each list stays ascending).
+ */
+export async function loadGroupGraph(db: Db, realmId: number, groupIds?: readonly number[]): Promise<GroupGraph> {
   const membersQuery = db
     .selectFrom("user_group_members")
     .innerJoin("users", "users.id", "user_group_members.user_id")
     .select(["user_group_members.group_id", "user_group_members.user_id"])
     .where("users.realm_id", "=", realmId)
     .where("users.is_active", "=", 1)
-    .orderBy("user_group_members.user_id")
-    .execute();
+    .orderBy("user_group_members.user_id");
   const subgroupsQuery = db
     .selectFrom("user_group_subgroups")
     .innerJoin("user_groups", "user_groups.id", "user_group_subgroups.supergroup_id")
     .select(["user_group_subgroups.supergroup_id", "user_group_subgroups.subgroup_id"])
     .where("user_groups.realm_id", "=", realmId)
-    .orderBy("user_group_subgroups.subgroup_id")
-    .execute();
-  const [members, subgroups] = await Promise.all([membersQuery, subgroupsQuery]);
+    .orderBy("user_group_subgroups.subgroup_id");
+  const chunks = groupIds === undefined ? null : idChunks(groupIds);
+  const [members, subgroups] = await Promise.all([
+    chunks === null ? membersQuery.execute() : collectChunks(chunks, (chunk) => membersQuery.where("user_group_members.group_id", "in", chunk).execute()),
+    chunks === null ? subgroupsQuery.execute() : collectChunks(chunks, (chunk) => subgroupsQuery.where("user_group_subgroups.supergroup_id", "in", chunk).execute()),
+  ]);
   const graph: GroupGraph = { members: new Map(), subgroups: new Map() };
   for (const m of members) pushTo(graph.members, m.group_id, m.user_id);
   for (const s of subgroups) pushTo(graph.subgroups, s.supergroup_id, s.subgroup_id);

@@ -4,7 +4,7 @@
  */
 import { JsonableError } from "../../errors.ts";
 import { hasRealmPermission } from "../../permissions/check.ts";
-import { storeGroupSetting, type GroupSettingValue } from "../../permissions/group-setting.ts";
+import { newSettingColumns, storeGroupSetting, type GroupSettingValue } from "../../permissions/group-setting.ts";
 import { REALM_SCALAR_DEFAULTS, realmSettings } from "../../permissions/realm-settings.ts";
 import {
   settingColumn,
@@ -12,7 +12,6 @@ import {
   STREAM_GROUP_SETTINGS,
   type StreamGroupColumn,
   type StreamGroupSetting,
-  type StreamSettingDefault,
 } from "../../permissions/stream-settings.ts";
 import { SYSTEM_GROUP, ROLE } from "../../store/roles.ts";
 import type { Db } from "../../store/types.ts";
@@ -41,28 +40,15 @@ export async function storeStreamGroupSetting(db: Db, realm: RealmRow, actor: Us
 }
 
 /** Group ids for every setting of a new channel: the requested values, else the defaults. */
-export async function newStreamGroupSettings(
-  db: Db,
-  realm: RealmRow,
-  creator: UserRow,
-  requested: Partial<Record<StreamGroupSetting, GroupSettingValue>>,
-): Promise<Record<StreamGroupColumn, number>> {
-  const system = await systemGroupsByName(db, realm.id);
-  const out: Partial<Record<StreamGroupColumn, number>> = {};
-  for (const setting of STREAM_GROUP_SETTING_NAMES) {
-    const value = requested[setting];
-    const fallback: StreamSettingDefault = STREAM_GROUP_SETTINGS[setting].default;
-    let id: number;
-    if (value !== undefined) id = await storeStreamGroupSetting(db, realm, creator, setting, value);
-    else if (fallback === "creator") id = await storeGroupSetting(db, realm.id, { direct_members: [creator.id], direct_subgroups: [] }, { setting });
-    else id = system.get(fallback)?.id ?? missingGroup(fallback);
-    out[settingColumn(setting)] = id;
-  }
-  return out as Record<StreamGroupColumn, number>;
-}
-
-function missingGroup(name: string): never {
-  throw new Error(`realm lacks system group ${name}`);
+export async function newStreamGroupSettings(db: Db, realm: RealmRow, creator: UserRow, requested: Partial<Record<StreamGroupSetting, GroupSettingValue>>): Promise<Record<StreamGroupColumn, number>> {
+  const columns = await newSettingColumns(db, realm.id, creator, requested, {
+    settings: STREAM_GROUP_SETTING_NAMES,
+    column: settingColumn,
+    defaultOf: (setting) => STREAM_GROUP_SETTINGS[setting].default,
+    store: (setting, value) => storeStreamGroupSetting(db, realm, creator, setting, value),
+  });
+  // Every setting has a value: the loop went over them all.
+  return columns as Record<StreamGroupColumn, number>;
 }
 
 /** Unicode non-characters and control/surrogate code points, refused in channel names. */

@@ -5,7 +5,7 @@
  */
 import { JsonableError } from "../../errors.ts";
 import { GROUP_SETTING_RULES, groupSettingColumn } from "../../permissions/group-access.ts";
-import { presentGroupSetting, sameGroupSetting, storeGroupSetting, type GroupSettingValue } from "../../permissions/group-setting.ts";
+import { newSettingColumns, presentGroupSetting, sameGroupSetting, storeGroupSetting, type GroupSettingValue } from "../../permissions/group-setting.ts";
 import { REALM_GROUP_SETTINGS, realmSettings } from "../../permissions/realm-settings.ts";
 import { SYSTEM_GROUP } from "../../store/roles.ts";
 import { GROUP_PERMISSION_SETTINGS, type GroupPermissionSetting } from "../../permissions/group-access.ts";
@@ -38,26 +38,10 @@ async function storeSetting(db: Db, realm: RealmRow, setting: GroupPermissionSet
 }
 
 /** Group ids for every setting of a new group: the requested values, else the defaults. */
-export async function newGroupSettingColumns(
-  db: Db,
-  realm: RealmRow,
-  creator: UserRow,
-  requested: Partial<Record<GroupPermissionSetting, GroupSettingValue>>,
-): Promise<GroupSettingColumns> {
-  const system = await systemGroupsByName(db, realm.id);
+export async function newGroupSettingColumns(db: Db, realm: RealmRow, creator: UserRow, requested: Partial<Record<GroupPermissionSetting, GroupSettingValue>>): Promise<GroupSettingColumns> {
   const nobodyId = await nobodyGroupId(db, realm.id);
-  const out: GroupSettingColumns = {};
-  for (const setting of GROUP_PERMISSION_SETTINGS) {
-    const value = requested[setting];
-    const fallback = GROUP_SETTING_RULES[setting].default;
-    let id: number | undefined;
-    if (value !== undefined) id = await storeSetting(db, realm, setting, value, nobodyId);
-    else if (fallback === "creator") id = await storeSetting(db, realm, setting, { direct_members: [creator.id], direct_subgroups: [] }, nobodyId);
-    else id = system.get(fallback)?.id;
-    if (id === undefined) throw new Error(`realm ${realm.id} lacks system group ${fallback}`);
-    out[groupSettingColumn(setting)] = id;
-  }
-  return out;
+  const rules = { settings: GROUP_PERMISSION_SETTINGS, column: groupSettingColumn, defaultOf: (setting: GroupPermissionSetting) => GROUP_SETTING_RULES[setting].default };
+  return newSettingColumns(db, realm.id, creator, requested, { ...rules, store: (setting, value) => storeSetting(db, realm, setting, value, nobodyId) });
 }
 
 /**
