@@ -9,7 +9,7 @@
  * thread alone knows:
  * - which users hold an event queue here (the "online" rule of its decisions);
  * - its events (a registration settled) go out on this thread's bus;
- * - it is woken when a commit here may have queued work for it.
+ * - it is woken when a commit here queued work for it (actions/push/relay-signal.ts).
  * Its jobs live in the database as ever, so nothing is lost if the thread dies: it is started
  * again, and its leases run out.
  */
@@ -46,7 +46,7 @@ const RESTART_DELAY_MS = 1_000;
 export function startPushWorker(deps: ServerDeps, holders: QueueHolders): PushRelayWorker {
   // Without a relay the worker only parks what is queued: not worth a thread.
   if (!deps.config.pushWorkerThread || deps.config.pushRelay === null) {
-    return startPushRelayWorker({ ...deps, usersWithMessageQueues: holders, wakes: localRelayWakes(deps.bus, deps.config.pushRelay !== null) });
+    return startPushRelayWorker({ ...deps, usersWithMessageQueues: holders, wakes: localRelayWakes });
   }
   return new PushThread(deps, holders);
 }
@@ -63,8 +63,8 @@ class PushThread implements PushRelayWorker {
     private readonly deps: ServerDeps,
     private readonly holders: QueueHolders,
   ) {
-    // Woken by every commit whose events may have queued work: one message per turn of the loop at most.
-    this.unsubscribe = localRelayWakes(deps.bus, true)(() => this.postWake());
+    // Woken by every commit here that queued relay work: one message per turn of the loop at most.
+    this.unsubscribe = localRelayWakes(() => this.postWake());
     this.start();
   }
 

@@ -1,7 +1,7 @@
 /**
  * The loop of a worker that runs persisted jobs off the request path (outgoing-webhook
  * deliveries, push relay calls): one pass at a time takes the due jobs there is room for and
- * starts each beside the loop; a finished job, a wake from the bus or the next due time starts
+ * starts each beside the loop; a finished job, a wake (its JobSignal) or the next due time starts
  * the next pass. Jobs live in the database, taken by a lease (see the stores), so a restart or
  * another process picks up what this one left.
  */

@@ -4,7 +4,7 @@
  * transaction, then `update_message` events (each user with their own flags) and
  * `delete_message` events to users a channel move takes the messages away from.
  */
-import { nowSeconds, systemClock } from "../../clock.ts";
+import { nowSeconds } from "../../clock.ts";
 import { JsonableError } from "../../errors.ts";
 import { topicLinks } from "../../markdown/topic-links.ts";
 import { updateMessageEvent, deleteMessageEvent, type UpdateMessageBase } from "../../events/kinds/message-updates.ts";
@@ -155,9 +155,9 @@ async function editChannelMessage(ctx: AuthedCtx, tx: Db, emit: Emit, edit: Chan
   if (rendered !== null) {
     target = await writeContent(ctx, tx, emit, message, rendered, now);
     const mentions = await updateMentionFlags(tx, target, rendered);
-    await doRemoveUnmentionedNotifications(tx, ctx, target, mentions.unmentioned);
-    // Relay work runs on real time, as the worker does.
-    await doQueueEditPush(tx, ctx, target, mentions.newlyMentioned, systemClock.nowMs());
+    const env = doEnv(ctx, emit);
+    await doRemoveUnmentionedNotifications(tx, env, target, mentions.unmentioned);
+    await doQueueEditPush(tx, env, target, mentions.newlyMentioned, ctx.clock.nowMs());
   }
   const movedRows = moved ? await messagesToMove(tx, ctx.actor, message, stream, edit.mode) : [message];
   const entry: EditHistoryEntry = { user_id: ctx.actor.id, timestamp: now };

@@ -146,7 +146,7 @@ async function markUnreadAsRead(db: Db, actor: UserRow, filter: { streamId?: num
 export async function markAllAsRead(ctx: AuthedCtx): Promise<{ complete: boolean }> {
   await withTransaction(ctx, async (tx, emit) => {
     const ids = await markUnreadAsRead(tx, ctx.actor, {});
-    await doRemoveReadNotifications(tx, ctx, ctx.actor, ids);
+    await doRemoveReadNotifications(tx, doEnv(ctx, emit), ctx.actor, ids);
     emit(updateMessageFlagsEvent("add", "read", [], true), [ctx.actor.id]);
   });
   return { complete: true };
@@ -160,7 +160,7 @@ export async function markStreamAsRead(ctx: AuthedCtx, streamId: number, topicNa
   }
   await withTransaction(ctx, async (tx, emit) => {
     const ids = await markUnreadAsRead(tx, ctx.actor, { streamId: stream.id, topic: topicName || undefined });
-    await doRemoveReadNotifications(tx, ctx, ctx.actor, ids);
+    await doRemoveReadNotifications(tx, doEnv(ctx, emit), ctx.actor, ids);
     if (ids.length > 0) emit(updateMessageFlagsEvent("add", "read", ids), [ctx.actor.id]);
   });
   return {};

@@ -27,8 +27,10 @@ import type { Db } from "../../store/types.ts";
 import { groupsByIds } from "../../store/user-groups.ts";
 import { usersByIds } from "../../store/users.ts";
 import type { Config } from "../../config.ts";
+import type { DoEnv } from "../context.ts";
 import { notifyCallRows } from "./notify-calls.ts";
 import { notifyFacts, type NotifyFacts, type SentMessage } from "./notify-facts.ts";
+import { relayCallQueued } from "./relay-signal.ts";
 import { pushTrigger } from "./triggers.ts";
 
 /**
@@ -41,7 +43,7 @@ import { pushTrigger } from "./triggers.ts";
  */
 export async function doQueueMessagePush(
   tx: Db,
-  env: { realm: RealmRow; config: Config },
+  env: Pick<DoEnv, "realm" | "config" | "emit">,
   sent: SentMessage,
   recipientIds: readonly number[],
   nowMs: number,
@@ -56,10 +58,11 @@ export async function doQueueMessagePush(
   if (facts.length === 0) return;
   const fields: MessageJobFields = edit ? { message_id: sent.message.id, recipients: facts, edit: true } : { message_id: sent.message.id, recipients: facts };
   await insertPushRelayJob(tx, { realm_id: env.realm.id, user_id: null, call: "message", fields: JSON.stringify(fields), due_at_ms: nowMs });
+  env.emit.afterCommit(relayCallQueued);
 }
 
 /** An edit mentioned these users anew: their notifications, decided on their flags as the edit left them. */
-export async function doQueueEditPush(tx: Db, env: { realm: RealmRow; config: Config }, message: MessageRow, userIds: number[], nowMs: number): Promise<void> {
+export async function doQueueEditPush(tx: Db, env: Pick<DoEnv, "realm" | "config" | "emit">, message: MessageRow, userIds: number[], nowMs: number): Promise<void> {
   if (env.config.pushRelay === null || userIds.length === 0) return;
   const owners = await phoneOwnerIds(tx, env.realm.id);
   const withPhones = userIds.filter((id) => owners.has(id));

@@ -21,7 +21,6 @@ import type { Db } from "../../store/types.ts";
 import type { PushRelayJobRow } from "../../store/schema-push.ts";
 import { actionCtx, withTransaction, type ActionCtx, type Emit, type ServerDeps } from "../context.ts";
 import { JobLoop } from "../job-loop.ts";
-import type { EventBus } from "../../events/bus.ts";
 import { doNotifyMessage, type QueueHolders } from "./message-notify.ts";
 import { callRelay, type RelayOutcome } from "./relay-client.ts";
 import { onRelayCallQueued } from "./relay-signal.ts";
@@ -61,9 +60,6 @@ async function claim(deps: PushRelayWorkerDeps, job: PushRelayJobRow): Promise<T
 
 /** Calls whose body is JSON (the rest are forms). */
 const JSON_CALLS: ReadonlySet<string> = new Set(["notify", "e2ee/notify"]);
-
-/** Events whose transactions may have queued notification work. */
-const WAKING_EVENTS: ReadonlySet<string> = new Set(["message", "update_message_flags", "delete_message", "update_message"]);
 
 /** Relay refusals of an E2EE registration that mean the server's setup is wrong (upstream logs them for the admins and retries). */
 const ADMIN_CODES = new Set(["MISSING_REMOTE_REALM", "UNAUTHORIZED", "INVALID_ZULIP_SERVER", "PUSH_NOTIFICATIONS_DISALLOWED"]);
@@ -234,19 +230,10 @@ async function run(deps: PushRelayWorkerDeps, taken: Taken, stop: AbortSignal, l
 }
 
 /**
- * The wakes of a worker in the process that commits: a transaction whose events may have queued
- * notification work (a message, a read, a deletion, an edit), and a relay call queued here.
+ * The wakes of a worker in the process that commits: a relay call or "message" job queued here
+ * (relay-signal.ts, fired once the transaction that queued it has committed).
  */
-export function localRelayWakes(bus: EventBus, relayConfigured: boolean): RelayWakes {
-  return (wake) => {
-    if (relayConfigured) {
-      bus.subscribe((delivery) => {
-        if (WAKING_EVENTS.has(delivery.event.type)) wake();
-      });
-    }
-    return onRelayCallQueued(wake);
-  };
-}
+export const localRelayWakes: RelayWakes = onRelayCallQueued;
 
 /** Starts sending queued relay calls: those left from before at once, new ones when woken. */
 export function startPushRelayWorker(deps: PushRelayWorkerDeps): PushRelayWorker {

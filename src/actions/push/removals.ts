@@ -16,8 +16,9 @@ import { usersByIds } from "../../store/users.ts";
 import { systemClock } from "../../clock.ts";
 import type { DoEnv } from "../context.ts";
 import { notifyCallRows } from "./notify-calls.ts";
+import { relayCallQueued } from "./relay-signal.ts";
 
-type RemovalEnv = Pick<DoEnv, "realm" | "config">;
+type RemovalEnv = Pick<DoEnv, "realm" | "config" | "emit">;
 
 /** Queues the removals of each user's messages (by user id). */
 async function doQueueRemovals(tx: Db, env: RemovalEnv, byUser: ReadonlyMap<number, number[]>): Promise<void> {
@@ -37,6 +38,7 @@ async function doQueueRemovals(tx: Db, env: RemovalEnv, byUser: ReadonlyMap<numb
     rows.push(...(await notifyCallRows(realm, user, mine, payloads, "normal", nowMs)));
   }
   await insertPushRelayJobs(tx, rows);
+  if (rows.length > 0) env.emit.afterCommit(relayCallQueued);
 }
 
 /** The user read these messages: their notifications of them are taken back. */
