@@ -74,8 +74,8 @@ export const SRC: Tree = {
     actions: ["context.ts", "job-loop.ts"],
     // What a queue asks of the events it is given (the builders' options).
     events: ["queue-options.ts"],
-    // What route files are written with: the endpoint, parameter parsing, authentication, the web bundle.
-    http: ["endpoint.ts", "params.ts", "stream-params.ts", "auth.ts", "web-bundle.ts"],
+    // What route files are written with: the endpoint, parameter parsing, authentication, the web bundle and its compression.
+    http: ["endpoint.ts", "params.ts", "stream-params.ts", "auth.ts", "web-bundle.ts", "compression.ts"],
     // The schema and its types; and, until the engine has a folder of its own, the engine's pieces
     // the search index (dialect/search-index.ts) writes with.
     store: ["schema.ts", "types.ts", "prepared.ts", "chunks.ts", "batch-end.ts", "search-words.ts"],
