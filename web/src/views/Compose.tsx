@@ -43,7 +43,10 @@ function reportCaret(e: Event): void {
 function RecipientFields({ topicRef, toRef }: { topicRef: { current: HTMLInputElement | null }; toRef: { current: HTMLInputElement | null } }) {
   if (compose.mode.value === "dm") {
     return (
+      // Keyed apart from the Topic input: Preact would otherwise reuse that element, and removing
+      // its maxLength leaves the To field limited to 0 characters.
       <input
+        key="to"
         ref={toRef}
         class="compose-to"
         aria-label="To"
@@ -55,14 +58,14 @@ function RecipientFields({ topicRef, toRef }: { topicRef: { current: HTMLInputEl
   }
   return (
     <>
-      <select aria-label="Channel" class="compose-channel" value={String(compose.streamId.value ?? "")} onChange={(e) => (compose.streamId.value = Number(e.currentTarget.value))}>
+      <select key="channel" aria-label="Channel" class="compose-channel" value={String(compose.streamId.value ?? "")} onChange={(e) => (compose.streamId.value = Number(e.currentTarget.value))}>
         {sortedSubscriptions.value.map((s) => (
           <option key={s.stream_id} value={String(s.stream_id)}>
             # {s.name}
           </option>
         ))}
       </select>
-      <input ref={topicRef} class="compose-topic" aria-label="Topic" placeholder="Topic" maxLength={60} value={compose.topic.value} onInput={(e) => (compose.topic.value = e.currentTarget.value)} />
+      <input key="topic" ref={topicRef} class="compose-topic" aria-label="Topic" placeholder="Topic" maxLength={60} value={compose.topic.value} onInput={(e) => (compose.topic.value = e.currentTarget.value)} />
     </>
   );
 }
