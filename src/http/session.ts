@@ -149,9 +149,12 @@ function setCsrfCookieIfNeeded(req: FastifyRequest, reply: FastifyReply, secure:
   if (issued !== null) setCookie(reply, CSRF_COOKIE, issued, { httpOnly: false, maxAgeSeconds: CSRF_COOKIE_MAX_AGE_SECONDS, secure });
 }
 
+/** Django's never_cache headers, which upstream's answers carry. */
+const NEVER_CACHE = "max-age=0, no-cache, no-store, must-revalidate, private";
+
 /**
  * Adds the CSRF check to every route under /json/ (before anything else reads the request) and
- * the CSRF cookie to every answer of those routes that needs one. `externalUrl`: the site (EXTERNAL_URL).
+ * the CSRF cookie to every answer of those routes that needs one, and never-cache headers to them all. `externalUrl`: the site (EXTERNAL_URL).
  */
 export function registerCsrf(app: App, externalUrl: string): void {
   const siteOrigin = new URL(externalUrl).origin;
@@ -168,6 +171,10 @@ export function registerCsrf(app: App, externalUrl: string): void {
   });
   const setCookieHook: onSendHookHandler = (req, reply, payload, done) => {
     setCsrfCookieIfNeeded(req, reply, secure);
+    // The browser never keeps an answer of the session: Back would otherwise reuse one from
+    // before logging in (GET /json/session saying "signed out"). Upstream's never-cache headers;
+    // answers that choose their own (file bytes) keep theirs.
+    if (!reply.hasHeader("cache-control")) reply.header("cache-control", NEVER_CACHE);
     done(null, payload);
   };
   // On the /json routes only: a route without onSend hooks sends its answer past Fastify's hook

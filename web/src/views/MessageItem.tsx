@@ -2,7 +2,7 @@
  * One message of the feed: avatar, sender, time, rendered content, edited mark, reactions and
  * its actions (toolbar and menu, the emoji picker, the in-place editor, the delete confirmation).
  */
-import { useEffect, useMemo, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { Message, Reaction } from "../api/types.ts";
 import { ensureEmoji, realmEmojiById, spokenEmojiName, type EmojiChoice } from "../state/emoji.ts";
 import { selectedId } from "../state/feed.ts";
@@ -71,6 +71,25 @@ function Reactions({ message }: { message: Message }) {
   );
 }
 
+/** Whether a link leads elsewhere than one of the app's own views (`/#narrow/...`, a channel or user mention). */
+function leavesApp(a: HTMLAnchorElement): boolean {
+  return !(a.origin === location.origin && a.pathname === "/" && a.hash !== "");
+}
+
+/**
+ * Links in a message open in a new tab, telling the site nothing of this page: following one
+ * in this tab would leave the app (and Back reload it). Links to the app's own views stay here.
+ */
+function useLinksInNewTabs(content: { current: HTMLElement | null }, html: string): void {
+  useLayoutEffect(() => {
+    for (const a of content.current?.querySelectorAll("a[href]") ?? []) {
+      if (!(a instanceof HTMLAnchorElement) || !leavesApp(a)) continue;
+      a.target = "_blank";
+      a.rel = "noopener noreferrer";
+    }
+  }, [html]);
+}
+
 /** A message; `continued` hides the sender line under the same sender's previous message. */
 export function MessageItem({ message, continued }: { message: Message; continued: boolean }) {
   const [editing, setEditing] = useState(false);
@@ -85,6 +104,8 @@ export function MessageItem({ message, continued }: { message: Message; continue
   const unread = !message.flags.includes("read");
   const starred = message.flags.includes("starred");
   const html = useMemo(() => withEmojiGlyphs(message.content), [message.content]);
+  const contentRef = useRef<HTMLDivElement>(null);
+  useLinksInNewTabs(contentRef, editing ? "" : html);
   const myId = me.value?.user_id;
   const pick = (emoji: EmojiChoice) => {
     setPicking(false);
@@ -123,7 +144,7 @@ export function MessageItem({ message, continued }: { message: Message; continue
         {editing ? (
           <MessageEditor message={message} onDone={() => setEditing(false)} />
         ) : (
-          <div class={`message-content rendered${message.is_me_message ? " me-message" : ""}`} dangerouslySetInnerHTML={{ __html: html }} />
+          <div ref={contentRef} class={`message-content rendered${message.is_me_message ? " me-message" : ""}`} dangerouslySetInnerHTML={{ __html: html }} />
         )}
         <Reactions message={message} />
         {picking && <EmojiPicker label="Add emoji reaction" onPick={pick} onClose={() => setPicking(false)} />}
