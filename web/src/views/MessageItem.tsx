@@ -120,7 +120,7 @@ export function MessageItem({ message, continued }: { message: Message; continue
     >
       <div class="message-gutter">{!continued && <Avatar userId={message.sender_id} name={message.sender_full_name} url={sender?.avatar_url ?? message.avatar_url} />}</div>
       <div class="message-body">
-        <div class="message-header">
+        <div class={`message-header${edited || moved || starred ? " marked" : ""}`}>
           {!continued && <span class="sender">{message.sender_full_name}</span>}
           {edited && (
             <span class="edited" title={message.last_edit_timestamp === undefined ? undefined : `Edited ${fullTime(message.last_edit_timestamp)}`}>
