@@ -138,7 +138,17 @@ function useScrollKeeping(scroller: { current: HTMLElement | null }, list: reado
       if (el.scrollTop < LOAD_OLDER_MARGIN_PX) void loadOlder();
     };
     el.addEventListener("scroll", onScroll, { passive: true });
-    return () => el.removeEventListener("scroll", onScroll);
+    // Content that grows after it is shown (an inline image loading, an edit, reactions) keeps a
+    // reader who was at the bottom there, so the newest message stays in view and is read.
+    const grown = new ResizeObserver(() => {
+      if (previous.current.atBottom) el.scrollTop = el.scrollHeight;
+    });
+    const list = el.querySelector(".message-list");
+    if (list !== null) grown.observe(list);
+    return () => {
+      el.removeEventListener("scroll", onScroll);
+      grown.disconnect();
+    };
   }, []);
 }
 
