@@ -3,11 +3,12 @@
  * its text, and sending. The recipient follows the narrow until the user changes it. Text is
  * inserted at the caret the view last reported (quote-and-reply, uploads, autocomplete).
  */
-import { batch, signal } from "@preact/signals";
+import { batch, effect, signal } from "@preact/signals";
 import { api, ApiError } from "../api/client.ts";
 import type { Message } from "../api/types.ts";
 import { dmUserIds, narrowHash, type Narrow } from "./narrow.ts";
-import { sortedSubscriptions, streamName, users } from "./store.ts";
+import { loadDraft, saveDraft, type Draft } from "./drafts.ts";
+import { me, sortedSubscriptions, streamName, users } from "./store.ts";
 
 export const mode = signal<"stream" | "dm">("stream");
 export const streamId = signal<number | null>(null);
@@ -63,22 +64,58 @@ function emailsOf(userIds: readonly number[]): string {
   return userIds.map((id) => users.value.get(id)?.email ?? String(id)).join(", ");
 }
 
-/** Points the compose box at a narrow's conversation (keeps the text). */
-export function followNarrow(narrow: Narrow): void {
+// --- Drafts: one per conversation (state/drafts.ts) ---------------------------------------
+
+/** Where the compose box sends to. */
+type Recipient = Omit<Draft, "content">;
+
+/** The conversation's key of the recipient (null: none named yet). */
+function conversationKey(r: Recipient): string | null {
+  if (r.mode === "stream") return r.streamId === null ? null : `s${r.streamId}\n${r.topic.trim().toLowerCase()}`;
+  if (r.recipients.trim() === "") return null;
+  const resolved = resolveRecipients(r.recipients);
+  return "ids" in resolved ? `d${[...resolved.ids].sort((a, b) => a - b).join(",")}` : `d?${r.recipients.trim().toLowerCase()}`;
+}
+
+function recipientNow(): Recipient {
+  return { mode: mode.value, streamId: streamId.value, topic: topic.value, recipients: recipients.value };
+}
+
+/** The key the text in the box is saved under. */
+let draftKey: string | null = null;
+
+// The text is saved as it is typed, under its conversation. A recipient the user edits takes the
+// draft along (the old key is dropped); going to another conversation is `switchTo`'s, which
+// moves the key first, so the draft left behind stays.
+effect(() => {
+  const r = recipientNow();
+  const text = content.value;
+  const userId = me.value?.user_id;
+  if (userId === undefined) return;
+  const key = conversationKey(r);
+  if (draftKey !== null && draftKey !== key) saveDraft(userId, draftKey, null);
+  draftKey = key;
+  if (key === null) return;
+  const draft = text.trim() === "" ? null : { ...r, content: text };
+  saveDraft(userId, key, draft);
+  // Where the user last wrote, for a fresh start, and the topic last written to in each channel.
+  const last = loadDraft(userId, "last");
+  if (draft !== null || (last !== undefined && conversationKey(last) === key)) saveDraft(userId, "last", draft);
+  if (r.mode === "stream") saveDraft(userId, `c${r.streamId}`, draft);
+});
+
+/** Points the compose box at another conversation, with that conversation's draft (or nothing). */
+function switchTo(next: Recipient): void {
   batch(() => {
-    sendError.value = null;
-    if (narrow.kind === "channel" || narrow.kind === "topic") {
-      mode.value = "stream";
-      if (streamId.value !== narrow.streamId) topic.value = "";
-      streamId.value = narrow.streamId;
-      if (narrow.kind === "topic") topic.value = narrow.topic;
-    } else if (narrow.kind === "dm") {
-      mode.value = "dm";
-      recipients.value = emailsOf(narrow.userIds);
-    } else if (streamId.value === null) {
-      mode.value = "stream";
-      streamId.value = sortedSubscriptions.value[0]?.stream_id ?? null;
-    }
+    mode.value = next.mode;
+    streamId.value = next.streamId;
+    topic.value = next.topic;
+    recipients.value = next.recipients;
+    const key = conversationKey(next);
+    const userId = me.value?.user_id;
+    if (key === draftKey) return;
+    draftKey = key;
+    content.value = (key !== null && userId !== undefined ? loadDraft(userId, key)?.content : undefined) ?? "";
   });
 }
 
