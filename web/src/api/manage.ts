@@ -71,6 +71,8 @@ export const manageApi = {
     call<object>("POST", "/users/me/subscriptions", { subscriptions: [{ name: streamName }], principals: userIds }),
   unsubscribe: (streamName: string, userIds: number[]) =>
     call<object>("DELETE", "/users/me/subscriptions", { subscriptions: [streamName], principals: userIds }),
+  join: (streamName: string) => call<object>("POST", "/users/me/subscriptions", { subscriptions: [{ name: streamName }] }),
+  leave: (streamName: string) => call<object>("DELETE", "/users/me/subscriptions", { subscriptions: [streamName] }),
 
   // Users and invitations.
   members: () => call<{ members: Member[] }>("GET", "/users"),

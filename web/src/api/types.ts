@@ -39,6 +39,9 @@ export type Subscription = {
   is_archived: boolean;
 };
 
+/** A channel the user can see, subscribed or not (the register snapshot's `streams`, `stream` events). */
+export type Channel = { stream_id: number; name: string; description: string; invite_only: boolean; is_archived: boolean };
+
 /** A user as realm_users lists them. */
 export type User = {
   user_id: number;
@@ -96,6 +99,13 @@ export type RegisterResponse = {
   user_settings: UserSettings;
   user_id: number;
   can_invite_others_to_realm: boolean;
+  /** Every channel the user can see (asked for with the `stream` event type). */
+  streams?: Channel[];
+  /** Whether the user may create public and private channels. */
+  can_create_public_streams?: boolean;
+  can_create_private_streams?: boolean;
+  /** The user's topic settings (muted, followed: visibility_policy), with the `user_topic` event type. */
+  user_topics?: UserTopic[];
   /** The organization's other settings (realm_description, the realm_can_*_group permissions, ...). */
   [key: `realm_${string}`]: unknown;
   /** Presence (slim: keyed by user id) and the server's clock and timing rules for it and typing. */
@@ -107,6 +117,9 @@ export type RegisterResponse = {
   server_typing_stopped_wait_period_milliseconds?: number;
   server_typing_started_wait_period_milliseconds?: number;
 };
+
+/** A user's setting for a topic: visibility_policy 1 muted, 2 unmuted, 3 followed, 0 none. */
+export type UserTopic = { stream_id: number; topic_name: string; visibility_policy: number };
 
 /** A user's presence in the modern form: when they were last active and last connected (UNIX seconds). */
 export type PresenceTimes = { active_timestamp: number; idle_timestamp: number };
@@ -167,7 +180,9 @@ export type ServerEvent =
   | { id: number; type: "realm"; op: "update"; property: string; value: unknown }
   | { id: number; type: "realm"; op: "update_dict"; property: string; data: Record<string, unknown> }
   | { id: number; type: "stream"; op: "delete"; streams: Array<{ stream_id: number }> }
-  | { id: number; type: "stream"; op: "create"; streams: Array<{ stream_id: number; name: string }> }
+  | { id: number; type: "stream"; op: "create"; streams: Channel[] }
+  | ({ id: number; type: "user_topic" } & UserTopic)
+  | { id: number; type: "default_streams"; default_streams: number[] }
   | { id: number; type: "stream"; op: "update"; stream_id: number; property: string; value: unknown }
   | { id: number; type: "realm_user"; op: "remove"; person: { user_id: number } }
   | { id: number; type: "typing"; op: "start" | "stop"; message_type: "direct"; sender: TypingUser; recipients: TypingUser[] }

@@ -119,37 +119,44 @@ function switchTo(next: Recipient): void {
   });
 }
 
+function channelRecipient(id: number | null): Recipient {
+  const userId = me.value?.user_id;
+  const last = id === null || userId === undefined ? undefined : loadDraft(userId, `c${id}`);
+  return { mode: "stream", streamId: id, topic: last?.topic ?? "", recipients: recipients.value };
+}
+
+/** Points the compose box at a narrow's conversation, with its draft. */
+export function followNarrow(narrow: Narrow): void {
+  sendError.value = null;
+  const stay = { ...recipientNow() };
+  if (narrow.kind === "channel") {
+    if (mode.value !== "stream" || streamId.value !== narrow.streamId) switchTo(channelRecipient(narrow.streamId));
+  } else if (narrow.kind === "topic") switchTo({ ...stay, mode: "stream", streamId: narrow.streamId, topic: narrow.topic });
+  else if (narrow.kind === "dm") switchTo({ ...stay, mode: "dm", recipients: emailsOf(narrow.userIds) });
+  else if (streamId.value === null && mode.value === "stream") {
+    // A fresh start: back to the last draft, else the first channel.
+    const userId = me.value?.user_id;
+    const last = userId === undefined ? undefined : loadDraft(userId, "last");
+    switchTo(last ?? channelRecipient(sortedSubscriptions.value[0]?.stream_id ?? null));
+  }
+}
+
 /** `c`: a new topic in the current channel. */
 export function newTopic(): void {
-  batch(() => {
-    mode.value = "stream";
-    streamId.value ??= sortedSubscriptions.value[0]?.stream_id ?? null;
-    topic.value = "";
-  });
+  switchTo({ ...recipientNow(), mode: "stream", streamId: streamId.value ?? sortedSubscriptions.value[0]?.stream_id ?? null, topic: "" });
   focus("topic");
 }
 
 /** `x`: a new direct message. */
 export function newDirect(): void {
-  batch(() => {
-    mode.value = "dm";
-    recipients.value = "";
-  });
+  switchTo({ ...recipientNow(), mode: "dm", recipients: "" });
   focus("recipients");
 }
 
 /** `r`: reply to a message's conversation. */
 export function replyTo(message: Message, me: number): void {
-  batch(() => {
-    if (message.type === "stream" && message.stream_id !== undefined) {
-      mode.value = "stream";
-      streamId.value = message.stream_id;
-      topic.value = message.subject;
-    } else {
-      mode.value = "dm";
-      recipients.value = emailsOf(dmUserIds(message, me));
-    }
-  });
+  if (message.type === "stream" && message.stream_id !== undefined) switchTo({ ...recipientNow(), mode: "stream", streamId: message.stream_id, topic: message.subject });
+  else switchTo({ ...recipientNow(), mode: "dm", recipients: emailsOf(dmUserIds(message, me)) });
   focus("content");
 }
 
@@ -200,6 +207,15 @@ function resolveRecipients(text: string): { ids: number[] } | { unknown: string 
   return { ids };
 }
 
+/** Whether the shown sendError is a lost connection (cleared when the server is back; the text stays in the box). */
+let networkFailure = false;
+
+/** The server is reachable again: a "Cannot reach the server." from a send goes away. */
+export function clearNetworkError(): void {
+  if (networkFailure) sendError.value = null;
+  networkFailure = false;
+}
+
 /** Sends the message; on success clears the text (the message arrives as an event). */
 export async function send(): Promise<void> {
   const text = content.value;
@@ -223,6 +239,7 @@ export async function send(): Promise<void> {
     content.value = "";
   } catch (err) {
     sendError.value = err instanceof ApiError ? err.message : "Could not send the message.";
+    networkFailure = err instanceof ApiError && err.code === "NETWORK_ERROR";
   } finally {
     sending.value = false;
   }

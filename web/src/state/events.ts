@@ -2,16 +2,19 @@
 import { batch } from "@preact/signals";
 import type { Message, ServerEvent } from "../api/types.ts";
 import { applyRealmEvent } from "./admin.ts";
+import { defaultChannelIds } from "./channels.ts";
 import * as feed from "./feed.ts";
+import { applyUserTopic, notifyOf } from "./notifications.ts";
 import { applyPresence } from "./presence.ts";
 import { applyTyping } from "./typing.ts";
 import { dmKey, dmUserIds } from "./narrow.ts";
-import { me, recentDms, setEntry, settings, subscriptions, topics, users } from "./store.ts";
+import { channels, me, recentDms, setEntry, settings, subscriptions, topics, users } from "./store.ts";
 import * as unread from "./unread.ts";
 
 function onMessage(message: Message, myId: number): void {
   unread.addMessage(message, myId);
   feed.addLive(message, myId);
+  notifyOf(message, myId, feed.narrow.value);
   if (message.type === "private") {
     const userIds = dmUserIds(message, myId);
     setEntry(recentDms, dmKey(userIds), { userIds, maxId: message.id });
@@ -45,7 +48,12 @@ function onUpdateMessage(event: Extract<ServerEvent, { type: "update_message" }>
 }
 
 function onSubscription(event: Extract<ServerEvent, { type: "subscription" }>): void {
-  if (event.op === "add") for (const s of event.subscriptions) setEntry(subscriptions, s.stream_id, s);
+  if (event.op === "add") {
+    for (const s of event.subscriptions) {
+      setEntry(subscriptions, s.stream_id, s);
+      setEntry(channels, s.stream_id, s);
+    }
+  }
   else if (event.op === "remove") for (const s of event.subscriptions) setEntry(subscriptions, s.stream_id, undefined);
   else {
     const sub = subscriptions.value.get(event.stream_id);
@@ -55,13 +63,21 @@ function onSubscription(event: Extract<ServerEvent, { type: "subscription" }>): 
 
 /** Channel changes: archived (a delete, or is_archived) leave the sidebar; renames and the like update it. */
 function onStream(event: Extract<ServerEvent, { type: "stream" }>): void {
-  if (event.op === "delete") for (const s of event.streams) setEntry(subscriptions, s.stream_id, undefined);
-  else if (event.op === "update") {
+  if (event.op === "delete") {
+    for (const s of event.streams) {
+      setEntry(subscriptions, s.stream_id, undefined);
+      setEntry(channels, s.stream_id, undefined);
+    }
+  } else if (event.op === "update") {
+    const channel = channels.value.get(event.stream_id);
+    if (channel !== undefined && event.property in channel) setEntry(channels, event.stream_id, { ...channel, [event.property]: event.value });
     const sub = subscriptions.value.get(event.stream_id);
     if (sub === undefined) return;
     if (event.property in sub) setEntry(subscriptions, event.stream_id, { ...sub, [event.property]: event.value });
+  } else {
+    // A channel created without the user: the browser lists it; only "subscription add" puts it in the sidebar.
+    for (const s of event.streams) setEntry(channels, s.stream_id, s);
   }
-  // A channel created without the user: only "subscription add" puts it in the sidebar.
 }
 
 /** Applies a batch of events in one render. */
@@ -117,6 +133,12 @@ export function applyEvents(events: readonly ServerEvent[]): void {
           break;
         case "presence":
           applyPresence(event.presences);
+          break;
+        case "user_topic":
+          applyUserTopic(event);
+          break;
+        case "default_streams":
+          defaultChannelIds.value = event.default_streams;
           break;
         case "user_settings":
           settings.value = { ...settings.value, [event.property]: event.value };

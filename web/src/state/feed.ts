@@ -65,6 +65,11 @@ function loadFailed(gen: number, err: unknown): void {
   });
 }
 
+/** The server is reachable again: a narrow whose load failed meanwhile ("Cannot reach the server.") loads afresh. */
+export function reloadIfFailed(): void {
+  if (loadError.value !== null) void showNarrow(narrow.value, true);
+}
+
 /** Loads the page before the oldest loaded message (infinite scroll backwards). */
 export async function loadOlder(): Promise<void> {
   const oldest = messages.value[0];

@@ -4,7 +4,7 @@
  * ids where the app knows them), and back into text for the search box and the title.
  */
 import { canonicalOperator, simplify, type Narrow, type SearchTerm } from "./narrow.ts";
-import { me, streamName, subscriptions, users } from "./store.ts";
+import { channels, me, streamName, users } from "./store.ts";
 
 /** Operators the search box understands (canonical names); other `word:` tokens are search words. */
 const OPERATORS: ReadonlySet<string> = new Set(["channel", "channels", "topic", "sender", "dm", "dm-including", "is", "has", "in", "near", "id", "search"]);
@@ -20,7 +20,7 @@ function unquote(text: string): string {
 function resolveChannel(name: string): string {
   if (/^\d+$/.test(name)) return name;
   const lower = name.toLowerCase();
-  for (const s of subscriptions.value.values()) if (s.name.toLowerCase() === lower) return String(s.stream_id);
+  for (const s of channels.value.values()) if (s.name.toLowerCase() === lower) return String(s.stream_id);
   return name;
 }
 

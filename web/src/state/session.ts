@@ -7,9 +7,12 @@ import { api } from "../api/client.ts";
 import { EventQueue } from "../api/event-queue.ts";
 import type { RegisterResponse } from "../api/types.ts";
 import { emailSending, loadRealm } from "./admin.ts";
+import { loadChannelRights } from "./channels.ts";
 import { applyEvents } from "./events.ts";
 import * as feed from "./feed.ts";
+import { loadUserTopics } from "./notifications.ts";
 import { parseHash } from "./narrow.ts";
+import { clearNetworkError } from "./compose.ts";
 import { closeSettings } from "./settings.ts";
 import { connected, loadSnapshot, me, phase } from "./store.ts";
 import { loadUnreads } from "./unread.ts";
@@ -20,7 +23,7 @@ import { clearTypists, loadTypingTimes } from "./typing.ts";
 const EVENT_TYPES = [
   "message", "update_message", "delete_message", "update_message_flags", "reaction", "subscription",
   "realm_user", "user_settings", "recent_private_conversations", "realm", "stream", "heartbeat", "restart",
-  "typing", "presence",
+  "typing", "presence", "default_streams", "user_topic",
 ];
 
 let queue: EventQueue | null = null;
@@ -33,6 +36,8 @@ function onSnapshot(state: RegisterResponse): void {
   batch(() => {
     loadSnapshot(state);
     loadRealm(state);
+    loadChannelRights(state);
+    loadUserTopics(state);
     loadUnreads(state.unread_msgs, user.user_id);
     loadPresences(state);
     loadTypingTimes(state);
@@ -43,11 +48,21 @@ function onSnapshot(state: RegisterResponse): void {
   void feed.showNarrow(parseHash(location.hash), true);
 }
 
+/** The queue's reports of the connection; back online, what failed for want of it is tried again. */
+function onConnected(ok: boolean): void {
+  const back = ok && !connected.value;
+  connected.value = ok;
+  if (back) {
+    feed.reloadIfFailed();
+    clearNetworkError();
+  }
+}
+
 function startQueue(): void {
   queue?.stop();
   queue = new EventQueue(
     { event_types: EVENT_TYPES, apply_markdown: true, client_gravatar: false, slim_presence: true, client_capabilities: { notification_settings_null: true, bulk_message_deletion: true, user_avatar_url_field_optional: false, empty_topic_name: true, user_settings_object: true, stream_typing_notifications: true, simplified_presence_events: true } },
-    { snapshot: onSnapshot, events: applyEvents, connected: (ok) => (connected.value = ok), signedOut: showLogin },
+    { snapshot: onSnapshot, events: applyEvents, connected: onConnected, signedOut: showLogin },
   );
   queue.start();
   stopPresence?.();

@@ -4,7 +4,7 @@
  * and kept current by events (state/events.ts). Views read these; only state/ writes them.
  */
 import { computed, signal } from "@preact/signals";
-import type { RegisterResponse, SessionUser, Subscription, User, UserSettings } from "../api/types.ts";
+import type { Channel, RegisterResponse, SessionUser, Subscription, User, UserSettings } from "../api/types.ts";
 
 /** Where the app is: asking the server, showing the login page, or running. */
 export type Phase = "loading" | "login" | "ready";
@@ -17,6 +17,8 @@ export const connected = signal(true);
 export const realmName = signal("");
 export const users = signal<ReadonlyMap<number, User>>(new Map());
 export const subscriptions = signal<ReadonlyMap<number, Subscription>>(new Map());
+/** Every channel the user can see, subscribed or not (archived ones included, flagged). */
+export const channels = signal<ReadonlyMap<number, Channel>>(new Map());
 /** Direct conversations by key ("3,7"), with their latest message id. */
 export const recentDms = signal<ReadonlyMap<string, { userIds: number[]; maxId: number }>>(new Map());
 export const settings = signal<UserSettings>({ enter_sends: false, color_scheme: 1, twenty_four_hour_time: false });
@@ -40,9 +42,9 @@ export function userName(id: number): string {
   return users.value.get(id)?.full_name ?? "Unknown user";
 }
 
-/** A channel's name ("unknown channel" for channels the user is not subscribed to). */
+/** A channel's name ("unknown channel" for a channel the user cannot see). */
 export function streamName(id: number): string {
-  return subscriptions.value.get(id)?.name ?? "unknown channel";
+  return subscriptions.value.get(id)?.name ?? channels.value.get(id)?.name ?? "unknown channel";
 }
 
 /** The names of a direct conversation's other participants. */
@@ -55,6 +57,7 @@ export function loadSnapshot(state: RegisterResponse): void {
   realmName.value = state.realm_name;
   users.value = new Map(state.realm_users.map((u) => [u.user_id, u]));
   subscriptions.value = new Map(state.subscriptions.map((s) => [s.stream_id, s]));
+  channels.value = new Map([...(state.streams ?? []), ...state.subscriptions].map((s) => [s.stream_id, s]));
   const dms = new Map<string, { userIds: number[]; maxId: number }>();
   for (const c of state.recent_private_conversations) {
     const userIds = c.user_ids.length > 0 ? [...c.user_ids].sort((a, b) => a - b) : [state.user_id];

@@ -4,6 +4,8 @@ import * as compose from "../state/compose.ts";
 import { narrow, showNarrow } from "../state/feed.ts";
 import { parseHash } from "../state/narrow.ts";
 import { phase, realmName } from "../state/store.ts";
+import { unreadCounts } from "../state/unread.ts";
+import { ChannelBrowser, SubscribeNotice } from "./ChannelBrowser.tsx";
 import { Compose } from "./Compose.tsx";
 import { Feed } from "./Feed.tsx";
 import { joinToken } from "../state/join.ts";
@@ -30,19 +32,22 @@ function Main() {
       stopShortcuts();
     };
   }, []);
+  const unread = unreadCounts.value.total;
   useEffect(() => {
-    document.title = `${narrowTitle(narrow.value)} - ${realmName.value || "Parley"}`;
-  }, [narrow.value, realmName.value]);
+    document.title = `${unread > 0 ? `(${unread}) ` : ""}${narrowTitle(narrow.value)} - ${realmName.value || "Parley"}`;
+  }, [narrow.value, realmName.value, unread]);
   return (
     <div class="app">
       <TopBar />
       <Sidebar />
       <main class="center" aria-label={narrowTitle(narrow.value)}>
         <Feed />
+        <SubscribeNotice />
         <Compose />
       </main>
       <UserList />
       <SettingsDialog />
+      <ChannelBrowser />
     </div>
   );
 }

@@ -3,6 +3,7 @@
  * the current channel's topics, and the direct conversations, each with its unread count.
  */
 import { useEffect, useRef } from "preact/hooks";
+import { BrowseButton } from "./ChannelBrowser.tsx";
 import { narrow } from "../state/feed.ts";
 import { sidebarOpen } from "../state/layout.ts";
 import { dmKey, narrowHash, sameNarrow, type Narrow } from "../state/narrow.ts";
@@ -127,7 +128,9 @@ export function Sidebar() {
             {openStream === s.stream_id && <ChannelTopics streamId={s.stream_id} />}
           </li>
         ))}
+        {sortedSubscriptions.value.length === 0 && <li class="sidebar-empty">You have not joined a channel yet</li>}
       </ul>
+      <BrowseButton />
       <h2 class="sidebar-heading" id="dms-heading">
         Direct messages
       </h2>

@@ -3,38 +3,13 @@ import { useEffect, useState } from "preact/hooks";
 import type { Stream } from "../../api/manage.ts";
 import { archiveStream, createStream, loadGroups, loadStreams, setStreamPermission, setSubscribed, streams, streamSubscribers } from "../../state/admin.ts";
 import { userName, users } from "../../state/store.ts";
-import { ActionStatus, Field, Options, useAction, useLoad } from "../forms/action.tsx";
+import { ActionStatus, Options, useAction, useLoad } from "../forms/action.tsx";
+import { ChannelForm } from "../forms/ChannelForm.tsx";
 import { GroupSelect } from "./GroupSelect.tsx";
 
-function CreateChannel() {
-  const [name, setName] = useState("");
-  const [description, setDescription] = useState("");
-  const [inviteOnly, setInviteOnly] = useState(false);
-  const action = useAction();
-  async function submit(e: Event): Promise<void> {
-    e.preventDefault();
-    const created = name.trim();
-    if (await action.run(() => createStream(created, description.trim(), inviteOnly), `Channel #${created} created.`)) {
-      setName("");
-      setDescription("");
-      setInviteOnly(false);
-    }
-  }
-  return (
-    <form class="settings-form" aria-labelledby="create-channel-title" onSubmit={submit}>
-      <h3 id="create-channel-title">Create a channel</h3>
-      <Field label="Channel name" required maxLength={60} value={name} onValue={setName} />
-      <Field label="Description" maxLength={1024} value={description} onValue={setDescription} />
-      <label class="checkbox-label">
-        <input type="checkbox" checked={inviteOnly} onChange={(e) => setInviteOnly(e.currentTarget.checked)} />
-        Private channel (invited subscribers only)
-      </label>
-      <ActionStatus action={action} />
-      <button type="submit" class="button-primary" disabled={action.busy || name.trim() === ""}>
-        Create channel
-      </button>
-    </form>
-  );
+/** "1 subscriber", "3 subscribers". */
+function subscriberCount(n: number): string {
+  return `${n} ${n === 1 ? "subscriber" : "subscribers"}`;
 }
 
 function Subscribers({ stream }: { stream: Stream }) {
@@ -122,7 +97,7 @@ export function ChannelsScreen() {
   const loading = useLoad(() => Promise.all([loadStreams(), loadGroups()]));
   return (
     <>
-      <CreateChannel />
+      <ChannelForm titleId="create-channel-title" title="Create a channel" privateChoice create={createStream} />
       <section class="settings-form" aria-labelledby="channels-title">
         <h3 id="channels-title">Channels</h3>
         <ActionStatus action={loading} />
@@ -134,7 +109,7 @@ export function ChannelsScreen() {
                   {s.invite_only ? "🔒 " : "# "}
                   {s.name}
                 </span>
-                <span class="admin-meta">{s.subscriber_count ?? 0} subscribers</span>
+                <span class="admin-meta">{subscriberCount(s.subscriber_count ?? 0)}</span>
                 <button type="button" class="button-quiet" aria-expanded={open === s.stream_id} aria-label={`Manage #${s.name}`} onClick={() => setOpen(open === s.stream_id ? null : s.stream_id)}>
                   Manage
                 </button>

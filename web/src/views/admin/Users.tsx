@@ -6,7 +6,8 @@ import { useState } from "preact/hooks";
 import type { Invite, Member } from "../../api/manage.ts";
 import { canCreateInviteLinks, canSendInvites, createInviteLink, emailSending, inviteByEmail, invites, loadInvites, loadMembers, members, revokeInvite, setActive, setRole } from "../../state/admin.ts";
 import { isAdmin, myRole, ROLE } from "../../state/settings.ts";
-import { me, sortedSubscriptions } from "../../state/store.ts";
+import { defaultChannelIds } from "../../state/channels.ts";
+import { me, sortedSubscriptions, subscriptions } from "../../state/store.ts";
 import { ActionStatus, NumberSelect, useAction, useLoad } from "../forms/action.tsx";
 
 const ROLE_NAMES: ReadonlyArray<{ value: number; label: string }> = [
@@ -57,7 +58,8 @@ function LinkBox({ link }: { link: string }) {
 function InviteForm() {
   const [emails, setEmails] = useState("");
   const [inviteAs, setInviteAs] = useState<number>(ROLE.member);
-  const [streamIds, setStreamIds] = useState<number[]>([]);
+  // The organization's default channels are checked to begin with, as upstream's form does.
+  const [streamIds, setStreamIds] = useState<number[]>(() => defaultChannelIds.value.filter((id) => subscriptions.value.has(id)));
   const [link, setLink] = useState<string | null>(null);
   const action = useAction();
   const mailing = canSendInvites.value;

@@ -2,6 +2,7 @@
 import { useState } from "preact/hooks";
 import type { UserSettings } from "../../api/types.ts";
 import { changeFullName, changePassword, saveSetting, type BooleanSetting } from "../../state/settings.ts";
+import { askPermission, permission } from "../../state/notifications.ts";
 import { me, settings } from "../../state/store.ts";
 import { ActionStatus, Field, NumberSelect, useAction } from "../forms/action.tsx";
 
@@ -74,6 +75,8 @@ function SettingCheckbox({ name, label }: { name: BooleanSetting; label: string 
           disabled={action.busy}
           onChange={(e) => {
             const on = e.currentTarget.checked;
+            // Turning desktop notifications on asks the browser's permission too (the click allows the prompt).
+            if (on && (name === "enable_desktop_notifications" || name === "enable_stream_desktop_notifications")) void askPermission();
             void action.run(() => saveSetting(name, on));
           }}
         />
@@ -84,11 +87,30 @@ function SettingCheckbox({ name, label }: { name: BooleanSetting; label: string 
   );
 }
 
+/** Whether this browser lets the app notify, and the button that asks it. */
+function BrowserPermission() {
+  const action = useAction();
+  const state = permission.value;
+  if (state === "granted") return <p class="settings-note">This browser shows Parley's notifications while Parley is open in a tab.</p>;
+  if (state === "unsupported") return <p class="settings-note">This browser cannot show desktop notifications.</p>;
+  if (state === "denied") return <p class="settings-note">This browser blocks notifications from this site: allow them in its site settings to get desktop notifications.</p>;
+  return (
+    <div class="setting-row">
+      <p class="settings-note">Desktop notifications need this browser's permission.</p>
+      <button type="button" class="button-quiet" disabled={action.busy} onClick={() => void action.run(askPermission)}>
+        Allow desktop notifications
+      </button>
+      <ActionStatus action={action} />
+    </div>
+  );
+}
+
 /** Notification settings. */
 export function NotificationsScreen() {
   return (
     <fieldset class="settings-form">
       <legend>Notifications</legend>
+      <BrowserPermission />
       <SettingCheckbox name="enable_desktop_notifications" label="Desktop notifications for direct messages and mentions" />
       <SettingCheckbox name="enable_stream_desktop_notifications" label="Desktop notifications for channel messages" />
       <SettingCheckbox name="enable_sounds" label="Audible notifications" />
