@@ -77,7 +77,7 @@ describe("web app: reading, navigation and liveness (sqlite)", () => {
     await owner.getByRole("main").waitFor();
     await owner.getByRole("complementary", { name: "Users" }).waitFor();
     await feed(owner).waitFor();
-    await owner.getByRole("button", { name: "Channels" }).waitFor({ state: "hidden" });
+    await owner.getByRole("button", { name: "Channels", exact: true }).waitFor({ state: "hidden" });
   });
 
   test("search: topic: and free text show only the matching messages, and the hash follows", async () => {
@@ -247,7 +247,7 @@ describe("web app: reading, navigation and liveness (sqlite)", () => {
     const { context, page } = await openPage(browser, server.url, errors, { width: 390, height: 800 });
     await signIn(page, server.fixtures.admin);
     const nav = page.getByRole("navigation", { name: "Channels and conversations" });
-    const menu = page.getByRole("button", { name: "Channels" });
+    const menu = page.getByRole("button", { name: "Channels", exact: true });
     assert.equal(await nav.isVisible(), false);
     assert.equal(await menu.getAttribute("aria-expanded"), "false");
     await menu.click();
