@@ -77,10 +77,8 @@ function inputKey(): string {
   return hash.digest("hex").slice(0, 24);
 }
 
-/** The site's icon: a speech bubble in the accent colour (also served at /favicon.ico, where browsers and bookmarks look). */
-export const FAVICON_SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><path fill="#3f6ee8" d="M6 4h20a4 4 0 0 1 4 4v12a4 4 0 0 1-4 4H13l-7 6v-6a4 4 0 0 1-4-4V8a4 4 0 0 1 4-4z"/></svg>';
-/** The icon inline in the page, so it makes no extra request for it. */
-const FAVICON = `data:image/svg+xml,${encodeURIComponent(FAVICON_SVG)}`;
+/** A speech bubble in the accent colour, inline so the page makes no extra request for it. */
+const FAVICON = `data:image/svg+xml,${encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><path fill="#3f6ee8" d="M6 4h20a4 4 0 0 1 4 4v12a4 4 0 0 1-4 4H13l-7 6v-6a4 4 0 0 1-4-4V8a4 4 0 0 1 4-4z"/></svg>')}`;
 
 function indexHtml(names: readonly string[]): string {
   const css = names.filter((n) => n.endsWith(".css")).map((n) => `<link rel="stylesheet" href="${STATIC_PREFIX}${n}">`);

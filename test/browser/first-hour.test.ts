@@ -3,7 +3,7 @@
  * real server (SQLite): a direct message's recipient typed by name, Back after a link, the
  * default channels of an invitation and the channel browser, a channel one has not joined,
  * marks of a follow-on message, desktop notifications, a late inline image, drafts per
- * conversation, and the smaller things (reconnecting, the icon, plurals, the README's menu
+ * conversation, and the smaller things (reconnecting, the page's icon, plurals, the README's menu
  * names, the unread count in the title). Found by role and name; every wait is on a locator,
  * a response or a page function, never a fixed sleep.
  */
@@ -322,7 +322,7 @@ describe("web app: a newcomer's first hour (sqlite)", () => {
     await member.context().close();
   });
 
-  test("9. reconnecting clears 'Cannot reach the server.'; the icon; '1 subscriber'; the README's menu names; unread count in the title", async () => {
+  test("9. reconnecting clears 'Cannot reach the server.'; the page's icon; '1 subscriber'; the README's menu names; unread count in the title", async () => {
     const member = await signedIn(server.fixtures.member);
     const context = member.context();
     await context.setOffline(true);
@@ -333,9 +333,20 @@ describe("web app: a newcomer's first hour (sqlite)", () => {
     await context.setOffline(false);
     await alert.waitFor({ state: "detached" });
 
-    const icon = await member.request.get(`${server.url}/favicon.ico`);
-    assert.equal(icon.status(), 200);
-    assert.match(icon.headers()["content-type"] ?? "", /^image\//);
+    // The page's icon (inline in index.html) is an image the browser loads.
+    const href = await member.locator("link[rel=icon]").getAttribute("href");
+    assert.ok(href?.startsWith("data:image/svg+xml,"));
+    const loads = await member.evaluate(
+      (src) =>
+        new Promise((resolve) => {
+          const img = new Image();
+          img.addEventListener("load", () => resolve(img.naturalWidth > 0));
+          img.addEventListener("error", () => resolve(false));
+          img.src = src ?? "";
+        }),
+      href,
+    );
+    assert.equal(loads, true, "the icon loads");
 
     expectSuccess(await server.api.post(server.fixtures.admin, "/messages", { type: "stream", to: "lobby", topic: "count", content: "One more to read." }));
     await member.waitForFunction(() => /^\(\d+\) /.test(document.title));

@@ -13,7 +13,7 @@ import { JsonableError } from "../../errors.ts";
 import type { RawRoutes } from "../endpoint.ts";
 import { MAX_PATH_PARAM_CHARS, pathSegmentTooLong } from "../params.ts";
 import { acceptedEncoding } from "../compression.ts";
-import { FAVICON_SVG, loadWebBundle, STATIC_PREFIX, type WebBundle, type WebFile } from "../web-bundle.ts";
+import { loadWebBundle, STATIC_PREFIX, type WebBundle, type WebFile } from "../web-bundle.ts";
 
 /** Hashed file names never change content: cache them for a year. */
 const IMMUTABLE_SECONDS = 365 * 24 * 60 * 60;
@@ -56,8 +56,6 @@ export const registerRoutes: RawRoutes = (app) => {
     if (!file) throw notFound();
     return sendFile(req, reply, file, `public, max-age=${IMMUTABLE_SECONDS}, immutable`);
   });
-  // Upstream serves its icon here too: pages without the app's (an image opened in a tab) and bookmarks ask for it.
-  app.get("/favicon.ico", async (_req, reply) => reply.headers({ "content-type": "image/svg+xml", "cache-control": "public, max-age=86400" }).send(FAVICON_SVG));
   app.get("/*", async (req, reply) => {
     const pathname = req.url.split("?", 1)[0];
     const page = String(req.headers.accept ?? "").includes("text/html") && !NON_PAGE_PREFIXES.some((p) => pathname.startsWith(p));
