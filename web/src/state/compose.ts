@@ -104,6 +104,18 @@ effect(() => {
   if (r.mode === "stream") saveDraft(userId, `c${r.streamId}`, draft);
 });
 
+/** Signed out: the box forgets its text and recipient (the draft stays saved for its user). */
+export function forget(): void {
+  draftKey = null;
+  batch(() => {
+    content.value = "";
+    topic.value = "";
+    recipients.value = "";
+    streamId.value = null;
+    mode.value = "stream";
+  });
+}
+
 /** Points the compose box at another conversation, with that conversation's draft (or nothing). */
 function switchTo(next: Recipient): void {
   batch(() => {

@@ -12,7 +12,7 @@ import { applyEvents } from "./events.ts";
 import * as feed from "./feed.ts";
 import { loadUserTopics } from "./notifications.ts";
 import { parseHash } from "./narrow.ts";
-import { clearNetworkError } from "./compose.ts";
+import { clearNetworkError, forget as forgetCompose } from "./compose.ts";
 import { closeSettings } from "./settings.ts";
 import { connected, loadSnapshot, me, phase } from "./store.ts";
 import { loadUnreads } from "./unread.ts";
@@ -77,6 +77,7 @@ function showLogin(): void {
   batch(() => {
     closeSettings();
     me.value = null;
+    forgetCompose();
     phase.value = "login";
   });
 }
