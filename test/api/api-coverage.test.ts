@@ -8,10 +8,9 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { after, before, describe, test } from "node:test";
+import { test } from "node:test";
 import YAML from "yaml";
-import { startServer, type TestServer } from "../helpers/server.ts";
-import { STORES } from "../helpers/stores.ts";
+import { describeEachStore } from "../helpers/suite.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const SHARED = path.resolve(here, "../../../shared");
@@ -37,40 +36,30 @@ const FILES = [
   { file: "zulip-openapi-fl420-generated.yaml", total: 135, floor: 115 },
 ];
 
-for (const store of STORES) {
-  describe(`upstream API coverage [${store}]`, () => {
-    let server: TestServer;
-    before(async () => {
-      server = await startServer(store);
-    });
-    after(async () => {
-      await server?.stop();
-    });
+describeEachStore("upstream API coverage", (server) => {
+  /** Whether the server has the operation (a path parameter stands as 1). */
+  async function answered(op: string): Promise<boolean> {
+    const [method, template] = op.split(" ");
+    const res = await fetch(`${server.url}/api/v1${template.replace(/\{[^}]+\}/g, "1")}`, { method });
+    const body = (await res.json()) as { msg?: string; code?: string };
+    return !(res.status === 404 && body.code === "NOT_FOUND" && body.msg === "Endpoint does not exist");
+  }
 
-    /** Whether the server has the operation (a path parameter stands as 1). */
-    async function answered(op: string): Promise<boolean> {
-      const [method, template] = op.split(" ");
-      const res = await fetch(`${server.url}/api/v1${template.replace(/\{[^}]+\}/g, "1")}`, { method });
-      const body = (await res.json()) as { msg?: string; code?: string };
-      return !(res.status === 404 && body.code === "NOT_FOUND" && body.msg === "Endpoint does not exist");
-    }
-
-    for (const { file, total, floor } of FILES) {
-      test(`${file}: at least ${floor} of ${total} answered; every miss documented`, async () => {
-        const ops = operations(file);
-        const counted = ops.filter((op) => !DOC_PAGES.has(op));
-        assert.equal(counted.length, total);
-        const misses: string[] = [];
-        for (const op of ops) if (!(await answered(op))) misses.push(op);
-        const documented = documentedMisses();
-        assert.deepEqual(misses.filter((op) => !documented.has(op)), [], "operations not answered that docs/api-coverage.md does not list");
-        const stale = [...documented.keys()].filter((op) => ops.includes(op) && !misses.includes(op));
-        assert.deepEqual(stale, [], "operations docs/api-coverage.md lists as missing that are answered now: remove them");
-        const answeredCount = counted.filter((op) => !misses.includes(op)).length;
-        assert.ok(answeredCount >= floor, `${answeredCount} of ${total} answered, fewer than ${floor}`);
-        const table = fs.readFileSync(DOC, "utf8");
-        assert.ok(table.includes(`| \`../shared/${file}\``) && new RegExp(`\\| ${total} \\| ${answeredCount} \\|`).test(table), `docs/api-coverage.md's count row for ${file} should read ${total} | ${answeredCount}`);
-      });
-    }
-  });
-}
+  for (const { file, total, floor } of FILES) {
+    test(`${file}: at least ${floor} of ${total} answered; every miss documented`, async () => {
+      const ops = operations(file);
+      const counted = ops.filter((op) => !DOC_PAGES.has(op));
+      assert.equal(counted.length, total);
+      const misses: string[] = [];
+      for (const op of ops) if (!(await answered(op))) misses.push(op);
+      const documented = documentedMisses();
+      assert.deepEqual(misses.filter((op) => !documented.has(op)), [], "operations not answered that docs/api-coverage.md does not list");
+      const stale = [...documented.keys()].filter((op) => ops.includes(op) && !misses.includes(op));
+      assert.deepEqual(stale, [], "operations docs/api-coverage.md lists as missing that are answered now: remove them");
+      const answeredCount = counted.filter((op) => !misses.includes(op)).length;
+      assert.ok(answeredCount >= floor, `${answeredCount} of ${total} answered, fewer than ${floor}`);
+      const table = fs.readFileSync(DOC, "utf8");
+      assert.ok(table.includes(`| \`../shared/${file}\``) && new RegExp(`\\| ${total} \\| ${answeredCount} \\|`).test(table), `docs/api-coverage.md's count row for ${file} should read ${total} | ${answeredCount}`);
+    });
+  }
+});

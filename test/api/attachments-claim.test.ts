@@ -4,69 +4,62 @@
  * delete actions to call src/actions/attachments/claim.ts.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
-import { STORES } from "../helpers/stores.ts";
-import { startServer, type TestServer } from "../helpers/server.ts";
+import { before, test } from "node:test";
+import { type TestServer } from "../helpers/server.ts";
 import { expectSuccess } from "../helpers/client.ts";
 import { pollEvents, registerQueue, withoutIds } from "../helpers/events.ts";
 import { fetchRaw, uploadFile } from "./uploads-support.ts";
+import { describeEachStore } from "../helpers/suite.ts";
 
-for (const store of STORES) {
-  describe(`attachment claiming [${store}]`, () => {
-    let server: TestServer;
-    before(async () => {
-      server = await startServer(store);
-      const { owner, member, moderator } = server.fixtures;
-      expectSuccess(await server.api.post(owner, "/users/me/subscriptions", { subscriptions: [{ name: "general" }], principals: [owner.id, member.id, moderator.id] }));
-      expectSuccess(await server.api.post(owner, "/users/me/subscriptions", { subscriptions: [{ name: "secret" }], invite_only: true, principals: [owner.id, member.id] }));
-    });
-    after(async () => {
-      await server?.stop();
-    });
-
-    type User = TestServer["fixtures"]["member"];
-    const send = async (user: User, to: string, content: string) => expectSuccess(await server.api.post(user, "/messages", { type: "stream", to, topic: "files", content })).id as number;
-    const mine = async (user: User, id: number) => expectSuccess(await server.api.get(user, "/attachments")).attachments.find((a: { id: number }) => a.id === id);
-    const upload = async (user: User, name: string) => {
-      const body = expectSuccess(await uploadFile(server, user, name, "data"));
-      const list = expectSuccess(await server.api.get(user, "/attachments")).attachments;
-      return { url: body.url as string, id: list[list.length - 1].id as number };
-    };
-
-    test("sending a link claims the sender's upload: listed with the message, an update event, readable by recipients", async () => {
-      const { member, moderator } = server.fixtures;
-      const up = await upload(member, "claimed.txt");
-      const queue = await registerQueue(server.api, member, { event_types: ["attachment"] });
-      const messageId = await send(member, "general", `[claimed.txt](${up.url})`);
-      const row = await mine(member, up.id);
-      assert.deepEqual(row.messages.map((m: { id: number }) => m.id), [messageId]);
-      const events = withoutIds(await pollEvents(server.api, queue));
-      assert.deepEqual(events.map((e) => [e.type, e.op, (e.attachment as { messages: unknown[] }).messages.length]), [["attachment", "update", 1]]);
-      assert.equal((await fetchRaw(server, moderator, up.url)).status, 200);
-    });
-
-    test("a user cannot share an upload they cannot see; one who can see it may re-share it", async () => {
-      const { member, moderator, owner } = server.fixtures;
-      const up = await upload(member, "secret.txt");
-      const secretId = await send(member, "secret", `[secret.txt](${up.url})`);
-      await send(moderator, "general", `stolen: [secret.txt](${up.url})`);
-      assert.deepEqual((await mine(member, up.id)).messages.map((m: { id: number }) => m.id), [secretId]);
-      assert.equal((await fetchRaw(server, moderator, up.url)).status, 403);
-      const reshared = await send(owner, "general", `[secret.txt](${up.url})`);
-      assert.deepEqual((await mine(member, up.id)).messages.map((m: { id: number }) => m.id), [secretId, reshared]);
-      assert.equal((await fetchRaw(server, moderator, up.url)).status, 200);
-    });
-
-    test("deleting the last linking message deletes the upload", async () => {
-      const { member, owner } = server.fixtures;
-      const up = await upload(member, "short.txt");
-      const first = await send(member, "general", `[short.txt](${up.url})`);
-      const second = await send(member, "general", `again [short.txt](${up.url})`);
-      expectSuccess(await server.api.delete(owner, `/messages/${first}`));
-      assert.deepEqual((await mine(member, up.id)).messages.map((m: { id: number }) => m.id), [second]);
-      expectSuccess(await server.api.delete(owner, `/messages/${second}`));
-      assert.equal(await mine(member, up.id), undefined);
-      assert.equal((await fetchRaw(server, member, up.url)).status, 404);
-    });
+describeEachStore("attachment claiming", (server) => {
+  before(async () => {
+    const { owner, member, moderator } = server.fixtures;
+    expectSuccess(await server.api.post(owner, "/users/me/subscriptions", { subscriptions: [{ name: "general" }], principals: [owner.id, member.id, moderator.id] }));
+    expectSuccess(await server.api.post(owner, "/users/me/subscriptions", { subscriptions: [{ name: "secret" }], invite_only: true, principals: [owner.id, member.id] }));
   });
-}
+
+  type User = TestServer["fixtures"]["member"];
+  const send = async (user: User, to: string, content: string) => expectSuccess(await server.api.post(user, "/messages", { type: "stream", to, topic: "files", content })).id as number;
+  const mine = async (user: User, id: number) => expectSuccess(await server.api.get(user, "/attachments")).attachments.find((a: { id: number }) => a.id === id);
+  const upload = async (user: User, name: string) => {
+    const body = expectSuccess(await uploadFile(server, user, name, "data"));
+    const list = expectSuccess(await server.api.get(user, "/attachments")).attachments;
+    return { url: body.url as string, id: list[list.length - 1].id as number };
+  };
+
+  test("sending a link claims the sender's upload: listed with the message, an update event, readable by recipients", async () => {
+    const { member, moderator } = server.fixtures;
+    const up = await upload(member, "claimed.txt");
+    const queue = await registerQueue(server.api, member, { event_types: ["attachment"] });
+    const messageId = await send(member, "general", `[claimed.txt](${up.url})`);
+    const row = await mine(member, up.id);
+    assert.deepEqual(row.messages.map((m: { id: number }) => m.id), [messageId]);
+    const events = withoutIds(await pollEvents(server.api, queue));
+    assert.deepEqual(events.map((e) => [e.type, e.op, (e.attachment as { messages: unknown[] }).messages.length]), [["attachment", "update", 1]]);
+    assert.equal((await fetchRaw(server, moderator, up.url)).status, 200);
+  });
+
+  test("a user cannot share an upload they cannot see; one who can see it may re-share it", async () => {
+    const { member, moderator, owner } = server.fixtures;
+    const up = await upload(member, "secret.txt");
+    const secretId = await send(member, "secret", `[secret.txt](${up.url})`);
+    await send(moderator, "general", `stolen: [secret.txt](${up.url})`);
+    assert.deepEqual((await mine(member, up.id)).messages.map((m: { id: number }) => m.id), [secretId]);
+    assert.equal((await fetchRaw(server, moderator, up.url)).status, 403);
+    const reshared = await send(owner, "general", `[secret.txt](${up.url})`);
+    assert.deepEqual((await mine(member, up.id)).messages.map((m: { id: number }) => m.id), [secretId, reshared]);
+    assert.equal((await fetchRaw(server, moderator, up.url)).status, 200);
+  });
+
+  test("deleting the last linking message deletes the upload", async () => {
+    const { member, owner } = server.fixtures;
+    const up = await upload(member, "short.txt");
+    const first = await send(member, "general", `[short.txt](${up.url})`);
+    const second = await send(member, "general", `again [short.txt](${up.url})`);
+    expectSuccess(await server.api.delete(owner, `/messages/${first}`));
+    assert.deepEqual((await mine(member, up.id)).messages.map((m: { id: number }) => m.id), [second]);
+    expectSuccess(await server.api.delete(owner, `/messages/${second}`));
+    assert.equal(await mine(member, up.id), undefined);
+    assert.equal((await fetchRaw(server, member, up.url)).status, 404);
+  });
+});

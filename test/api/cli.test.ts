@@ -7,6 +7,7 @@ import { createFixtures } from "../helpers/fixtures.ts";
 import { expectError, expectSuccess, type Credentials } from "../helpers/client.ts";
 import { runCli, startServerOnStore, type CliResult, type TestServer } from "../helpers/server.ts";
 import { freshStore, STORES } from "../helpers/stores.ts";
+import { WRONG_LOGIN } from "../helpers/errors.ts";
 
 // Bots get `<short-name>-bot@<host of EXTERNAL_URL>` addresses.
 const CLI_ENV = { EXTERNAL_URL: "http://chat.example.test" };
@@ -71,7 +72,7 @@ for (const kind of STORES) {
     test("create-user --role sets the role; without --password there is no password login", async () => {
       const out = parseOutput(await cli(["create-user", "--email", "dana@example.com", "--full-name", "Dana", "--role", "admin"]));
       assert.equal(expectSuccess(await me({ email: out.email, apiKey: out.api_key })).role, 200);
-      expectError(await login("dana@example.com", ""), "AUTHENTICATION_FAILED", "Your username or password is incorrect", 401);
+      expectError(await login("dana@example.com", ""), "AUTHENTICATION_FAILED", WRONG_LOGIN, 401);
       for (const [role, value] of [["owner", 100], ["moderator", 300], ["guest", 600]] as const) {
         const u = parseOutput(await cli(["create-user", "--email", `${role}2@example.com`, "--full-name", role, "--role", role]));
         assert.equal(expectSuccess(await me({ email: u.email, apiKey: u.api_key })).role, value);
@@ -177,7 +178,7 @@ for (const kind of STORES) {
       assert.equal(res.code, 0, res.stderr);
       assert.deepEqual(JSON.parse(res.stdout), { user_id: admin.id, email: admin.email });
       assert.ok(!res.stdout.includes("a new secret") && !res.stderr.includes("a new secret"));
-      expectError(await login(admin.email, admin.password), "AUTHENTICATION_FAILED", "Your username or password is incorrect", 401);
+      expectError(await login(admin.email, admin.password), "AUTHENTICATION_FAILED", WRONG_LOGIN, 401);
       expectSuccess(await login(admin.email, "a new secret"));
       expectCliError(await cli(["set-password", "--email", "helper-bot@example.com"], "pw\n"), 1, "bots log in with their API key and have no password");
     });

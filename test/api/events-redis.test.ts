@@ -13,6 +13,7 @@ import { getEvents, registerQueue } from "../helpers/events.ts";
 import { freePort } from "../helpers/ports.ts";
 import { startServer, type TestServer } from "../helpers/server.ts";
 import { STORES } from "../helpers/stores.ts";
+import { NO_AUTH } from "../helpers/errors.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -134,7 +135,7 @@ for (const store of STORES) {
       // empty answer at once; one without credentials is refused as ever.
       const now = expectSuccess(await getEvents(first.api, member, { queue_id: onPeer.queueId, last_event_id: -1, dont_block: true }));
       assert.deepEqual({ events: now.events, queue_id: now.queue_id }, { events: [], queue_id: onPeer.queueId });
-      expectError(await getEvents(first.api, null, { queue_id: onPeer.queueId, last_event_id: -1, dont_block: true }), "UNAUTHORIZED", "Not logged in: API authentication or user session required", 401);
+      expectError(await getEvents(first.api, null, { queue_id: onPeer.queueId, last_event_id: -1, dont_block: true }), "UNAUTHORIZED", NO_AUTH, 401);
       // A long poll waits here; what happens meanwhile reaches the queue once its process is back.
       const waiting = getEvents(first.api, member, { queue_id: onPeer.queueId, last_event_id: -1 });
       expectSuccess(await first.api.post(admin, "/users", { email: "meanwhile@example.com", password: "pw-123456789", full_name: "Meanwhile" }));

@@ -12,6 +12,7 @@ import { expectError, expectSuccess, type ApiResponse, type Credentials } from "
 import { getEvents, registerQueue } from "../helpers/events.ts";
 import { startServer, startServerOnStore, type TestServer } from "../helpers/server.ts";
 import { STORES } from "../helpers/stores.ts";
+import { NO_AUTH, WRONG_LOGIN } from "../helpers/errors.ts";
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 const USER_LIMIT = 4;
@@ -20,7 +21,6 @@ const LOGIN_LIMIT = 2;
 const WINDOW_SECONDS = 60;
 const LOGIN_WINDOW_SECONDS = 1800;
 const LIMITED = "API usage exceeded rate limit";
-const WRONG_LOGIN = "Your username or password is incorrect";
 
 const LIMIT_ENV = {
   RATE_LIMIT_API_PER_USER: String(USER_LIMIT),
@@ -151,11 +151,11 @@ for (const kind of STORES) {
         const res = await server.api.get(wrongKey(member), "/users/me");
         expectError(res, "UNAUTHORIZED", "Invalid API key", 401);
         expectHeaders(res, IP_LIMIT, IP_LIMIT - 1, windowEnd());
-        expectError(await raw(server, "/api/v1/users/me", { authorization: "Bearer abc" }), "UNAUTHORIZED", "Not logged in: API authentication or user session required", 401);
-        expectError(await raw(server, "/api/v1/users/me", { authorization: "Basic !!!" }), "UNAUTHORIZED", "Not logged in: API authentication or user session required", 401);
+        expectError(await raw(server, "/api/v1/users/me", { authorization: "Bearer abc" }), "UNAUTHORIZED", NO_AUTH, 401);
+        expectError(await raw(server, "/api/v1/users/me", { authorization: "Basic !!!" }), "UNAUTHORIZED", NO_AUTH, 401);
         expectError(await server.api.get(wrongKey(guest), "/users/me"), "UNAUTHORIZED", "Invalid API key", 401);
         // Requests without credentials share the address's bucket.
-        expectError(await server.api.get(null, "/users/me"), "UNAUTHORIZED", "Not logged in: API authentication or user session required", 401);
+        expectError(await server.api.get(null, "/users/me"), "UNAUTHORIZED", NO_AUTH, 401);
         expectSuccess(await server.api.get(null, "/server_settings"));
         const refused = await server.api.get(wrongKey(member), "/users/me");
         expectLimited(refused, WINDOW_SECONDS);

@@ -8,56 +8,48 @@
  * messages, not read ones, not a channel they are not in.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { before, test } from "node:test";
 import { eachChunk, rowChunks } from "../../src/store/chunks.ts";
 import { expectSuccess, type Credentials } from "../helpers/client.ts";
 import { withDb } from "../helpers/db.ts";
 import { registerQueue, unreadMessageIds } from "../helpers/events.ts";
-import { startServer, type TestServer } from "../helpers/server.ts";
-import { STORES } from "../helpers/stores.ts";
+import { describeEachStore } from "../helpers/suite.ts";
 
 /** More than the walk's limit above a watermark of 0. */
 const MANY = 5_100;
 
-for (const store of STORES) {
-  describe(`register: unread messages above a near and a far watermark [${store}]`, () => {
-    let server: TestServer;
-    const send = async (user: Credentials, params: Record<string, unknown>): Promise<number> =>
-      expectSuccess(await server.api.post(user, "/messages", { read_by_sender: true, ...params })).id;
-    const unreadIds = async (user: Credentials): Promise<{ count: number; ids: number[] }> => {
-      const u = (await registerQueue(server.api, user, { fetch_event_types: ["message", "update_message_flags"] })).state.unread_msgs as Record<string, any>;
-      return { count: u.count, ids: unreadMessageIds(u) };
-    };
+describeEachStore("register: unread messages above a near and a far watermark", { env: { UNREAD_SETTLE_SECONDS: "86400" } }, (server) => {
+  const send = async (user: Credentials, params: Record<string, unknown>): Promise<number> =>
+    expectSuccess(await server.api.post(user, "/messages", { read_by_sender: true, ...params })).id;
+  const unreadIds = async (user: Credentials): Promise<{ count: number; ids: number[] }> => {
+    const u = (await registerQueue(server.api, user, { fetch_event_types: ["message", "update_message_flags"] })).state.unread_msgs as Record<string, any>;
+    return { count: u.count, ids: unreadMessageIds(u) };
+  };
 
-    before(async () => {
-      server = await startServer(store, { UNREAD_SETTLE_SECONDS: "86400" });
-      const { owner, admin } = server.fixtures;
-      expectSuccess(await server.api.post(owner, "/users/me/subscriptions", { subscriptions: [{ name: "near" }], principals: [owner.id, admin.id] }));
-      expectSuccess(await server.api.post(owner, "/users/me/subscriptions", { subscriptions: [{ name: "elsewhere" }], principals: [owner.id] }));
-    });
-    after(async () => {
-      await server?.stop();
-    });
-
-    test("a few messages above the watermark, then thousands: the same messages count", async () => {
-      const { owner, admin } = server.fixtures;
-      const channel = await send(owner, { type: "stream", to: "near", topic: "t", content: "one" });
-      const read = await send(owner, { type: "stream", to: "near", topic: "t", content: "read" });
-      await send(admin, { type: "stream", to: "near", topic: "t", content: "my own" });
-      await send(owner, { type: "stream", to: "elsewhere", topic: "t", content: "not theirs" });
-      const direct = await send(owner, { type: "private", to: [admin.id], content: "hi" });
-      expectSuccess(await server.api.post(admin, "/messages/flags", { messages: [read], op: "add", flag: "read" }));
-      const near = await unreadIds(admin);
-      assert.deepEqual(near, { count: 2, ids: [channel, direct] });
-
-      // Thousands more in the admin's channel, written directly (sending each would take minutes).
-      const row = await withDb(server, (db) => db.selectFrom("messages").selectAll().where("id", "=", channel).executeTakeFirstOrThrow());
-      const { id: _, ...template } = row;
-      await withDb(server, (db) => eachChunk(rowChunks(Array.from({ length: MANY }, () => template)), (chunk) => db.insertInto("messages").values(chunk).execute()));
-      const far = await unreadIds(admin);
-      assert.equal(far.count, MANY + 2);
-      assert.equal(far.ids.length, MANY + 2);
-      assert.deepEqual(far.ids.slice(0, 2), [channel, direct]);
-    });
+  before(async () => {
+    const { owner, admin } = server.fixtures;
+    expectSuccess(await server.api.post(owner, "/users/me/subscriptions", { subscriptions: [{ name: "near" }], principals: [owner.id, admin.id] }));
+    expectSuccess(await server.api.post(owner, "/users/me/subscriptions", { subscriptions: [{ name: "elsewhere" }], principals: [owner.id] }));
   });
-}
+
+  test("a few messages above the watermark, then thousands: the same messages count", async () => {
+    const { owner, admin } = server.fixtures;
+    const channel = await send(owner, { type: "stream", to: "near", topic: "t", content: "one" });
+    const read = await send(owner, { type: "stream", to: "near", topic: "t", content: "read" });
+    await send(admin, { type: "stream", to: "near", topic: "t", content: "my own" });
+    await send(owner, { type: "stream", to: "elsewhere", topic: "t", content: "not theirs" });
+    const direct = await send(owner, { type: "private", to: [admin.id], content: "hi" });
+    expectSuccess(await server.api.post(admin, "/messages/flags", { messages: [read], op: "add", flag: "read" }));
+    const near = await unreadIds(admin);
+    assert.deepEqual(near, { count: 2, ids: [channel, direct] });
+
+    // Thousands more in the admin's channel, written directly (sending each would take minutes).
+    const row = await withDb(server, (db) => db.selectFrom("messages").selectAll().where("id", "=", channel).executeTakeFirstOrThrow());
+    const { id: _, ...template } = row;
+    await withDb(server, (db) => eachChunk(rowChunks(Array.from({ length: MANY }, () => template)), (chunk) => db.insertInto("messages").values(chunk).execute()));
+    const far = await unreadIds(admin);
+    assert.equal(far.count, MANY + 2);
+    assert.equal(far.ids.length, MANY + 2);
+    assert.deepEqual(far.ids.slice(0, 2), [channel, direct]);
+  });
+});

@@ -7,73 +7,65 @@
  * test/helpers/server.ts), on PostgreSQL too.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { before, test } from "node:test";
 import { expectSuccess, type Credentials } from "../helpers/client.ts";
 import { withDb } from "../helpers/db.ts";
 import { registerQueue, unreadMessageIds } from "../helpers/events.ts";
-import { startServer, type TestServer } from "../helpers/server.ts";
-import { STORES } from "../helpers/stores.ts";
+import { describeEachStore } from "../helpers/suite.ts";
 
-for (const store of STORES) {
-  describe(`unread watermark [${store}]`, () => {
-    let server: TestServer;
-    let eastId: number;
-    const send = async (user: Credentials, params: Record<string, unknown>): Promise<number> =>
-      expectSuccess(await server.api.post(user, "/messages", { read_by_sender: true, ...params })).id;
-    const unreads = async (user: Credentials) => (await registerQueue(server.api, user, { fetch_event_types: ["message", "update_message_flags"] })).state.unread_msgs as Record<string, any>;
-    const unreadIds = async (user: Credentials): Promise<number[]> => unreadMessageIds(await unreads(user));
-    const watermark = (userId: number) =>
-      withDb(server, async (db) => (await db.selectFrom("unread_watermarks").select("message_id").where("user_id", "=", userId).executeTakeFirst())?.message_id ?? null);
+describeEachStore("unread watermark", (server) => {
+  let eastId: number;
+  const send = async (user: Credentials, params: Record<string, unknown>): Promise<number> =>
+    expectSuccess(await server.api.post(user, "/messages", { read_by_sender: true, ...params })).id;
+  const unreads = async (user: Credentials) => (await registerQueue(server.api, user, { fetch_event_types: ["message", "update_message_flags"] })).state.unread_msgs as Record<string, any>;
+  const unreadIds = async (user: Credentials): Promise<number[]> => unreadMessageIds(await unreads(user));
+  const watermark = (userId: number) =>
+    withDb(server, async (db) => (await db.selectFrom("unread_watermarks").select("message_id").where("user_id", "=", userId).executeTakeFirst())?.message_id ?? null);
 
-    before(async () => {
-      server = await startServer(store);
-      const { owner, member } = server.fixtures;
-      expectSuccess(await server.api.post(owner, "/users/me/subscriptions", { subscriptions: [{ name: "west" }, { name: "east" }], principals: [owner.id, member.id] }));
-      eastId = expectSuccess(await server.api.get(owner, "/get_stream_id", { stream: "east" })).stream_id;
-    });
-    after(async () => {
-      await server?.stop();
-    });
-
-    test("a register settles unread messages; later reads, unreads and new messages stay exact", async () => {
-      const { owner, member } = server.fixtures;
-      const a = await send(owner, { type: "stream", to: "west", topic: "t", content: "one" });
-      const b = await send(owner, { type: "stream", to: "west", topic: "t", content: "two" });
-      const dm = await send(owner, { type: "private", to: [member.id], content: "psst" });
-      expectSuccess(await server.api.post(member, "/messages/flags", { messages: [b], op: "add", flag: "read" }));
-      assert.deepEqual(await unreadIds(member), [a, dm]);
-      assert.ok(((await watermark(member.id)) ?? 0) >= dm, "settled up to the newest message");
-      // Below the watermark now: reading, then unreading, each shows at once.
-      expectSuccess(await server.api.post(member, "/messages/flags", { messages: [a, dm], op: "add", flag: "read" }));
-      assert.deepEqual(await unreadIds(member), []);
-      expectSuccess(await server.api.post(member, "/messages/flags", { messages: [b, dm], op: "remove", flag: "read" }));
-      assert.deepEqual(await unreadIds(member), [b, dm]);
-      const c = await send(owner, { type: "stream", to: "west", topic: "t", content: "three" });
-      assert.deepEqual(await unreadIds(member), [b, dm, c]);
-      expectSuccess(await server.api.post(member, "/mark_all_as_read", {}));
-      assert.deepEqual(await unreadIds(member), []);
-    });
-
-    test("a settled unread message moved to another channel of the reader's stays unread there", async () => {
-      const { owner, member } = server.fixtures;
-      const id = await send(owner, { type: "stream", to: "west", topic: "moving", content: "going east" });
-      assert.deepEqual(await unreadIds(member), [id]);
-      expectSuccess(await server.api.patch(owner, `/messages/${id}`, { stream_id: eastId, propagate_mode: "change_all", send_notification_to_old_thread: false, send_notification_to_new_thread: false }));
-      const after = await unreads(member);
-      assert.deepEqual(after.streams, [{ stream_id: eastId, topic: "moving", unread_message_ids: [id] }]);
-      expectSuccess(await server.api.post(member, "/mark_all_as_read", {}));
-    });
-
-    test("an edit that takes a settled message's mention away leaves it unread", async () => {
-      const { owner, member } = server.fixtures;
-      const id = await send(owner, { type: "stream", to: "west", topic: "mention", content: "hey @**Max Member**" });
-      const before = await unreads(member);
-      assert.deepEqual(before.mentions, [id]);
-      expectSuccess(await server.api.patch(owner, `/messages/${id}`, { content: "hey everyone" }));
-      const after = await unreads(member);
-      assert.deepEqual(after.mentions, []);
-      assert.deepEqual(after.streams, [{ stream_id: after.streams[0]?.stream_id, topic: "mention", unread_message_ids: [id] }]);
-      expectSuccess(await server.api.post(member, "/mark_all_as_read", {}));
-    });
+  before(async () => {
+    const { owner, member } = server.fixtures;
+    expectSuccess(await server.api.post(owner, "/users/me/subscriptions", { subscriptions: [{ name: "west" }, { name: "east" }], principals: [owner.id, member.id] }));
+    eastId = expectSuccess(await server.api.get(owner, "/get_stream_id", { stream: "east" })).stream_id;
   });
-}
+
+  test("a register settles unread messages; later reads, unreads and new messages stay exact", async () => {
+    const { owner, member } = server.fixtures;
+    const a = await send(owner, { type: "stream", to: "west", topic: "t", content: "one" });
+    const b = await send(owner, { type: "stream", to: "west", topic: "t", content: "two" });
+    const dm = await send(owner, { type: "private", to: [member.id], content: "psst" });
+    expectSuccess(await server.api.post(member, "/messages/flags", { messages: [b], op: "add", flag: "read" }));
+    assert.deepEqual(await unreadIds(member), [a, dm]);
+    assert.ok(((await watermark(member.id)) ?? 0) >= dm, "settled up to the newest message");
+    // Below the watermark now: reading, then unreading, each shows at once.
+    expectSuccess(await server.api.post(member, "/messages/flags", { messages: [a, dm], op: "add", flag: "read" }));
+    assert.deepEqual(await unreadIds(member), []);
+    expectSuccess(await server.api.post(member, "/messages/flags", { messages: [b, dm], op: "remove", flag: "read" }));
+    assert.deepEqual(await unreadIds(member), [b, dm]);
+    const c = await send(owner, { type: "stream", to: "west", topic: "t", content: "three" });
+    assert.deepEqual(await unreadIds(member), [b, dm, c]);
+    expectSuccess(await server.api.post(member, "/mark_all_as_read", {}));
+    assert.deepEqual(await unreadIds(member), []);
+  });
+
+  test("a settled unread message moved to another channel of the reader's stays unread there", async () => {
+    const { owner, member } = server.fixtures;
+    const id = await send(owner, { type: "stream", to: "west", topic: "moving", content: "going east" });
+    assert.deepEqual(await unreadIds(member), [id]);
+    expectSuccess(await server.api.patch(owner, `/messages/${id}`, { stream_id: eastId, propagate_mode: "change_all", send_notification_to_old_thread: false, send_notification_to_new_thread: false }));
+    const after = await unreads(member);
+    assert.deepEqual(after.streams, [{ stream_id: eastId, topic: "moving", unread_message_ids: [id] }]);
+    expectSuccess(await server.api.post(member, "/mark_all_as_read", {}));
+  });
+
+  test("an edit that takes a settled message's mention away leaves it unread", async () => {
+    const { owner, member } = server.fixtures;
+    const id = await send(owner, { type: "stream", to: "west", topic: "mention", content: "hey @**Max Member**" });
+    const before = await unreads(member);
+    assert.deepEqual(before.mentions, [id]);
+    expectSuccess(await server.api.patch(owner, `/messages/${id}`, { content: "hey everyone" }));
+    const after = await unreads(member);
+    assert.deepEqual(after.mentions, []);
+    assert.deepEqual(after.streams, [{ stream_id: after.streams[0]?.stream_id, topic: "mention", unread_message_ids: [id] }]);
+    expectSuccess(await server.api.post(member, "/mark_all_as_read", {}));
+  });
+});

@@ -6,11 +6,10 @@
  * avatars location's policy on custom emoji images.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { test } from "node:test";
 import { expectSuccess, type Credentials } from "../helpers/client.ts";
-import { startServer, type TestServer } from "../helpers/server.ts";
-import { STORES } from "../helpers/stores.ts";
 import { fetchRaw, PNG, postFiles, uploadFile } from "./uploads-support.ts";
+import { describeEachStore } from "../helpers/suite.ts";
 
 const UPLOAD_CSP = "default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self'; object-src 'self'; plugin-types application/pdf;";
 const IMAGE_CSP = "default-src 'none'; img-src 'self'";
@@ -36,56 +35,46 @@ const CASES: Case[] = [
   ["code.js", "text/javascript", "alert(1)", "application/octet-stream", "attachment"],
 ];
 
-for (const store of STORES) {
-  describe(`uploads are served safely [${store}]`, () => {
-    let server: TestServer;
-    before(async () => {
-      server = await startServer(store);
-    });
-    after(async () => {
-      await server?.stop();
-    });
+describeEachStore("uploads are served safely", (server) => {
+  /** Uploads a file and returns its URL and its temporary URL. */
+  const upload = async (user: Credentials, name: string, type: string | undefined, data: string | Buffer): Promise<{ url: string; temporary: string }> => {
+    const { url } = expectSuccess(await uploadFile(server, user, name, data, type));
+    const temporary = expectSuccess(await server.api.get(user, url)).url as string;
+    return { url, temporary };
+  };
 
-    /** Uploads a file and returns its URL and its temporary URL. */
-    const upload = async (user: Credentials, name: string, type: string | undefined, data: string | Buffer): Promise<{ url: string; temporary: string }> => {
-      const { url } = expectSuccess(await uploadFile(server, user, name, data, type));
-      const temporary = expectSuccess(await server.api.get(user, url)).url as string;
-      return { url, temporary };
-    };
+  function assertSafe(headers: Headers, name: string, type: string, disposition: string, label: string): void {
+    assert.equal(headers.get("content-type"), type, label);
+    assert.equal(headers.get("content-disposition")?.split(";")[0], disposition, label);
+    assert.match(headers.get("content-disposition") ?? "", new RegExp(`filename="${name.replace(".", "\\.")}"`), label);
+    assert.equal(headers.get("x-content-type-options"), "nosniff", label);
+    assert.equal(headers.get("x-frame-options"), "DENY", label);
+    assert.equal(headers.get("content-security-policy"), UPLOAD_CSP, label);
+  }
 
-    function assertSafe(headers: Headers, name: string, type: string, disposition: string, label: string): void {
-      assert.equal(headers.get("content-type"), type, label);
-      assert.equal(headers.get("content-disposition")?.split(";")[0], disposition, label);
-      assert.match(headers.get("content-disposition") ?? "", new RegExp(`filename="${name.replace(".", "\\.")}"`), label);
-      assert.equal(headers.get("x-content-type-options"), "nosniff", label);
-      assert.equal(headers.get("x-frame-options"), "DENY", label);
-      assert.equal(headers.get("content-security-policy"), UPLOAD_CSP, label);
-    }
-
-    for (const [name, declared, data, type, disposition] of CASES) {
-      test(`${name} (${declared ?? "no declared type"}): ${disposition}, ${type}, via /user_uploads and the temporary URL`, async () => {
-        const { member } = server.fixtures;
-        const { url, temporary } = await upload(member, name, declared, data);
-        for (const [label, res] of [["user_uploads", await fetchRaw(server, member, url)], ["temporary", await fetchRaw(server, null, temporary)]] as const) {
-          assert.equal(res.status, 200, label);
-          assertSafe(res.headers, name, type, disposition, `${name} via ${label}`);
-          assert.deepEqual(res.data, Buffer.from(data), `${label}: the bytes are served unchanged`);
-        }
-      });
-    }
-
-    test("custom emoji images carry nosniff, DENY and the avatars policy", async () => {
+  for (const [name, declared, data, type, disposition] of CASES) {
+    test(`${name} (${declared ?? "no declared type"}): ${disposition}, ${type}, via /user_uploads and the temporary URL`, async () => {
       const { member } = server.fixtures;
-      expectSuccess(await postFiles(server, member, "/realm/emoji/safe_face", [{ name: "e.png", data: PNG, type: "image/png" }]));
-      const row = (expectSuccess(await server.api.get(member, "/realm/emoji")).emoji as Record<string, { name: string; source_url: string }>);
-      const face = Object.values(row).find((e) => e.name === "safe_face");
-      assert.ok(face);
-      const res = await fetchRaw(server, null, face.source_url);
-      assert.equal(res.status, 200);
-      assert.equal(res.headers.get("content-type"), "image/png");
-      assert.equal(res.headers.get("x-content-type-options"), "nosniff");
-      assert.equal(res.headers.get("x-frame-options"), "DENY");
-      assert.equal(res.headers.get("content-security-policy"), IMAGE_CSP);
+      const { url, temporary } = await upload(member, name, declared, data);
+      for (const [label, res] of [["user_uploads", await fetchRaw(server, member, url)], ["temporary", await fetchRaw(server, null, temporary)]] as const) {
+        assert.equal(res.status, 200, label);
+        assertSafe(res.headers, name, type, disposition, `${name} via ${label}`);
+        assert.deepEqual(res.data, Buffer.from(data), `${label}: the bytes are served unchanged`);
+      }
     });
+  }
+
+  test("custom emoji images carry nosniff, DENY and the avatars policy", async () => {
+    const { member } = server.fixtures;
+    expectSuccess(await postFiles(server, member, "/realm/emoji/safe_face", [{ name: "e.png", data: PNG, type: "image/png" }]));
+    const row = (expectSuccess(await server.api.get(member, "/realm/emoji")).emoji as Record<string, { name: string; source_url: string }>);
+    const face = Object.values(row).find((e) => e.name === "safe_face");
+    assert.ok(face);
+    const res = await fetchRaw(server, null, face.source_url);
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get("content-type"), "image/png");
+    assert.equal(res.headers.get("x-content-type-options"), "nosniff");
+    assert.equal(res.headers.get("x-frame-options"), "DENY");
+    assert.equal(res.headers.get("content-security-policy"), IMAGE_CSP);
   });
-}
+});

@@ -1,10 +1,8 @@
 /** Helpers shared by the user-group suites: creating groups, reading them back, counting rows. */
 import assert from "node:assert/strict";
-import { after, before } from "node:test";
 import { expectSuccess, type Credentials, type Params } from "../helpers/client.ts";
 import { countRows, groupId } from "../helpers/db.ts";
-import { startServer, type TestServer } from "../helpers/server.ts";
-import type { StoreKind } from "../helpers/stores.ts";
+import type { TestServer } from "../helpers/server.ts";
 
 let counter = 0;
 
@@ -42,16 +40,4 @@ export async function systemGroups(server: TestServer): Promise<Record<string, n
   const out: Record<string, number> = {};
   for (const name of names) out[name] = await groupId(server, name);
   return out;
-}
-
-/** A user-group suite's server: started before the suite with the system groups' ids read, stopped after it. */
-export function useGroupServer(store: StoreKind, ready: (s: { server: TestServer; f: TestServer["fixtures"]; sys: Record<string, number> }) => void): void {
-  let server: TestServer | undefined;
-  before(async () => {
-    server = await startServer(store);
-    ready({ server, f: server.fixtures, sys: await systemGroups(server) });
-  });
-  after(async () => {
-    await server?.stop();
-  });
 }

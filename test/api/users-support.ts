@@ -1,29 +1,13 @@
-/** Helpers shared by the users and bots suites: extra accounts, direct store set-up, reading users back. */
+/** Helpers shared by the users and bots suites: direct store set-up, reading users back. */
 import { doSetUserFlagSetting, CAN_CHANGE_USER_EMAILS } from "../../src/actions/users/credentials.ts";
 import { createProfileField, type NewProfileField } from "../../src/store/custom-profile.ts";
 import { openStore } from "../../src/store/db.ts";
 import type { CustomProfileFieldRow } from "../../src/store/schema.ts";
 import { getRealm } from "../../src/store/realms.ts";
 import { getUser } from "../../src/store/users.ts";
-import { expectSuccess, type Credentials } from "../helpers/client.ts";
+import { expectSuccess } from "../helpers/client.ts";
 import { withDb } from "../helpers/db.ts";
 import type { TestServer } from "../helpers/server.ts";
-
-export type Account = Credentials & { id: number };
-
-let counter = 0;
-
-/** Creates a member through POST /users (as the owner) and logs it in; `role` is then set with PATCH. */
-export async function createAccount(server: TestServer, opts: { name?: string; role?: number } = {}): Promise<Account> {
-  counter += 1;
-  const email = `person${counter}-${Date.now()}@example.com`;
-  const password = "account-password-1";
-  const fullName = opts.name ?? `Person ${counter}`;
-  const { user_id } = expectSuccess(await server.api.post(server.fixtures.owner, "/users", { email, password, full_name: fullName }));
-  const { api_key } = expectSuccess(await server.api.post(null, "/fetch_api_key", { username: email, password }));
-  if (opts.role !== undefined) expectSuccess(await server.api.patch(server.fixtures.owner, `/users/${user_id}`, { role: opts.role }));
-  return { id: user_id, email, apiKey: api_key };
-}
 
 /** Runs `fn` on the suite's store, opened directly (for set-up no endpoint offers yet). */
 export function withStore<T>(server: TestServer, fn: (db: ReturnType<typeof openStore>["db"]) => Promise<T>): Promise<T> {
