@@ -9,13 +9,13 @@ import { countRows } from "../helpers/db.ts";
 import { pollEvents, registerQueue, withoutIds } from "../helpers/events.ts";
 import { describeEachStore } from "../helpers/suite.ts";
 import { NO_AUTH } from "../helpers/errors.ts";
+import { messageSender } from "../helpers/factories.ts";
 
 describeEachStore("alert words", (server) => {
   const words = async (user: Credentials) => expectSuccess(await server.api.get(user, "/users/me/alert_words")).alert_words as string[];
   const add = (user: Credentials | null, alertWords: unknown) => server.api.post(user, "/users/me/alert_words", { alert_words: alertWords });
   const remove = (user: Credentials | null, alertWords: unknown) => server.api.delete(user, "/users/me/alert_words", { alert_words: alertWords });
-  const send = async (user: Credentials, params: Record<string, unknown>): Promise<number> =>
-    expectSuccess(await server.api.post(user, "/messages", { read_by_sender: true, ...params })).id;
+  const send = messageSender(server, { read_by_sender: true });
   const flags = async (user: Credentials, id: number): Promise<string[]> => expectSuccess(await server.api.get(user, `/messages/${id}`)).message.flags;
 
   before(async () => {

@@ -5,11 +5,12 @@
  */
 import assert from "node:assert/strict";
 import { before, test } from "node:test";
-import { type TestServer } from "../helpers/server.ts";
+import type { TestServer } from "../helpers/server.ts";
 import { expectSuccess } from "../helpers/client.ts";
 import { pollEvents, registerQueue, withoutIds } from "../helpers/events.ts";
 import { fetchRaw, uploadFile } from "./uploads-support.ts";
 import { describeEachStore } from "../helpers/suite.ts";
+import { sendStreamMessage } from "../helpers/factories.ts";
 
 describeEachStore("attachment claiming", (server) => {
   before(async () => {
@@ -19,7 +20,6 @@ describeEachStore("attachment claiming", (server) => {
   });
 
   type User = TestServer["fixtures"]["member"];
-  const send = async (user: User, to: string, content: string) => expectSuccess(await server.api.post(user, "/messages", { type: "stream", to, topic: "files", content })).id as number;
   const mine = async (user: User, id: number) => expectSuccess(await server.api.get(user, "/attachments")).attachments.find((a: { id: number }) => a.id === id);
   const upload = async (user: User, name: string) => {
     const body = expectSuccess(await uploadFile(server, user, name, "data"));
@@ -31,7 +31,7 @@ describeEachStore("attachment claiming", (server) => {
     const { member, moderator } = server.fixtures;
     const up = await upload(member, "claimed.txt");
     const queue = await registerQueue(server.api, member, { event_types: ["attachment"] });
-    const messageId = await send(member, "general", `[claimed.txt](${up.url})`);
+    const messageId = await sendStreamMessage(server, member, "general", "files", `[claimed.txt](${up.url})`);
     const row = await mine(member, up.id);
     assert.deepEqual(row.messages.map((m: { id: number }) => m.id), [messageId]);
     const events = withoutIds(await pollEvents(server.api, queue));
@@ -42,11 +42,11 @@ describeEachStore("attachment claiming", (server) => {
   test("a user cannot share an upload they cannot see; one who can see it may re-share it", async () => {
     const { member, moderator, owner } = server.fixtures;
     const up = await upload(member, "secret.txt");
-    const secretId = await send(member, "secret", `[secret.txt](${up.url})`);
-    await send(moderator, "general", `stolen: [secret.txt](${up.url})`);
+    const secretId = await sendStreamMessage(server, member, "secret", "files", `[secret.txt](${up.url})`);
+    await sendStreamMessage(server, moderator, "general", "files", `stolen: [secret.txt](${up.url})`);
     assert.deepEqual((await mine(member, up.id)).messages.map((m: { id: number }) => m.id), [secretId]);
     assert.equal((await fetchRaw(server, moderator, up.url)).status, 403);
-    const reshared = await send(owner, "general", `[secret.txt](${up.url})`);
+    const reshared = await sendStreamMessage(server, owner, "general", "files", `[secret.txt](${up.url})`);
     assert.deepEqual((await mine(member, up.id)).messages.map((m: { id: number }) => m.id), [secretId, reshared]);
     assert.equal((await fetchRaw(server, moderator, up.url)).status, 200);
   });
@@ -54,8 +54,8 @@ describeEachStore("attachment claiming", (server) => {
   test("deleting the last linking message deletes the upload", async () => {
     const { member, owner } = server.fixtures;
     const up = await upload(member, "short.txt");
-    const first = await send(member, "general", `[short.txt](${up.url})`);
-    const second = await send(member, "general", `again [short.txt](${up.url})`);
+    const first = await sendStreamMessage(server, member, "general", "files", `[short.txt](${up.url})`);
+    const second = await sendStreamMessage(server, member, "general", "files", `again [short.txt](${up.url})`);
     expectSuccess(await server.api.delete(owner, `/messages/${first}`));
     assert.deepEqual((await mine(member, up.id)).messages.map((m: { id: number }) => m.id), [second]);
     expectSuccess(await server.api.delete(owner, `/messages/${second}`));

@@ -14,7 +14,7 @@ import { ROLE } from "../../src/store/roles.ts";
 import { insertMessage, streamRecipientId } from "../../src/store/messages.ts";
 import { expectSuccess, type ApiResponse } from "../helpers/client.ts";
 import { withDb } from "../helpers/db.ts";
-import { type TestServer } from "../helpers/server.ts";
+import type { TestServer } from "../helpers/server.ts";
 import { describeEachStore } from "../helpers/suite.ts";
 
 const HUGE = 100_000;

@@ -11,7 +11,7 @@ import { before, test } from "node:test";
 import { sql } from "kysely";
 import { expectSuccess, type ApiResponse } from "../helpers/client.ts";
 import { withDb } from "../helpers/db.ts";
-import { type TestServer } from "../helpers/server.ts";
+import type { TestServer } from "../helpers/server.ts";
 import { describeEachStore } from "../helpers/suite.ts";
 
 const RACERS = 20;

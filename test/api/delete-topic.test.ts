@@ -5,6 +5,7 @@ import { expectError, expectSuccess, type Credentials } from "../helpers/client.
 import { pollEvents, registerQueue, withoutIds } from "../helpers/events.ts";
 import { describeEachStore } from "../helpers/suite.ts";
 import { NOT_ADMIN } from "../helpers/errors.ts";
+import { sendStreamMessage } from "../helpers/factories.ts";
 
 describeEachStore("delete topic", (server) => {
   let streamId: number;
@@ -14,16 +15,14 @@ describeEachStore("delete topic", (server) => {
     streamId = expectSuccess(await server.api.get(admin, "/get_stream_id", { stream: "garden" })).stream_id;
   });
 
-  const send = async (user: Credentials, topic: string, content: string): Promise<number> =>
-    expectSuccess(await server.api.post(user, "/messages", { type: "stream", to: "garden", topic, content })).id as number;
   const topics = async (user: Credentials) =>
     (expectSuccess(await server.api.get(user, `/users/me/${streamId}/topics`)).topics as Array<{ name: string }>).map((t) => t.name).sort();
 
   test("deletes every message of the topic (any case), with delete_message events; other topics stay", async () => {
     const { admin, member } = server.fixtures;
-    const a = await send(member, "weeds", "one");
-    const b = await send(admin, "Weeds", "two");
-    await send(member, "roses", "three");
+    const a = await sendStreamMessage(server, member, "garden", "weeds", "one");
+    const b = await sendStreamMessage(server, admin, "garden", "Weeds", "two");
+    await sendStreamMessage(server, member, "garden", "roses", "three");
     const queue = await registerQueue(server.api, member, { event_types: ["delete_message"], client_capabilities: { notification_settings_null: false, bulk_message_deletion: true } });
     const res = expectSuccess(await server.api.post(admin, `/streams/${streamId}/delete_topic`, { topic_name: "weeds" }));
     assert.equal(res.complete, true);
@@ -39,7 +38,7 @@ describeEachStore("delete topic", (server) => {
 
   test("refusals: non-admins, unknown channel, missing topic_name; nothing deleted", async () => {
     const { admin, moderator, member, guest } = server.fixtures;
-    await send(member, "keep", "stays");
+    await sendStreamMessage(server, member, "garden", "keep", "stays");
     for (const who of [moderator, member, guest]) {
       expectError(await server.api.post(who, `/streams/${streamId}/delete_topic`, { topic_name: "keep" }), "UNAUTHORIZED_PRINCIPAL", NOT_ADMIN);
     }

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { type TestServer } from "../helpers/server.ts";
+import type { TestServer } from "../helpers/server.ts";
 import { expectError, expectSuccess, type Credentials } from "../helpers/client.ts";
 import { registerQueue, withoutIds, type Queue } from "../helpers/events.ts";
 import { countRows } from "../helpers/db.ts";

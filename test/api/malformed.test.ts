@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import net from "node:net";
 import { test } from "node:test";
-import { type TestServer } from "../helpers/server.ts";
+import type { TestServer } from "../helpers/server.ts";
 import { basicAuth, expectError, expectSuccess, type ApiResponse, type Credentials } from "../helpers/client.ts";
 import { fetchRaw, uploadFile } from "./uploads-support.ts";
 import { describeEachStore } from "../helpers/suite.ts";

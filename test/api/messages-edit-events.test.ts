@@ -4,14 +4,13 @@ import { before, test } from "node:test";
 import { expectSuccess, type Credentials } from "../helpers/client.ts";
 import { pollEvents, registerQueue, withoutIds } from "../helpers/events.ts";
 import { describeEachStore } from "../helpers/suite.ts";
+import { sendStreamMessage } from "../helpers/factories.ts";
 
 const CAPABILITIES = JSON.stringify({ notification_settings_null: true, bulk_message_deletion: true, empty_topic_name: true });
 
 describeEachStore("update_message events", (server) => {
   let generalId: number;
   let secretId: number;
-  const send = async (user: Credentials, topic: string, content: string) =>
-    expectSuccess(await server.api.post(user, "/messages", { type: "stream", to: "general", topic, content })).id as number;
   const queue = (user: Credentials) => registerQueue(server.api, user, { event_types: JSON.stringify(["update_message", "delete_message"]), client_capabilities: CAPABILITIES });
 
   before(async () => {
@@ -24,7 +23,7 @@ describeEachStore("update_message events", (server) => {
 
   test("a content edit: one event per user with that user's flags", async () => {
     const { member, moderator, owner } = server.fixtures;
-    const id = await send(member, "events", "before");
+    const id = await sendStreamMessage(server, member, "general", "events", "before");
     const [forModerator, forOwner] = [await queue(moderator), await queue(owner)];
     await server.advanceClock(7);
     expectSuccess(await server.api.patch(member, `/messages/${id}`, { content: "after @**Mona Moderator**" }));
@@ -52,7 +51,7 @@ describeEachStore("update_message events", (server) => {
 
   test("a topic move with change_all lists every moved message", async () => {
     const { member, owner } = server.fixtures;
-    const ids = [await send(member, "old name", "a"), await send(member, "old name", "b")];
+    const ids = [await sendStreamMessage(server, member, "general", "old name", "a"), await sendStreamMessage(server, member, "general", "old name", "b")];
     const q = await queue(owner);
     expectSuccess(await server.api.patch(member, `/messages/${ids[1]}`, { topic: "new name", propagate_mode: "change_all" }));
     const [event] = withoutIds(await pollEvents(server.api, q));
@@ -75,7 +74,7 @@ describeEachStore("update_message events", (server) => {
 
   test("a move into a private channel: update for those who keep it, delete_message for the others", async () => {
     const { member, owner, moderator } = server.fixtures;
-    const id = await send(member, "leaving", "x");
+    const id = await sendStreamMessage(server, member, "general", "leaving", "x");
     const [keeps, loses] = [await queue(owner), await queue(moderator)];
     expectSuccess(await server.api.patch(member, `/messages/${id}`, { stream_id: secretId }));
     const [update] = withoutIds(await pollEvents(server.api, keeps));

@@ -6,6 +6,7 @@ import { countRows, groupId, setRealmSettings, withDb } from "../helpers/db.ts";
 import { readMessage } from "./messages-edit-support.ts";
 import { describeEachStore } from "../helpers/suite.ts";
 import { NO_AUTH } from "../helpers/errors.ts";
+import { sendStreamMessage, sendDirectMessage } from "../helpers/factories.ts";
 
 const TABLES = ["messages", "user_message_flags", "user_topics"] as const;
 const WEEK = 604800;
@@ -15,10 +16,6 @@ describeEachStore("PATCH /messages/{id}", (server) => {
   let otherId: number;
   let secretId: number;
 
-  const send = async (user: Credentials, to: string, topic: string, content: string) =>
-    expectSuccess(await server.api.post(user, "/messages", { type: "stream", to, topic, content })).id as number;
-  const sendDm = async (user: Credentials, to: number[], content: string) =>
-    expectSuccess(await server.api.post(user, "/messages", { type: "direct", to: JSON.stringify(to), content })).id as number;
   const read = (user: Credentials, id: number) => readMessage(server.api, user, id);
   const row = (id: number) => withDb(server, (db) => db.selectFrom("messages").selectAll().where("id", "=", id).executeTakeFirstOrThrow());
   const maybeRow = (id: number) => withDb(server, (db) => db.selectFrom("messages").selectAll().where("id", "=", id).executeTakeFirst());
@@ -48,7 +45,7 @@ describeEachStore("PATCH /messages/{id}", (server) => {
 
   test("the sender edits content: row, rendering, FL 365 timestamps and edit history", async () => {
     const { member } = server.fixtures;
-    const id = await send(member, "general", "content", "first *draft*");
+    const id = await sendStreamMessage(server, member, "general", "content", "first *draft*");
     await server.advanceClock(30);
     const body = expectSuccess(await edit(member, id, { content: "second **version**" }));
     assert.deepEqual(body.detached_uploads, []);
@@ -65,7 +62,7 @@ describeEachStore("PATCH /messages/{id}", (server) => {
 
   test("blank content becomes (deleted); a content edit updates search", async () => {
     const { member } = server.fixtures;
-    const id = await send(member, "general", "search", "findable zebra");
+    const id = await sendStreamMessage(server, member, "general", "search", "findable zebra");
     expectSuccess(await edit(member, id, { content: "giraffe now" }));
     const search = (word: string) => server.api.get(member, "/messages", { anchor: "newest", num_before: 10, num_after: 0, narrow: JSON.stringify([{ operator: "search", operand: word }]) });
     const ids = async (word: string) => expectSuccess(await search(word)).messages.map((m: { id: number }) => m.id);
@@ -76,14 +73,14 @@ describeEachStore("PATCH /messages/{id}", (server) => {
   });
 
   test("no credentials: 401", async () => {
-    const id = await send(server.fixtures.member, "general", "auth", "x");
+    const id = await sendStreamMessage(server, server.fixtures.member, "general", "auth", "x");
     await refused(null, id, { content: "y" }, "UNAUTHORIZED", NO_AUTH, 401);
   });
 
   test("validation errors with upstream's wording", async () => {
     const { member, owner } = server.fixtures;
-    const id = await send(member, "general", "validation", "x");
-    const dm = await sendDm(member, [owner.id], "a direct message");
+    const id = await sendStreamMessage(server, member, "general", "validation", "x");
+    const dm = await sendDirectMessage(server, member, [owner.id], "a direct message");
     await refused(member, id, {}, "BAD_REQUEST", "Nothing to change");
     await refused(member, id, { topic: "validation" }, "BAD_REQUEST", "Nothing to change");
     await refused(member, id, { content: "y", propagate_mode: "change_all" }, "BAD_REQUEST", "Invalid propagate_mode without topic edit");
@@ -102,7 +99,7 @@ describeEachStore("PATCH /messages/{id}", (server) => {
 
   test("only the sender edits content; the realm switch and the time limit", async () => {
     const { member, admin } = server.fixtures;
-    const id = await send(member, "general", "limits", "original");
+    const id = await sendStreamMessage(server, member, "general", "limits", "original");
     await refused(admin, id, { content: "hijack" }, "BAD_REQUEST", "You don't have permission to edit this message");
     await setRealmSettings(server, { allow_message_editing: false });
     try {
@@ -123,7 +120,7 @@ describeEachStore("PATCH /messages/{id}", (server) => {
 
   test("a direct message's content is edited and its history kept", async () => {
     const { member, owner } = server.fixtures;
-    const id = await sendDm(member, [owner.id], "hello @**Olivia Owner**");
+    const id = await sendDirectMessage(server, member, [owner.id], "hello @**Olivia Owner**");
     expectSuccess(await edit(member, id, { content: "hello again" }));
     const asOwner = await read(owner, id);
     assert.equal(asOwner.content, "<p>hello again</p>");
@@ -133,7 +130,7 @@ describeEachStore("PATCH /messages/{id}", (server) => {
 
   test("a new mention sets the flag of that recipient; a removed one clears it", async () => {
     const { member, moderator } = server.fixtures;
-    const id = await send(member, "general", "mentions", "no mention yet");
+    const id = await sendStreamMessage(server, member, "general", "mentions", "no mention yet");
     expectSuccess(await edit(member, id, { content: "now @**Mona Moderator**" }));
     assert.ok((await read(moderator, id)).flags.includes("mentioned"));
     expectSuccess(await edit(member, id, { content: "gone again" }));
@@ -144,7 +141,7 @@ describeEachStore("PATCH /messages/{id}", (server) => {
 
   test("topic edits with each propagate mode; last_moved_timestamp without last_edit_timestamp", async () => {
     const { member } = server.fixtures;
-    const ids = [await send(member, "general", "modes", "one"), await send(member, "general", "modes", "two"), await send(member, "general", "Modes", "three")];
+    const ids = [await sendStreamMessage(server, member, "general", "modes", "one"), await sendStreamMessage(server, member, "general", "modes", "two"), await sendStreamMessage(server, member, "general", "Modes", "three")];
     await server.advanceClock(5);
     expectSuccess(await edit(member, ids[1], { topic: "later", propagate_mode: "change_later" }));
     assert.deepEqual(await Promise.all(ids.map(async (id) => (await row(id)).topic)), ["modes", "later", "later"]);
@@ -163,7 +160,7 @@ describeEachStore("PATCH /messages/{id}", (server) => {
 
   test("(no topic) and the display name mean the empty topic; resolving sets no move time", async () => {
     const { member } = server.fixtures;
-    const id = await send(member, "general", "to empty", "x");
+    const id = await sendStreamMessage(server, member, "general", "to empty", "x");
     expectSuccess(await edit(member, id, { topic: "(no topic)" }));
     assert.equal((await row(id)).topic, "");
     expectSuccess(await edit(member, id, { topic: "resolvable" }));
@@ -181,7 +178,7 @@ describeEachStore("PATCH /messages/{id}", (server) => {
     const { member, moderator } = server.fixtures;
     const nobody = await groupId(server, "role:nobody");
     const everyone = await groupId(server, "role:everyone");
-    const id = await send(member, "general", "perm", "x");
+    const id = await sendStreamMessage(server, member, "general", "perm", "x");
     await setRealmSettings(server, { can_move_messages_between_topics_group: nobody });
     try {
       await refused(member, id, { topic: "elsewhere" }, "BAD_REQUEST", "You don't have permission to edit this message");
@@ -203,9 +200,9 @@ describeEachStore("PATCH /messages/{id}", (server) => {
 
   test("change_all by a member is limited to the recent part of the topic", async () => {
     const { member, moderator } = server.fixtures;
-    const old = await send(member, "general", "partial", "old");
+    const old = await sendStreamMessage(server, member, "general", "partial", "old");
     await server.advanceClock(WEEK);
-    const recent = await send(member, "general", "partial", "recent");
+    const recent = await sendStreamMessage(server, member, "general", "partial", "recent");
     await server.advanceClock(30);
     const res = await refused(member, recent, { topic: "moved", propagate_mode: "change_all" }, "MOVE_MESSAGES_TIME_LIMIT_EXCEEDED", "You only have permission to move the 1/2 most recent messages in this topic.");
     assert.equal(res.body.first_message_id_allowed_to_move, recent);
@@ -220,7 +217,7 @@ describeEachStore("PATCH /messages/{id}", (server) => {
     const { member, moderator, guest } = server.fixtures;
     const admins = await groupId(server, "role:administrators");
     const members = await groupId(server, "role:members");
-    const id = await send(member, "general", "travel", "x");
+    const id = await sendStreamMessage(server, member, "general", "travel", "x");
     await refused(member, id, { stream_id: 99999 }, "BAD_REQUEST", "Invalid channel ID");
     await refused(moderator, id, { stream_id: secretId }, "BAD_REQUEST", "Invalid channel ID");
     await refused(guest, id, { stream_id: otherId }, "BAD_REQUEST", "Invalid channel ID");
@@ -243,7 +240,7 @@ describeEachStore("PATCH /messages/{id}", (server) => {
 
   test("a move into a private channel takes the message from users outside it", async () => {
     const { member, moderator, owner } = server.fixtures;
-    const id = await send(member, "general", "to secret", "classified");
+    const id = await sendStreamMessage(server, member, "general", "to secret", "classified");
     const flagsBefore = (await read(member, id)).flags;
     expectSuccess(await edit(member, id, { stream_id: secretId }));
     expectError(await server.api.get(moderator, `/messages/${id}`), "BAD_REQUEST", "Invalid message(s)");
@@ -253,7 +250,7 @@ describeEachStore("PATCH /messages/{id}", (server) => {
 
   test("moved messages show upstream's flags to the new channel's subscribers", async () => {
     const { member, owner, admin } = server.fixtures;
-    const id = await send(admin, "general", "flags", "unread for the owner");
+    const id = await sendStreamMessage(server, admin, "general", "flags", "unread for the owner");
     assert.deepEqual((await read(owner, id)).flags, []);
     expectSuccess(await edit(admin, id, { stream_id: otherId }));
     // The owner had the message and is subscribed to the new channel: kept unread.

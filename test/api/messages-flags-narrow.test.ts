@@ -5,11 +5,11 @@ import { expectError, expectSuccess, type Credentials } from "../helpers/client.
 import { pollEvents, registerQueue, withoutIds } from "../helpers/events.ts";
 import { describeEachStore } from "../helpers/suite.ts";
 import { NO_AUTH } from "../helpers/errors.ts";
+import { messageSender } from "../helpers/factories.ts";
 
 describeEachStore("POST /messages/flags/narrow", (server) => {
   const ids: number[] = [];
-  const send = async (user: Credentials, params: Record<string, unknown>): Promise<number> =>
-    expectSuccess(await server.api.post(user, "/messages", { read_by_sender: true, ...params })).id;
+  const send = messageSender(server, { read_by_sender: true });
   const byNarrow = (user: Credentials | null, params: Record<string, unknown>) =>
     server.api.post(user, "/messages/flags/narrow", { anchor: "oldest", num_before: 0, num_after: 100, narrow: [], op: "add", flag: "read", ...params });
 

@@ -9,12 +9,12 @@ import { withDb } from "../helpers/db.ts";
 import { pollEvents, registerQueue, withoutIds } from "../helpers/events.ts";
 import { describeEachStore } from "../helpers/suite.ts";
 import { NO_AUTH } from "../helpers/errors.ts";
+import { messageSender } from "../helpers/factories.ts";
 
 describeEachStore("POST /messages/flags", (server) => {
   let generalId: number;
   let secretId: number;
-  const send = async (user: Credentials, params: Record<string, unknown>): Promise<number> =>
-    expectSuccess(await server.api.post(user, "/messages", { read_by_sender: true, ...params })).id;
+  const send = messageSender(server, { read_by_sender: true });
   const flags = async (user: Credentials, id: number): Promise<string[]> =>
     expectSuccess(await server.api.get(user, `/messages/${id}`)).message.flags;
   const setFlag = (user: Credentials, messages: number[], op: string, flag: string) => server.api.post(user, "/messages/flags", { messages, op, flag });

@@ -5,12 +5,11 @@ import { expectError, expectSuccess, type Credentials } from "../helpers/client.
 import { setRealmSettings } from "../helpers/db.ts";
 import { describeEachStore } from "../helpers/suite.ts";
 import { NO_AUTH } from "../helpers/errors.ts";
+import { sendStreamMessage } from "../helpers/factories.ts";
 
 describeEachStore("GET /messages/{id}/history", (server) => {
   let generalId: number;
   let otherId: number;
-  const send = async (user: Credentials, topic: string, content: string) =>
-    expectSuccess(await server.api.post(user, "/messages", { type: "stream", to: "general", topic, content })).id as number;
   const history = (user: Credentials | null, id: number, params: Record<string, unknown> = {}) => server.api.get(user, `/messages/${id}/history`, params);
 
   before(async () => {
@@ -24,7 +23,7 @@ describeEachStore("GET /messages/{id}/history", (server) => {
 
   test("an unedited message has one snapshot with only the original fields", async () => {
     const { member } = server.fixtures;
-    const id = await send(member, "plain", "hello");
+    const id = await sendStreamMessage(server, member, "general", "plain", "hello");
     const body = expectSuccess(await history(member, id));
     assert.equal(body.message_history.length, 1);
     const [first] = body.message_history;
@@ -34,7 +33,7 @@ describeEachStore("GET /messages/{id}/history", (server) => {
 
   test("content, topic and channel edits replay oldest to newest", async () => {
     const { member, moderator } = server.fixtures;
-    const id = await send(member, "start", "Hello!");
+    const id = await sendStreamMessage(server, member, "general", "start", "Hello!");
     await server.advanceClock(10);
     expectSuccess(await server.api.patch(member, `/messages/${id}`, { content: "Howdy!" }));
     await server.advanceClock(10);
@@ -62,7 +61,7 @@ describeEachStore("GET /messages/{id}/history", (server) => {
 
   test("the empty topic shows the display name unless allow_empty_topic_name", async () => {
     const { member } = server.fixtures;
-    const id = await send(member, "named", "x");
+    const id = await sendStreamMessage(server, member, "general", "named", "x");
     expectSuccess(await server.api.patch(member, `/messages/${id}`, { topic: "" }));
     const shown = expectSuccess(await history(member, id)).message_history;
     assert.deepEqual([shown[0].topic, shown[1].topic, shown[1].prev_topic], ["named", "general chat", "named"]);
@@ -72,7 +71,7 @@ describeEachStore("GET /messages/{id}/history", (server) => {
 
   test("moves_only hides content edits; none disables the call", async () => {
     const { member } = server.fixtures;
-    const id = await send(member, "policy", "a");
+    const id = await sendStreamMessage(server, member, "general", "policy", "a");
     expectSuccess(await server.api.patch(member, `/messages/${id}`, { content: "b" }));
     expectSuccess(await server.api.patch(member, `/messages/${id}`, { topic: "policy 2" }));
     await setRealmSettings(server, { message_edit_history_visibility_policy: "moves_only" });
@@ -95,7 +94,7 @@ describeEachStore("GET /messages/{id}/history", (server) => {
   test("unknown or invisible messages, and no credentials", async () => {
     const { member, owner, guest } = server.fixtures;
     expectError(await history(member, 999999), "BAD_REQUEST", "Invalid message(s)");
-    const id = await send(member, "guests", "x");
+    const id = await sendStreamMessage(server, member, "general", "guests", "x");
     expectError(await history(guest, id), "BAD_REQUEST", "Invalid message(s)");
     const dm = expectSuccess(await server.api.post(member, "/messages", { type: "direct", to: JSON.stringify([owner.id]), content: "psst" })).id;
     expectError(await history(server.fixtures.moderator, dm), "BAD_REQUEST", "Invalid message(s)");

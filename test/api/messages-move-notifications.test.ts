@@ -6,6 +6,7 @@ import { countRows, setRealmSettings, withDb } from "../helpers/db.ts";
 import { pollEvents, registerQueue, withoutIds } from "../helpers/events.ts";
 import { readMessage } from "./messages-edit-support.ts";
 import { describeEachStore } from "../helpers/suite.ts";
+import { sendStreamMessage } from "../helpers/factories.ts";
 
 const TABLES = ["messages", "user_message_flags", "user_topics", "users"] as const;
 const FOLLOWED = 3;
@@ -13,8 +14,6 @@ const FOLLOWED = 3;
 describeEachStore("move and resolve notifications", (server) => {
   const ids: Record<string, number> = {};
 
-  const send = async (user: Credentials, to: string, topic: string, content = "hi") =>
-    expectSuccess(await server.api.post(user, "/messages", { type: "stream", to, topic, content })).id as number;
   const edit = (user: Credentials, id: number, params: Record<string, unknown>) => server.api.patch(user, `/messages/${id}`, params);
   const move = async (user: Credentials, id: number, params: Record<string, unknown>) => expectSuccess(await edit(user, id, params));
   const who = (user: { id: number; fullName: string }) => `@_**${user.fullName}|${user.id}**`;
@@ -46,10 +45,10 @@ describeEachStore("move and resolve notifications", (server) => {
 
   test("a content edit alone, and refused moves, send nothing (the bot is not even created)", async () => {
     const { member, guest, owner } = server.fixtures;
-    const id = await send(member, "general", "quiet");
+    const id = await sendStreamMessage(server, member, "general", "quiet", "hi");
     await move(member, id, { content: "edited", send_notification_to_old_thread: true });
     assert.deepEqual(await notices("general", "quiet"), []);
-    const hidden = await send(owner, "secret", "private");
+    const hidden = await sendStreamMessage(server, owner, "secret", "private", "hi");
     const before = await countRows(server, [...TABLES]);
     expectError(await edit(guest, id, { stream_id: ids.other, send_notification_to_old_thread: true }), "BAD_REQUEST", "Invalid channel ID");
     expectError(await edit(member, id, { stream_id: ids["a>b"], topic: "loud", propagate_mode: "sideways" }), "BAD_REQUEST", "Invalid propagate_mode");
@@ -65,8 +64,8 @@ describeEachStore("move and resolve notifications", (server) => {
 
   test("a whole topic moved to another channel: the new thread says so, read for the mover only", async () => {
     const { member, moderator } = server.fixtures;
-    const first = await send(member, "general", "trip");
-    await send(moderator, "general", "trip");
+    const first = await sendStreamMessage(server, member, "general", "trip", "hi");
+    await sendStreamMessage(server, moderator, "general", "trip", "hi");
     const [mine, theirs] = [await registerQueue(server.api, member, { event_types: JSON.stringify(["message", "update_message"]) }), await registerQueue(server.api, moderator, { event_types: JSON.stringify(["message"]) })];
     await move(member, first, { stream_id: ids.other, propagate_mode: "change_all" });
     assert.deepEqual(await texts("other", "trip"), [`This topic was moved here from #**general>trip** by ${who(member)}.`]);
@@ -88,8 +87,8 @@ describeEachStore("move and resolve notifications", (server) => {
 
   test("both flags on a topic rename: the new thread first, then the old one", async () => {
     const { member } = server.fixtures;
-    const id = await send(member, "general", "alpha");
-    await send(member, "general", "alpha");
+    const id = await sendStreamMessage(server, member, "general", "alpha", "hi");
+    await sendStreamMessage(server, member, "general", "alpha", "hi");
     await move(member, id, { topic: "beta", propagate_mode: "change_all", send_notification_to_old_thread: true, send_notification_to_new_thread: true });
     const [fresh] = await notices("general", "beta");
     const [old] = await notices("general", "alpha");
@@ -100,9 +99,9 @@ describeEachStore("move and resolve notifications", (server) => {
 
   test("several messages moved (change_later)", async () => {
     const { member } = server.fixtures;
-    await send(member, "general", "gamma");
-    const second = await send(member, "general", "gamma");
-    await send(member, "general", "gamma");
+    await sendStreamMessage(server, member, "general", "gamma", "hi");
+    const second = await sendStreamMessage(server, member, "general", "gamma", "hi");
+    await sendStreamMessage(server, member, "general", "gamma", "hi");
     await move(member, second, { topic: "delta", propagate_mode: "change_later", send_notification_to_old_thread: true });
     assert.deepEqual(await texts("general", "delta"), [`2 messages were moved here from #**general>gamma** by ${who(member)}.`]);
     assert.deepEqual(await texts("general", "gamma"), [`2 messages were moved from this topic to #**general>delta** by ${who(member)}.`]);
@@ -110,8 +109,8 @@ describeEachStore("move and resolve notifications", (server) => {
 
   test("one message moved (change_one) links to it in the new thread", async () => {
     const { member } = server.fixtures;
-    const id = await send(member, "general", "epsilon");
-    await send(member, "general", "epsilon");
+    const id = await sendStreamMessage(server, member, "general", "epsilon", "hi");
+    await sendStreamMessage(server, member, "general", "epsilon", "hi");
     await move(member, id, { topic: "zeta", stream_id: ids.other, send_notification_to_old_thread: true });
     const link = `${server.url}/#narrow/channel/${ids.other}-other/topic/zeta/near/${id}`;
     assert.deepEqual(await texts("other", "zeta"), [`[A message](${link}) was moved here from #**general>epsilon** by ${who(member)}.`]);
@@ -120,7 +119,7 @@ describeEachStore("move and resolve notifications", (server) => {
 
   test("moving every visible message with change_one counts as the whole topic", async () => {
     const { member } = server.fixtures;
-    const id = await send(member, "general", "lonely");
+    const id = await sendStreamMessage(server, member, "general", "lonely", "hi");
     await move(member, id, { topic: "lonelier", send_notification_to_old_thread: true });
     assert.deepEqual(await texts("general", "lonelier"), [`This topic was moved here from #**general>lonely** by ${who(member)}.`]);
     assert.deepEqual(await texts("general", "lonely"), [`This topic was moved to #**general>lonelier** by ${who(member)}.`]);
@@ -128,12 +127,12 @@ describeEachStore("move and resolve notifications", (server) => {
 
   test("a whole topic merged into a topic with messages is counted, not called a topic move", async () => {
     const { member, owner } = server.fixtures;
-    await send(owner, "general", "target");
-    const one = await send(member, "general", "merge one");
+    await sendStreamMessage(server, owner, "general", "target", "hi");
+    const one = await sendStreamMessage(server, member, "general", "merge one", "hi");
     await move(member, one, { topic: "target", propagate_mode: "change_all", send_notification_to_old_thread: true });
     const link = `${server.url}/#narrow/channel/${ids.general}-general/topic/target/near/${one}`;
-    const two = await send(member, "general", "merge two");
-    await send(member, "general", "merge two");
+    const two = await sendStreamMessage(server, member, "general", "merge two", "hi");
+    await sendStreamMessage(server, member, "general", "merge two", "hi");
     await move(member, two, { topic: "target", propagate_mode: "change_all" });
     assert.deepEqual(await texts("general", "target"), [
       `[A message](${link}) was moved here from #**general>merge one** by ${who(member)}.`,
@@ -152,7 +151,7 @@ describeEachStore("move and resolve notifications", (server) => {
     ];
     for (const [oldThread, newThread, inOld, inNew] of cases) {
       const topic = `flags ${oldThread} ${newThread}`;
-      const id = await send(member, "general", topic);
+      const id = await sendStreamMessage(server, member, "general", topic, "hi");
       await move(member, id, { topic: `${topic} moved`, send_notification_to_old_thread: oldThread, send_notification_to_new_thread: newThread });
       assert.equal((await notices("general", topic)).length, inOld, topic);
       assert.equal((await notices("general", `${topic} moved`)).length, inNew, topic);
@@ -161,7 +160,7 @@ describeEachStore("move and resolve notifications", (server) => {
 
   test("names that break #**channel>topic** get a Markdown link instead", async () => {
     const { member } = server.fixtures;
-    const id = await send(member, "general", "x*y [1]");
+    const id = await sendStreamMessage(server, member, "general", "x*y [1]", "hi");
     await move(member, id, { stream_id: ids["a>b"], send_notification_to_old_thread: true });
     const fallback = `[#a&gt;b > x&#42;y &#91;1&#93;](#narrow/channel/${ids["a>b"]}-a.3Eb/topic/x*y.20.5B1.5D)`;
     assert.deepEqual(await texts("general", "x*y [1]"), [`This topic was moved to ${fallback} by ${who(member)}.`]);
@@ -170,7 +169,7 @@ describeEachStore("move and resolve notifications", (server) => {
 
   test("the bot posts in a private channel it is not subscribed to", async () => {
     const { member } = server.fixtures;
-    const id = await send(member, "general", "hush");
+    const id = await sendStreamMessage(server, member, "general", "hush", "hi");
     await move(member, id, { stream_id: ids.secret, send_notification_to_old_thread: true });
     assert.deepEqual(await texts("secret", "hush"), [`This topic was moved here from #**general>hush** by ${who(member)}.`]);
     assert.equal((await notices("general", "hush")).length, 1);
@@ -178,8 +177,8 @@ describeEachStore("move and resolve notifications", (server) => {
 
   test("resolving and unresolving: one notice each, unread only for followers, no breadcrumb", async () => {
     const { member, owner, moderator } = server.fixtures;
-    const id = await send(owner, "general", "issue");
-    await send(member, "general", "issue");
+    const id = await sendStreamMessage(server, owner, "general", "issue", "hi");
+    await sendStreamMessage(server, member, "general", "issue", "hi");
     expectSuccess(await server.api.post(moderator, "/user_topics", { stream_id: ids.general, topic: "issue", visibility_policy: FOLLOWED }));
     await move(member, id, { topic: "✔ issue", propagate_mode: "change_all" });
     const [resolved] = await notices("general", "✔ issue");
@@ -200,7 +199,7 @@ describeEachStore("move and resolve notifications", (server) => {
 
   test("an unresolve within the grace period deletes the resolve notice instead", async () => {
     const { member, owner } = server.fixtures;
-    const id = await send(member, "general", "oops");
+    const id = await sendStreamMessage(server, member, "general", "oops", "hi");
     const q = await registerQueue(server.api, owner, { event_types: JSON.stringify(["message", "update_message", "delete_message"]), client_capabilities: JSON.stringify({ notification_settings_null: true, bulk_message_deletion: true }) });
     await move(member, id, { topic: "✔ oops", propagate_mode: "change_all" });
     const [notice] = await notices("general", "✔ oops");
@@ -215,7 +214,7 @@ describeEachStore("move and resolve notifications", (server) => {
 
   test("a resolve sends the old-thread breadcrumb when asked, after its notice", async () => {
     const { member } = server.fixtures;
-    const id = await send(member, "general", "bug");
+    const id = await sendStreamMessage(server, member, "general", "bug", "hi");
     await move(member, id, { topic: "✔ bug", propagate_mode: "change_all", send_notification_to_old_thread: true });
     const [resolved] = await notices("general", "✔ bug");
     const [old] = await notices("general", "bug");
@@ -226,10 +225,10 @@ describeEachStore("move and resolve notifications", (server) => {
 
   test("no resolve notice when the channel or the content changes too", async () => {
     const { member } = server.fixtures;
-    const id = await send(member, "general", "fix");
+    const id = await sendStreamMessage(server, member, "general", "fix", "hi");
     await move(member, id, { topic: "✔ fix", stream_id: ids.other });
     assert.deepEqual(await texts("other", "✔ fix"), [`This topic was moved here from #**general>fix** by ${who(member)}.`]);
-    const other = await send(member, "general", "patch");
+    const other = await sendStreamMessage(server, member, "general", "patch", "hi");
     await move(member, other, { topic: "✔ patch", content: "patched" });
     assert.deepEqual(await notices("general", "✔ patch"), []);
   });

@@ -6,17 +6,16 @@
 import assert from "node:assert/strict";
 import { before, test } from "node:test";
 import { flagsFor } from "../../src/store/message-flags.ts";
-import { expectSuccess, type Credentials } from "../helpers/client.ts";
+import { expectSuccess } from "../helpers/client.ts";
 import { setUserSettings, withDb } from "../helpers/db.ts";
 import { pollEvents, registerQueue, withoutIds, type Queue } from "../helpers/events.ts";
 import { describeEachStore } from "../helpers/suite.ts";
+import { sendMessage } from "../helpers/factories.ts";
 
 type Event = Record<string, unknown>;
 
 describeEachStore("POST /messages events and flags", (server) => {
   let generalId: number;
-  const send = async (user: Credentials, params: Record<string, unknown>, headers: Record<string, string> = {}): Promise<number> =>
-    expectSuccess(await server.api.post(user, "/messages", params, { headers })).id;
   const messageEvents = async (queue: Queue): Promise<Event[]> => (await pollEvents(server.api, queue)).filter((e) => e.type === "message");
   const flagsOf = (userId: number, messageId: number) =>
     withDb(server, async (db) => {
@@ -36,7 +35,7 @@ describeEachStore("POST /messages events and flags", (server) => {
   test("each recipient's queue gets the message with that user's flags; others get nothing", async () => {
     const { owner, member, moderator, admin } = server.fixtures;
     const queues = await Promise.all([owner, member, moderator, admin].map((u) => registerQueue(server.api, u, { apply_markdown: true, client_gravatar: false })));
-    const id = await send(owner, { type: "stream", to: "general", topic: "hello", content: "hi @**Max Member**" });
+    const id = await sendMessage(server, owner, { type: "stream", to: "general", topic: "hello", content: "hi @**Max Member**" });
     const [ownerEvents, memberEvents, moderatorEvents, adminEvents] = await Promise.all(queues.map(messageEvents));
     assert.equal(adminEvents.length, 0, "not subscribed: no event");
     const message = memberEvents[0].message as Record<string, unknown>;
@@ -75,7 +74,7 @@ describeEachStore("POST /messages events and flags", (server) => {
   test("apply_markdown=false gives raw Markdown; client_gravatar nulls a public gravatar", async () => {
     const { owner, member } = server.fixtures;
     const queue = await registerQueue(server.api, member, { apply_markdown: false, client_gravatar: true });
-    await send(owner, { type: "stream", to: "general", topic: "raw", content: "**bold**" });
+    await sendMessage(server, owner, { type: "stream", to: "general", topic: "raw", content: "**bold**" });
     const [event] = await messageEvents(queue);
     const message = event.message as Record<string, unknown>;
     assert.equal(message.content, "**bold**");
@@ -88,7 +87,7 @@ describeEachStore("POST /messages events and flags", (server) => {
     const mine = await registerQueue(server.api, owner);
     const other = await registerQueue(server.api, owner);
     const theirs = await registerQueue(server.api, member);
-    await send(owner, { type: "stream", to: "general", topic: "echo", content: "x", queue_id: mine.queueId, local_id: "local-7" });
+    await sendMessage(server, owner, { type: "stream", to: "general", topic: "echo", content: "x", queue_id: mine.queueId, local_id: "local-7" });
     const res = await server.api.get(owner, "/events", { queue_id: mine.queueId, last_event_id: mine.lastEventId, dont_block: true });
     const [event] = (res.body.events as Event[]).filter((e) => e.type === "message");
     assert.equal(event.local_message_id, "local-7");
@@ -102,7 +101,7 @@ describeEachStore("POST /messages events and flags", (server) => {
     const capabilities = { notification_settings_null: false, bulk_message_deletion: false, user_avatar_url_field_optional: false, stream_typing_notifications: false, user_settings_object: false, linkifier_url_template: false, user_list_incomplete: false, include_deactivated_groups: false, archived_channels: false, simplified_presence_events: false };
     const modern = await registerQueue(server.api, member, { client_capabilities: { ...capabilities, empty_topic_name: true } });
     const legacy = await registerQueue(server.api, member);
-    await send(owner, { type: "stream", to: "general", topic: "", content: "no topic" });
+    await sendMessage(server, owner, { type: "stream", to: "general", topic: "", content: "no topic" });
     assert.equal(((await messageEvents(modern))[0].message as Event).subject, "");
     assert.equal(((await messageEvents(legacy))[0].message as Event).subject, "general chat");
   });
@@ -111,9 +110,9 @@ describeEachStore("POST /messages events and flags", (server) => {
     const { owner, member } = server.fixtures;
     const mentioned = await registerQueue(server.api, member, { narrow: [["is", "mentioned"]] });
     const channel = await registerQueue(server.api, member, { narrow: [["stream", "GENERAL"]] });
-    await send(owner, { type: "stream", to: "general", topic: "n", content: "plain" });
-    await send(owner, { type: "stream", to: "general", topic: "n", content: "@**Max Member** look" });
-    await send(owner, { type: "direct", to: JSON.stringify([member.id]), content: "dm" });
+    await sendMessage(server, owner, { type: "stream", to: "general", topic: "n", content: "plain" });
+    await sendMessage(server, owner, { type: "stream", to: "general", topic: "n", content: "@**Max Member** look" });
+    await sendMessage(server, owner, { type: "direct", to: JSON.stringify([member.id]), content: "dm" });
     assert.deepEqual((await messageEvents(mentioned)).map((e) => (e.message as Event).content), ["@**Max Member** look"]);
     assert.deepEqual((await messageEvents(channel)).map((e) => (e.message as Event).content), ["plain", "@**Max Member** look"]);
   });
@@ -121,8 +120,8 @@ describeEachStore("POST /messages events and flags", (server) => {
   test("all_public_streams queues get public channel messages with no flags, never private ones", async () => {
     const { owner, admin, member } = server.fixtures;
     const queue = await registerQueue(server.api, admin, { all_public_streams: true });
-    await send(owner, { type: "stream", to: "general", topic: "pub", content: "public" });
-    await send(member, { type: "stream", to: "hidden", topic: "priv", content: "private" });
+    await sendMessage(server, owner, { type: "stream", to: "general", topic: "pub", content: "public" });
+    await sendMessage(server, member, { type: "stream", to: "hidden", topic: "priv", content: "private" });
     const events = await messageEvents(queue);
     assert.deepEqual(events.map((e) => [(e.message as Event).content, e.flags]), [["public", []]]);
   });
@@ -130,7 +129,7 @@ describeEachStore("POST /messages events and flags", (server) => {
   test("direct messages reach every participant, with display_recipient", async () => {
     const { owner, member, moderator } = server.fixtures;
     const queues = await Promise.all([owner, member, moderator].map((u) => registerQueue(server.api, u)));
-    const id = await send(member, { type: "direct", to: JSON.stringify([owner.id]), content: "psst" });
+    const id = await sendMessage(server, member, { type: "direct", to: JSON.stringify([owner.id]), content: "psst" });
     const [ownerEvents, memberEvents, moderatorEvents] = await Promise.all(queues.map(messageEvents));
     assert.equal(moderatorEvents.length, 0);
     for (const events of [ownerEvents, memberEvents]) {
@@ -149,10 +148,10 @@ describeEachStore("POST /messages events and flags", (server) => {
   test("read_by_sender and its client-name default", async () => {
     const { owner } = server.fixtures;
     const queue = await registerQueue(server.api, owner);
-    await send(owner, { type: "stream", to: "general", topic: "r", content: "api client" });
-    await send(owner, { type: "stream", to: "general", topic: "r", content: "mobile" }, { "user-agent": "ZulipMobile/27.0 (Android 14)" });
-    await send(owner, { type: "stream", to: "general", topic: "r", content: "asked read", read_by_sender: true });
-    await send(owner, { type: "stream", to: "general", topic: "r", content: "asked unread", read_by_sender: false }, { "user-agent": "ZulipMobile/27.0" });
+    await sendMessage(server, owner, { type: "stream", to: "general", topic: "r", content: "api client" });
+    await sendMessage(server, owner, { type: "stream", to: "general", topic: "r", content: "mobile" }, { headers: { "user-agent": "ZulipMobile/27.0 (Android 14)" } });
+    await sendMessage(server, owner, { type: "stream", to: "general", topic: "r", content: "asked read", read_by_sender: true });
+    await sendMessage(server, owner, { type: "stream", to: "general", topic: "r", content: "asked unread", read_by_sender: false }, { headers: { "user-agent": "ZulipMobile/27.0" } });
     const events = await messageEvents(queue);
     assert.deepEqual(events.map((e) => e.flags), [[], ["read"], ["read"], []]);
     assert.deepEqual(events.map((e) => (e.message as Event).client), ["node", "ZulipMobile", "node", "ZulipMobile"]);
@@ -161,10 +160,10 @@ describeEachStore("POST /messages events and flags", (server) => {
   test("wildcard and group mentions set the flags of exactly the right users", async () => {
     const { owner, member, moderator } = server.fixtures;
     const queues = await Promise.all([owner, member, moderator].map((u) => registerQueue(server.api, u)));
-    await send(owner, { type: "stream", to: "general", topic: "wild", content: "@**all** heads up", read_by_sender: true });
-    await send(member, { type: "stream", to: "general", topic: "wild", content: "me too" });
-    await send(owner, { type: "stream", to: "general", topic: "wild", content: "@**topic** you two", read_by_sender: true });
-    await send(owner, { type: "stream", to: "general", topic: "wild", content: "@*role:moderators* mods" });
+    await sendMessage(server, owner, { type: "stream", to: "general", topic: "wild", content: "@**all** heads up", read_by_sender: true });
+    await sendMessage(server, member, { type: "stream", to: "general", topic: "wild", content: "me too" });
+    await sendMessage(server, owner, { type: "stream", to: "general", topic: "wild", content: "@**topic** you two", read_by_sender: true });
+    await sendMessage(server, owner, { type: "stream", to: "general", topic: "wild", content: "@*role:moderators* mods" });
     const [o, m, mod] = await Promise.all(queues.map(messageEvents));
     const all = ["stream_wildcard_mentioned", "wildcard_mentioned"];
     assert.deepEqual(o.map((e) => e.flags), [["read", ...all], [], ["read", "topic_wildcard_mentioned", "wildcard_mentioned"], ["mentioned"]]);
@@ -174,16 +173,16 @@ describeEachStore("POST /messages events and flags", (server) => {
 
   test("stored flags match the event flags, and later subscribers see earlier messages as historical", async () => {
     const { owner, member, admin } = server.fixtures;
-    const before = await send(owner, { type: "stream", to: "general", topic: "periods", content: "@**Max Member** before", read_by_sender: true });
+    const before = await sendMessage(server, owner, { type: "stream", to: "general", topic: "periods", content: "@**Max Member** before", read_by_sender: true });
     assert.deepEqual(await flagsOf(owner.id, before), ["read"]);
     assert.deepEqual(await flagsOf(member.id, before), ["mentioned"]);
     assert.deepEqual(await flagsOf(admin.id, before), ["read", "historical"]);
     expectSuccess(await server.api.post(admin, "/users/me/subscriptions", { subscriptions: [{ name: "general" }] }));
-    const during = await send(owner, { type: "stream", to: "general", topic: "periods", content: "while subscribed" });
+    const during = await sendMessage(server, owner, { type: "stream", to: "general", topic: "periods", content: "while subscribed" });
     assert.deepEqual(await flagsOf(admin.id, before), ["read", "historical"]);
     assert.deepEqual(await flagsOf(admin.id, during), []);
     expectSuccess(await server.api.delete(admin, "/users/me/subscriptions", { subscriptions: JSON.stringify(["general"]) }));
-    const afterLeaving = await send(owner, { type: "stream", to: "general", topic: "periods", content: "after" });
+    const afterLeaving = await sendMessage(server, owner, { type: "stream", to: "general", topic: "periods", content: "after" });
     assert.deepEqual(await flagsOf(admin.id, during), []);
     assert.deepEqual(await flagsOf(admin.id, afterLeaving), ["read", "historical"]);
     expectSuccess(await server.api.post(admin, "/users/me/subscriptions", { subscriptions: [{ name: "general" }] }));
@@ -199,7 +198,7 @@ describeEachStore("POST /messages events and flags", (server) => {
     const again = expectSuccess(await server.api.post(owner, "/messages", { type: "stream", to: "general", topic: "fresh", content: "again" }));
     assert.equal(again.automatic_new_visibility_policy, undefined);
     // Someone else's topic: initiation does not apply.
-    await send(member, { type: "stream", to: "general", topic: "theirs", content: "mine first" });
+    await sendMessage(server, member, { type: "stream", to: "general", topic: "theirs", content: "mine first" });
     const reply = expectSuccess(await server.api.post(owner, "/messages", { type: "stream", to: "general", topic: "theirs", content: "reply" }));
     assert.equal(reply.automatic_new_visibility_policy, undefined);
     const events = withoutIds(await pollEvents(server.api, queue));
@@ -224,8 +223,8 @@ describeEachStore("POST /messages events and flags", (server) => {
     const { owner, member } = server.fixtures;
     await setUserSettings(server, member.id, { automatically_follow_topics_where_mentioned: true });
     const queue = await registerQueue(server.api, member, { event_types: ["user_topic"] });
-    await send(owner, { type: "stream", to: "general", topic: "ping", content: "@**Max Member** ping" });
-    await send(owner, { type: "stream", to: "general", topic: "ping", content: "@**Max Member** again" });
+    await sendMessage(server, owner, { type: "stream", to: "general", topic: "ping", content: "@**Max Member** ping" });
+    await sendMessage(server, owner, { type: "stream", to: "general", topic: "ping", content: "@**Max Member** again" });
     assert.deepEqual(withoutIds(await pollEvents(server.api, queue)).map((e) => [e.topic_name, e.visibility_policy]), [["ping", 3]]);
     await setUserSettings(server, member.id, { automatically_follow_topics_where_mentioned: false });
   });
@@ -236,7 +235,7 @@ describeEachStore("POST /messages events and flags", (server) => {
     const senders = [owner, member, moderator];
     const sent: number[] = [];
     for (let round = 0; round < 6; round++) {
-      const ids = await Promise.all(Array.from({ length: 15 }, (_, i) => send(senders[i % senders.length], { type: "stream", to: "general", topic: "race", content: `round ${round} #${i}` })));
+      const ids = await Promise.all(Array.from({ length: 15 }, (_, i) => sendMessage(server, senders[i % senders.length], { type: "stream", to: "general", topic: "race", content: `round ${round} #${i}` })));
       sent.push(...ids);
     }
     // Each send's events are published before its response, so one poll holds them all.

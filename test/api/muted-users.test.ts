@@ -7,15 +7,14 @@ import { before, test } from "node:test";
 import { expectError, expectSuccess, type Credentials } from "../helpers/client.ts";
 import { countRows, groupId, setRealmSettings } from "../helpers/db.ts";
 import { pollEvents, registerQueue, withoutIds } from "../helpers/events.ts";
-import { createUser } from "../helpers/factories.ts";
+import { createUser, messageSender } from "../helpers/factories.ts";
 import { describeEachStore } from "../helpers/suite.ts";
 import { NO_AUTH } from "../helpers/errors.ts";
 
 describeEachStore("muted users", (server) => {
   const mute = (user: Credentials | null, id: number) => server.api.post(user, `/users/me/muted_users/${id}`);
   const unmute = (user: Credentials | null, id: number) => server.api.delete(user, `/users/me/muted_users/${id}`);
-  const send = async (user: Credentials, params: Record<string, unknown>): Promise<number> =>
-    expectSuccess(await server.api.post(user, "/messages", { read_by_sender: true, ...params })).id;
+  const send = messageSender(server, { read_by_sender: true });
   const flags = async (user: Credentials, id: number): Promise<string[]> => expectSuccess(await server.api.get(user, `/messages/${id}`)).message.flags;
   const mutedList = async (user: Credentials) => (await registerQueue(server.api, user, { fetch_event_types: ["muted_users"] })).state.muted_users;
 

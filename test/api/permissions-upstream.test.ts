@@ -18,13 +18,13 @@ import { countRows, withDb } from "../helpers/db.ts";
 import { runCli } from "../helpers/server.ts";
 import { describeEachStore } from "../helpers/suite.ts";
 import { NOT_ADMIN } from "../helpers/errors.ts";
+import { sendMessage } from "../helpers/factories.ts";
 
 const NOT_AUTHORIZED = "User not authorized to create users";
 const INVALID = "Invalid message(s)";
 
 describeEachStore("permissions as upstream Zulip has them", (server) => {
   let nextUser = 0;
-  const send = async (user: Credentials, params: Record<string, unknown>): Promise<number> => expectSuccess(await server.api.post(user, "/messages", params)).id;
   const subscribe = async (name: string, principals: number[], extra: Record<string, unknown> = {}) =>
     expectSuccess(await server.api.post(server.fixtures.owner, "/users/me/subscriptions", { subscriptions: [{ name }], principals, ...extra }));
   const streamId = async (user: Credentials, name: string): Promise<number> => expectSuccess(await server.api.get(user, "/get_stream_id", { stream: name })).stream_id;
@@ -102,8 +102,8 @@ describeEachStore("permissions as upstream Zulip has them", (server) => {
     before(async () => {
       const { member, moderator } = server.fixtures;
       await subscribe("secret", [member.id, moderator.id], { invite_only: true });
-      secret = await send(member, { type: "stream", to: "secret", topic: "hush", content: "private" });
-      direct = await send(member, { type: "direct", to: JSON.stringify([moderator.id]), content: "between us" });
+      secret = await sendMessage(server, member, { type: "stream", to: "secret", topic: "hush", content: "private" });
+      direct = await sendMessage(server, member, { type: "direct", to: JSON.stringify([moderator.id]), content: "between us" });
     });
 
     // [flag, op, expected for a private channel's message, a direct message between others, a missing id]
@@ -132,7 +132,7 @@ describeEachStore("permissions as upstream Zulip has them", (server) => {
     test("a subscriber who never received a protected-history message cannot mark it unread, only read", async () => {
       const { owner, member } = server.fixtures;
       await subscribe("vault", [member.id], { invite_only: true, history_public_to_subscribers: false });
-      const old = await send(member, { type: "stream", to: "vault", topic: "t", content: "before you came" });
+      const old = await sendMessage(server, member, { type: "stream", to: "vault", topic: "t", content: "before you came" });
       expectSuccess(await server.api.post(member, "/users/me/subscriptions", { subscriptions: [{ name: "vault" }], principals: [owner.id] }));
       expectError(await setFlag(owner, old, "remove", "read"), "BAD_REQUEST", INVALID);
       expectError(await setFlag(owner, old, "add", "starred"), "BAD_REQUEST", INVALID);
@@ -146,7 +146,7 @@ describeEachStore("permissions as upstream Zulip has them", (server) => {
       const { member, moderator } = server.fixtures;
       for (const [name, historyPublic] of [["club", false], ["shared club", true]] as const) {
         await subscribe(name, [member.id, moderator.id], { invite_only: true, history_public_to_subscribers: historyPublic });
-        const id = await send(member, { type: "stream", to: name, topic: "mine", content: "my own words" });
+        const id = await sendMessage(server, member, { type: "stream", to: name, topic: "mine", content: "my own words" });
         const channel = await streamId(member, name);
         expectSuccess(await server.api.get(member, `/messages/${id}`));
         expectSuccess(await server.api.delete(member, "/users/me/subscriptions", { subscriptions: JSON.stringify([name]) }));

@@ -16,6 +16,7 @@ import { registerQueue } from "../helpers/events.ts";
 import { pushWorkSettled, startStandInRelay, type StandInRelay } from "../helpers/push-relay.ts";
 import { startServerOnStore } from "../helpers/server.ts";
 import { forEachStore, useServer } from "../helpers/suite.ts";
+import { sendMessage } from "../helpers/factories.ts";
 
 const APNS_TOKEN = "0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0";
 
@@ -71,14 +72,13 @@ forEachStore("push notifications of messages", (store) => {
     await pushWorkSettled(server);
     return { legacy: relay.legacyOutbox.slice(legacy), e2ee: relay.outbox.slice(e2ee).map((o) => ({ ...o, opened: phone.open(String((o.request.payload as Record<string, unknown>).encrypted_data)) })) };
   }
-  const send = async (from: Credentials, params: Record<string, unknown>) => expectSuccess(await server.api.post(from, "/messages", params)).id as number;
-  const toOps = (from: Credentials, topic: string, content: string) => send(from, { type: "stream", to: "ops", topic, content });
+  const toOps = (from: Credentials, topic: string, content: string) => sendMessage(server, from, { type: "stream", to: "ops", topic, content });
 
   test("a direct message reaches every phone of the addressee: the legacy FCM and APNs payloads and the E2EE one, field by field", async () => {
     const { owner, member, realmId } = server.fixtures;
     let id = 0;
     const got = await delivered(async () => {
-      id = await send(owner, { type: "private", to: JSON.stringify([member.id]), content: "Lunch at **noon**?" });
+      id = await sendMessage(server, owner, { type: "private", to: JSON.stringify([member.id]), content: "Lunch at **noon**?" });
     });
     const message = expectSuccess(await server.api.get(member, `/messages/${id}`)).message;
     const avatar = expectSuccess(await server.api.get(member, `/users/${owner.id}`, { client_gravatar: false })).user.avatar_url;
@@ -132,7 +132,7 @@ forEachStore("push notifications of messages", (store) => {
     const { owner, member, moderator } = server.fixtures;
     const long = "word ".repeat(60).trim();
     const got = await delivered(async () => {
-      await send(owner, { type: "private", to: JSON.stringify([member.id, moderator.id]), content: long });
+      await sendMessage(server, owner, { type: "private", to: JSON.stringify([member.id, moderator.id]), content: long });
     });
     const fcm = got.legacy.find((d) => d.token === "fcm:member")?.payload;
     assert.equal(fcm?.pm_users, [owner.id, moderator.id, member.id].sort((a, b) => a - b).join(","));
@@ -215,7 +215,7 @@ forEachStore("push notifications of messages", (store) => {
     const { owner, member, realmId } = server.fixtures;
     let id = 0;
     await delivered(async () => {
-      id = await send(owner, { type: "private", to: JSON.stringify([member.id]), content: "sent before an upgrade" });
+      id = await sendMessage(server, owner, { type: "private", to: JSON.stringify([member.id]), content: "sent before an upgrade" });
     });
     // As an older version left it: no notification shown yet, the job holding only the message id.
     await withDb(server, async (db) => {
@@ -250,23 +250,23 @@ forEachStore("push notifications of messages", (store) => {
   test("nobody is notified of what they muted, nor while at their desk with online push off", async () => {
     const { owner, admin, member } = server.fixtures;
     expectSuccess(await server.api.post(member, `/users/me/muted_users/${admin.id}`));
-    assert.deepEqual(await delivered(async () => void (await send(admin, { type: "private", to: JSON.stringify([member.id]), content: "muted" }))), { legacy: [], e2ee: [] });
+    assert.deepEqual(await delivered(async () => void (await sendMessage(server, admin, { type: "private", to: JSON.stringify([member.id]), content: "muted" }))), { legacy: [], e2ee: [] });
     expectSuccess(await server.api.delete(member, `/users/me/muted_users/${admin.id}`));
     // At the desk: an open event queue and a fresh "active" presence.
     const queue = await registerQueue(server.api, member, { event_types: ["message"] });
     expectSuccess(await server.api.post(member, "/users/me/presence", { status: "active" }));
     expectSuccess(await server.api.patch(member, "/settings", { enable_online_push_notifications: false }));
-    assert.deepEqual(await delivered(async () => void (await send(owner, { type: "private", to: JSON.stringify([member.id]), content: "at desk" }))), { legacy: [], e2ee: [] });
+    assert.deepEqual(await delivered(async () => void (await sendMessage(server, owner, { type: "private", to: JSON.stringify([member.id]), content: "at desk" }))), { legacy: [], e2ee: [] });
     // Online push on (the default): the phones hear it even at the desk.
     expectSuccess(await server.api.patch(member, "/settings", { enable_online_push_notifications: true }));
-    const heard = await delivered(async () => void (await send(owner, { type: "private", to: JSON.stringify([member.id]), content: "at desk, loud" })));
+    const heard = await delivered(async () => void (await sendMessage(server, owner, { type: "private", to: JSON.stringify([member.id]), content: "at desk, loud" })));
     assert.equal(heard.e2ee.length, 1);
     expectSuccess(await server.api.delete(member, "/events", { queue_id: queue.queueId }));
   });
 
   test("reading a message takes its notification back from every phone; so does deleting it", async () => {
     const { owner, member } = server.fixtures;
-    const dm = (content: string) => send(owner, { type: "private", to: JSON.stringify([member.id]), content });
+    const dm = (content: string) => sendMessage(server, owner, { type: "private", to: JSON.stringify([member.id]), content });
     const ids: number[] = [];
     await delivered(async () => {
       ids.push(await dm("first"), await dm("second"));
@@ -321,7 +321,7 @@ forEachStore("push notifications of messages", (store) => {
     relay.knownRealms = new Set();
     const calls = relay.calls.length;
     try {
-      const got = await delivered(async () => void (await send(owner, { type: "private", to: JSON.stringify([member.id]), content: "refused" })));
+      const got = await delivered(async () => void (await sendMessage(server, owner, { type: "private", to: JSON.stringify([member.id]), content: "refused" })));
       assert.deepEqual(got, { legacy: [], e2ee: [] });
     } finally {
       relay.knownRealms = null;
@@ -336,7 +336,7 @@ forEachStore("push notifications of messages", (store) => {
     const calls = relay.calls.length;
     let id = 0;
     try {
-      id = await send(owner, { type: "private", to: JSON.stringify([member.id]), content: "while the relay is down" });
+      id = await sendMessage(server, owner, { type: "private", to: JSON.stringify([member.id]), content: "while the relay is down" });
       await relay.waitForCalls(calls + 1);
     } finally {
       relay.fault = { kind: "none" };
@@ -358,7 +358,7 @@ forEachStore("push notifications of messages", (store) => {
     const calls = relay.calls.length;
     let id = 0;
     try {
-      id = await send(owner, { type: "private", to: JSON.stringify([member.id]), content: "across a restart" });
+      id = await sendMessage(server, owner, { type: "private", to: JSON.stringify([member.id]), content: "across a restart" });
       await relay.waitForCalls(calls + 1);
       await server.stopProcess();
     } finally {

@@ -6,12 +6,12 @@ import { countRows, withDb } from "../helpers/db.ts";
 import { pollEvents, registerQueue, withoutIds } from "../helpers/events.ts";
 import { describeEachStore } from "../helpers/suite.ts";
 import { NO_AUTH } from "../helpers/errors.ts";
+import { messageSender } from "../helpers/factories.ts";
 
 describeEachStore("reactions", (server) => {
   let publicMsg: number;
   let secretMsg: number;
-  const send = async (user: Credentials, params: Record<string, unknown>): Promise<number> =>
-    expectSuccess(await server.api.post(user, "/messages", { read_by_sender: true, ...params })).id;
+  const send = messageSender(server, { read_by_sender: true });
   const reactions = async (user: Credentials, id: number) => expectSuccess(await server.api.get(user, `/messages/${id}`)).message.reactions;
   const react = (user: Credentials | null, id: number, params: Record<string, unknown>) => server.api.post(user, `/messages/${id}/reactions`, params);
   const unreact = (user: Credentials | null, id: number, params: Record<string, unknown>) => server.api.delete(user, `/messages/${id}/reactions`, params);

@@ -6,13 +6,12 @@ import assert from "node:assert/strict";
 import { before, test } from "node:test";
 import { expectError, expectSuccess, type Credentials } from "../helpers/client.ts";
 import { setRealmSettings, setUserSettings } from "../helpers/db.ts";
-import { createUser } from "../helpers/factories.ts";
+import { createUser, messageSender } from "../helpers/factories.ts";
 import { describeEachStore } from "../helpers/suite.ts";
 import { NO_AUTH } from "../helpers/errors.ts";
 
 describeEachStore("read receipts", (server) => {
-  const send = async (user: Credentials, params: Record<string, unknown>): Promise<number> =>
-    expectSuccess(await server.api.post(user, "/messages", { read_by_sender: true, ...params })).id;
+  const send = messageSender(server, { read_by_sender: true });
   const markRead = async (user: Credentials, id: number, op = "add") => expectSuccess(await server.api.post(user, "/messages/flags", { messages: [id], op, flag: "read" }));
   const receipts = (user: Credentials | null, id: number | string) => server.api.get(user, `/messages/${id}/read_receipts`);
   const readers = async (user: Credentials, id: number): Promise<number[]> => expectSuccess(await receipts(user, id)).user_ids;

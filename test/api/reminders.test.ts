@@ -9,9 +9,10 @@ import { expectError, expectSuccess, type Credentials } from "../helpers/client.
 import { countRows, withDb } from "../helpers/db.ts";
 import { registerQueue, withoutIds, type Queue } from "../helpers/events.ts";
 import { fl420Validators } from "../helpers/openapi-fl420.ts";
-import { type TestServer } from "../helpers/server.ts";
+import type { TestServer } from "../helpers/server.ts";
 import { describeEachStore } from "../helpers/suite.ts";
 import { NO_AUTH } from "../helpers/errors.ts";
+import { sendMessage } from "../helpers/factories.ts";
 
 const IN_PAST = "Scheduled delivery time must be in the future.";
 const NOT_FOUND = "Reminder does not exist";
@@ -62,7 +63,6 @@ describeEachStore("reminders", (server) => {
     assert.ok(valid(body), `GET /reminders does not match the FL 420 file: ${JSON.stringify(valid.errors?.slice(0, 3))}`);
     return body.reminders as Array<Record<string, unknown>>;
   };
-  const send = async (user: Credentials, params: Record<string, unknown>) => expectSuccess(await server.api.post(user, "/messages", params)).id as number;
 
   before(async () => {
     const { owner, member, moderator } = server.fixtures;
@@ -74,7 +74,7 @@ describeEachStore("reminders", (server) => {
 
   test("a reminder of a channel message: stored, listed, in the snapshot, an add event; the bot sends it at its time", async () => {
     const { member, moderator } = server.fixtures;
-    const messageId = await send(moderator, { type: "stream", to: "general", topic: "plans", content: "Ship it on **Friday**" });
+    const messageId = await sendMessage(server, moderator, { type: "stream", to: "general", topic: "plans", content: "Ship it on **Friday**" });
     const queue = await registerQueue(server.api, member, { event_types: ["reminders", "message"], fetch_event_types: ["reminders", "message"], queue_lifespan_secs: 86_400 });
     const other = await registerQueue(server.api, moderator, { event_types: ["reminders"] });
     const now = await serverSeconds(server);
@@ -122,8 +122,8 @@ describeEachStore("reminders", (server) => {
 
   test("a reminder of a direct message names its other participants; a poll is named, not quoted", async () => {
     const { member, moderator, admin } = server.fixtures;
-    const dm = await send(moderator, { type: "direct", to: JSON.stringify([member.id, admin.id]), content: "Lunch?" });
-    const poll = await send(member, { type: "stream", to: "general", topic: "vote", content: "/poll Where to?\nHere\nThere" });
+    const dm = await sendMessage(server, moderator, { type: "direct", to: JSON.stringify([member.id, admin.id]), content: "Lunch?" });
+    const poll = await sendMessage(server, member, { type: "stream", to: "general", topic: "vote", content: "/poll Where to?\nHere\nThere" });
     const now = await serverSeconds(server);
     const dmId = expectSuccess(await remind(member, { message_id: dm, scheduled_delivery_timestamp: now + 60 })).reminder_id;
     const pollId = expectSuccess(await remind(member, { message_id: poll, scheduled_delivery_timestamp: now + 120 })).reminder_id;
@@ -145,7 +145,7 @@ describeEachStore("reminders", (server) => {
 
   test("a quoted message holding a fence gets a longer one", async () => {
     const { member } = server.fixtures;
-    const messageId = await send(member, { type: "stream", to: "general", topic: "code", content: "```\ncode\n```" });
+    const messageId = await sendMessage(server, member, { type: "stream", to: "general", topic: "code", content: "```\ncode\n```" });
     const now = await serverSeconds(server);
     const id = expectSuccess(await remind(member, { message_id: messageId, scheduled_delivery_timestamp: now + 60 })).reminder_id;
     const [reminder] = await list(member);
@@ -155,7 +155,7 @@ describeEachStore("reminders", (server) => {
 
   test("DELETE: the owner's own only; a remove event; a deleted reminder is never sent", async () => {
     const { member, moderator } = server.fixtures;
-    const messageId = await send(member, { type: "stream", to: "general", topic: "later", content: "forget me" });
+    const messageId = await sendMessage(server, member, { type: "stream", to: "general", topic: "later", content: "forget me" });
     const now = await serverSeconds(server);
     const id = expectSuccess(await remind(member, { message_id: messageId, scheduled_delivery_timestamp: now + 30 })).reminder_id;
     const queue = await registerQueue(server.api, member, { event_types: ["reminders"] });
@@ -176,8 +176,8 @@ describeEachStore("reminders", (server) => {
 
   test("errors: past times, messages the caller cannot see, long notes, bad parameters; nothing written", async () => {
     const { member, owner } = server.fixtures;
-    const visible = await send(member, { type: "stream", to: "general", topic: "t", content: "hi" });
-    const hidden = await send(owner, { type: "stream", to: "hidden", topic: "t", content: "secret" });
+    const visible = await sendMessage(server, member, { type: "stream", to: "general", topic: "t", content: "hi" });
+    const hidden = await sendMessage(server, owner, { type: "stream", to: "hidden", topic: "t", content: "secret" });
     const now = await serverSeconds(server);
     const before = await countRows(server, ["scheduled_messages"]);
     expectError(await remind(member, { message_id: visible, scheduled_delivery_timestamp: now }), "BAD_REQUEST", IN_PAST);

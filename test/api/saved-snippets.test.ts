@@ -1,7 +1,7 @@
 /** Saved snippets: create, list, edit, delete, their events and the register key. */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { type TestServer } from "../helpers/server.ts";
+import type { TestServer } from "../helpers/server.ts";
 import { expectError, expectSuccess } from "../helpers/client.ts";
 import { countRows } from "../helpers/db.ts";
 import { pollEvents, registerQueue, withoutIds } from "../helpers/events.ts";

@@ -1,7 +1,7 @@
 /** `stream` and `subscription` events: register, act, poll, and check exactly who gets what. */
 import assert from "node:assert/strict";
 import { before, test } from "node:test";
-import { type TestServer } from "../helpers/server.ts";
+import type { TestServer } from "../helpers/server.ts";
 import { expectSuccess } from "../helpers/client.ts";
 import { pollEvents, registerQueue, withoutIds, type Queue } from "../helpers/events.ts";
 import type { TestUser } from "../helpers/fixtures.ts";

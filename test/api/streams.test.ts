@@ -1,7 +1,7 @@
 /** Channels: creating through subscribe, reading, visibility, updating, archiving, topics. */
 import assert from "node:assert/strict";
 import { before, test } from "node:test";
-import { type TestServer } from "../helpers/server.ts";
+import type { TestServer } from "../helpers/server.ts";
 import { expectError, expectSuccess } from "../helpers/client.ts";
 import { openStore } from "../../src/store/db.ts";
 import { withDb } from "../helpers/db.ts";

@@ -6,10 +6,10 @@ import { countRows } from "../helpers/db.ts";
 import { pollEvents, registerQueue, withoutIds } from "../helpers/events.ts";
 import { describeEachStore } from "../helpers/suite.ts";
 import { NO_AUTH } from "../helpers/errors.ts";
+import { messageSender } from "../helpers/factories.ts";
 
 describeEachStore("POST /submessages", (server) => {
-  const send = async (user: Credentials, params: Record<string, unknown>): Promise<number> =>
-    expectSuccess(await server.api.post(user, "/messages", { read_by_sender: true, ...params })).id;
+  const send = messageSender(server, { read_by_sender: true });
   const submit = (user: Credentials | null, message_id: number, msg_type: string, content: unknown) =>
     server.api.post(user, "/submessages", { message_id, msg_type, content: typeof content === "string" ? content : JSON.stringify(content) });
   const submessages = async (user: Credentials, id: number) => expectSuccess(await server.api.get(user, `/messages/${id}`)).message.submessages;

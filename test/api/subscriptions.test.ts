@@ -1,7 +1,7 @@
 /** Subscriptions: subscribing others, unsubscribing, listing, personal settings, status. */
 import assert from "node:assert/strict";
 import { before, test } from "node:test";
-import { type TestServer } from "../helpers/server.ts";
+import type { TestServer } from "../helpers/server.ts";
 import { expectError, expectSuccess } from "../helpers/client.ts";
 import type { TestUser } from "../helpers/fixtures.ts";
 import { describeEachStore } from "../helpers/suite.ts";

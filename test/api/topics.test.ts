@@ -4,10 +4,10 @@ import { test } from "node:test";
 import { expectError, expectSuccess, type Credentials } from "../helpers/client.ts";
 import { describeEachStore } from "../helpers/suite.ts";
 import { NO_AUTH } from "../helpers/errors.ts";
+import { messageSender } from "../helpers/factories.ts";
 
 describeEachStore("GET /users/me/{stream_id}/topics", (server) => {
-  const send = async (user: Credentials, params: Record<string, unknown>): Promise<number> =>
-    expectSuccess(await server.api.post(user, "/messages", { read_by_sender: true, ...params })).id;
+  const send = messageSender(server, { read_by_sender: true });
   const topics = async (user: Credentials, streamId: number) => expectSuccess(await server.api.get(user, `/users/me/${streamId}/topics`)).topics;
   const streamId = async (user: Credentials, name: string): Promise<number> => expectSuccess(await server.api.get(user, "/get_stream_id", { stream: name })).stream_id;
 

@@ -14,7 +14,7 @@ import YAML from "yaml";
 import { expectError, expectSuccess, type Credentials } from "../helpers/client.ts";
 import { groupId, setRealmSettings, setUserSettings, withDb } from "../helpers/db.ts";
 import { pollEvents, registerQueue, withoutIds, type Queue } from "../helpers/events.ts";
-import { createUser } from "../helpers/factories.ts";
+import { createUser, sendMessage } from "../helpers/factories.ts";
 import { describeEachStore } from "../helpers/suite.ts";
 import { NO_AUTH } from "../helpers/errors.ts";
 
@@ -48,7 +48,6 @@ describeEachStore("typing", (server) => {
   const editTyping = (user: Credentials | null, messageId: number, params: Record<string, unknown>) => server.api.post(user, `/messages/${messageId}/typing`, params);
   const streamQueue = (user: Credentials, capabilities: Record<string, boolean> = {}) =>
     registerQueue(server.api, user, { event_types: ["typing"], client_capabilities: { notification_settings_null: false, stream_typing_notifications: true, empty_topic_name: true, ...capabilities } });
-  const send = async (user: Credentials, params: Record<string, unknown>): Promise<number> => expectSuccess(await server.api.post(user, "/messages", params)).id;
   const person = (u: { id: number; email: string }) => ({ user_id: u.id, email: u.email });
 
   /** typing_edit_message events, polled without the FL 321 check and checked against FL 372. */
@@ -182,8 +181,8 @@ describeEachStore("typing", (server) => {
 
   test("editing a message: typing_edit_message to a direct conversation's and a channel's recipients", async () => {
     const { member, admin, owner, moderator, guest } = server.fixtures;
-    const dm = await send(member, { type: "direct", to: JSON.stringify([admin.id]), content: "draft" });
-    const post = await send(member, { type: "stream", to: "plaza", topic: "menu", content: "soup" });
+    const dm = await sendMessage(server, member, { type: "direct", to: JSON.stringify([admin.id]), content: "draft" });
+    const post = await sendMessage(server, member, { type: "stream", to: "plaza", topic: "menu", content: "soup" });
     const queues = await Promise.all([member, admin, owner, moderator].map((u) => registerQueue(server.api, u, { event_types: ["typing_edit_message"] })));
     const [memberQ, adminQ, ownerQ, moderatorQ] = queues;
     expectSuccess(await editTyping(member, dm, { op: "start" }));
@@ -207,7 +206,7 @@ describeEachStore("typing", (server) => {
 
   test("editing a message: only its sender, while editing is allowed, within the limit without grace", async () => {
     const { member, admin, owner } = server.fixtures;
-    const mine = await send(member, { type: "stream", to: "plaza", topic: "menu", content: "tea" });
+    const mine = await sendMessage(server, member, { type: "stream", to: "plaza", topic: "menu", content: "tea" });
     const queue = await registerQueue(server.api, owner, { event_types: ["typing_edit_message"] });
     expectError(await editTyping(owner, mine, { op: "start" }), "BAD_REQUEST", "You don't have permission to edit this message");
     expectError(await editTyping(admin, 999999, { op: "start" }), "BAD_REQUEST", "Invalid message(s)");

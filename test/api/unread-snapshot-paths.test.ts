@@ -14,13 +14,13 @@ import { expectSuccess, type Credentials } from "../helpers/client.ts";
 import { withDb } from "../helpers/db.ts";
 import { registerQueue, unreadMessageIds } from "../helpers/events.ts";
 import { describeEachStore } from "../helpers/suite.ts";
+import { messageSender } from "../helpers/factories.ts";
 
 /** More than the walk's limit above a watermark of 0. */
 const MANY = 5_100;
 
 describeEachStore("register: unread messages above a near and a far watermark", { env: { UNREAD_SETTLE_SECONDS: "86400" } }, (server) => {
-  const send = async (user: Credentials, params: Record<string, unknown>): Promise<number> =>
-    expectSuccess(await server.api.post(user, "/messages", { read_by_sender: true, ...params })).id;
+  const send = messageSender(server, { read_by_sender: true });
   const unreadIds = async (user: Credentials): Promise<{ count: number; ids: number[] }> => {
     const u = (await registerQueue(server.api, user, { fetch_event_types: ["message", "update_message_flags"] })).state.unread_msgs as Record<string, any>;
     return { count: u.count, ids: unreadMessageIds(u) };

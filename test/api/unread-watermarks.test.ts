@@ -12,11 +12,11 @@ import { expectSuccess, type Credentials } from "../helpers/client.ts";
 import { withDb } from "../helpers/db.ts";
 import { registerQueue, unreadMessageIds } from "../helpers/events.ts";
 import { describeEachStore } from "../helpers/suite.ts";
+import { messageSender } from "../helpers/factories.ts";
 
 describeEachStore("unread watermark", (server) => {
   let eastId: number;
-  const send = async (user: Credentials, params: Record<string, unknown>): Promise<number> =>
-    expectSuccess(await server.api.post(user, "/messages", { read_by_sender: true, ...params })).id;
+  const send = messageSender(server, { read_by_sender: true });
   const unreads = async (user: Credentials) => (await registerQueue(server.api, user, { fetch_event_types: ["message", "update_message_flags"] })).state.unread_msgs as Record<string, any>;
   const unreadIds = async (user: Credentials): Promise<number[]> => unreadMessageIds(await unreads(user));
   const watermark = (userId: number) =>

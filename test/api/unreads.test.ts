@@ -7,11 +7,11 @@ import { before, test } from "node:test";
 import { expectSuccess, type Credentials } from "../helpers/client.ts";
 import { registerQueue } from "../helpers/events.ts";
 import { describeEachStore } from "../helpers/suite.ts";
+import { messageSender } from "../helpers/factories.ts";
 
 describeEachStore("register: unread_msgs and message state", (server) => {
   let streamId: number;
-  const send = async (user: Credentials, params: Record<string, unknown>): Promise<number> =>
-    expectSuccess(await server.api.post(user, "/messages", { read_by_sender: true, ...params })).id;
+  const send = messageSender(server, { read_by_sender: true });
   const snapshot = async (user: Credentials, types: string[]): Promise<Record<string, any>> => (await registerQueue(server.api, user, { fetch_event_types: types })).state;
 
   before(async () => {

@@ -3,12 +3,12 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { before, test } from "node:test";
-import { type TestServer } from "../helpers/server.ts";
 import { expectError, expectSuccess } from "../helpers/client.ts";
 import { countRows } from "../helpers/db.ts";
 import { fetchRaw, postFiles, uploadFile } from "./uploads-support.ts";
 import { describeEachStore } from "../helpers/suite.ts";
 import { NO_AUTH } from "../helpers/errors.ts";
+import { sendMessage } from "../helpers/factories.ts";
 
 const LIMIT = 1024 * 1024;
 
@@ -23,7 +23,6 @@ describeEachStore("uploads", { env: { MAX_UPLOAD_BYTES: String(LIMIT) } }, (serv
 
   const pathOf = (url: string) => decodeURIComponent(url.replace(/^\/user_uploads\//, ""));
   const onDisk = (pathId: string) => fs.existsSync(path.join(uploadsDir, ...pathId.split("/")));
-  const send = async (user: TestServer["fixtures"]["member"], params: Record<string, unknown>) => expectSuccess(await server.api.post(user, "/messages", params)).id as number;
 
   test("an upload is stored and its URL, uri and file name returned", async () => {
     const { member } = server.fixtures;
@@ -104,7 +103,7 @@ describeEachStore("uploads", { env: { MAX_UPLOAD_BYTES: String(LIMIT) } }, (serv
   test("a public channel message's upload: non-guests may read it, an unsubscribed guest may not", async () => {
     const { member, moderator, admin, guest } = server.fixtures;
     const up = expectSuccess(await uploadFile(server, member, "pub.txt", "public"));
-    await send(member, { type: "stream", to: "general", topic: "files", content: `[pub.txt](${up.url})` });
+    await sendMessage(server, member, { type: "stream", to: "general", topic: "files", content: `[pub.txt](${up.url})` });
     assert.equal((await fetchRaw(server, moderator, up.url)).status, 200);
     assert.equal((await fetchRaw(server, admin, up.url)).status, 200);
     assert.equal((await fetchRaw(server, guest, up.url)).status, 403);
@@ -113,7 +112,7 @@ describeEachStore("uploads", { env: { MAX_UPLOAD_BYTES: String(LIMIT) } }, (serv
   test("a private channel message's upload: subscribers only", async () => {
     const { member, owner, moderator } = server.fixtures;
     const up = expectSuccess(await uploadFile(server, member, "priv.txt", "private"));
-    await send(member, { type: "stream", to: "secret", topic: "files", content: `[priv.txt](${up.url})` });
+    await sendMessage(server, member, { type: "stream", to: "secret", topic: "files", content: `[priv.txt](${up.url})` });
     assert.equal((await fetchRaw(server, owner, up.url)).status, 200);
     assert.equal((await fetchRaw(server, moderator, up.url)).status, 403);
   });
@@ -121,7 +120,7 @@ describeEachStore("uploads", { env: { MAX_UPLOAD_BYTES: String(LIMIT) } }, (serv
   test("a direct message's upload: its recipient, not an outsider", async () => {
     const { member, moderator, admin } = server.fixtures;
     const up = expectSuccess(await uploadFile(server, member, "dm.txt", "direct"));
-    await send(member, { type: "direct", to: JSON.stringify([moderator.id]), content: `[dm.txt](${up.url})` });
+    await sendMessage(server, member, { type: "direct", to: JSON.stringify([moderator.id]), content: `[dm.txt](${up.url})` });
     assert.equal((await fetchRaw(server, moderator, up.url)).data.toString(), "direct");
     assert.equal((await fetchRaw(server, admin, up.url)).status, 403);
   });

@@ -49,5 +49,10 @@ export function sendStreamMessage(server: ApiHost, user: Credentials, to: string
 
 /** Sends a direct message as `user` to the users `to` (ids) and returns its id; `extra` adds parameters. */
 export function sendDirectMessage(server: ApiHost, user: Credentials, to: number[], content: string, extra: Params = {}): Promise<number> {
-  return sendMessage(server, user, { type: "private", to: JSON.stringify(to), content, ...extra });
+  return sendMessage(server, user, { type: "direct", to: JSON.stringify(to), content, ...extra });
+}
+
+/** A suite's sender: `send(user, params)` sends `{ ...defaults, ...params }` as `user` and returns the id. */
+export function messageSender(server: ApiHost, defaults: Params = {}): (user: Credentials, params: Params) => Promise<number> {
+  return (user, params) => sendMessage(server, user, { ...defaults, ...params });
 }
