@@ -6,7 +6,8 @@
  * runs set up at once and measure in turn (turns.ts). Everything binds to 127.0.0.1 and every
  * load run is bounded in time (BENCH_SECONDS, default 10; the whole default run takes about
  * twenty minutes). `npm run bench -- --quick` shrinks every run and size (settings.ts) and only
- * prints the report (see docs/benchmarks.md for how long it takes).
+ * prints the report (see docs/benchmarks.md for how long it takes). The long scenarios (soak,
+ * history: bench/long.ts) run only when named, `npm run bench -- soak history`, and then alone.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -25,6 +26,7 @@ import { messageListRequest, runReadsScenario, type ReadsResult } from "./scenar
 import { runSearchScenario, type SearchResult } from "./scenario-search.ts";
 import { runSendScenario, type SendResult } from "./scenario-send.ts";
 import { runWebAppScenario, type WebAppResult } from "./scenario-webapp.ts";
+import { namedLongScenarios, runLongScenarios } from "./long.ts";
 import { loadServer, parleyStarts, ROOT, startBaseline } from "./servers.ts";
 import { loadSettings, type BenchSettings } from "./settings.ts";
 import { inTurns } from "./turns.ts";
@@ -228,4 +230,6 @@ async function main(): Promise<void> {
 // Ctrl-C or a kill: exit, so servers.ts's exit hook stops the servers this run started.
 process.once("SIGINT", () => process.exit(130));
 process.once("SIGTERM", () => process.exit(143));
-await main();
+const longNamed = namedLongScenarios(process.argv.slice(2));
+if (longNamed.length > 0) process.exitCode = await runLongScenarios(longNamed);
+else await main();

@@ -1,0 +1,35 @@
+/**
+ * The long scenarios, run only when named (`npm run bench -- soak`, `npm run bench -- history`,
+ * or both): the default run leaves them out. Each prints its report (markdown, for
+ * docs/benchmarks.md's hand-written part) and the process exits non-zero when one fails.
+ */
+import { renderSoak } from "./report-soak.ts";
+import { runSoakScenario, soakSettings } from "./scenario-soak.ts";
+
+/** The scenarios only run when named. */
+export const LONG_SCENARIOS = ["soak", "history"] as const;
+
+/** The long scenarios named among the command's arguments. */
+export function namedLongScenarios(argv: readonly string[]): string[] {
+  return argv.filter((a) => (LONG_SCENARIOS as readonly string[]).includes(a));
+}
+
+/** Runs the named long scenarios in turn; resolves to the exit code (1 when one failed). */
+export async function runLongScenarios(names: readonly string[]): Promise<number> {
+  let failed = false;
+  const log = (line: string) => console.log(line);
+  for (const name of names) {
+    const started = performance.now();
+    console.log(`- ${name}...`);
+    if (name === "soak") {
+      const result = await runSoakScenario(soakSettings(), log);
+      console.log(`\n${renderSoak(result)}\n`);
+      if (result.failures.length > 0) {
+        failed = true;
+        console.error(`soak FAILED:\n${result.failures.map((f) => `- ${f}`).join("\n")}`);
+      }
+    }
+    console.log(`  ${name}: ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  }
+  return failed ? 1 : 0;
+}
