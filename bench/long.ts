@@ -3,7 +3,9 @@
  * or both): the default run leaves them out. Each prints its report (markdown, for
  * docs/benchmarks.md's hand-written part) and the process exits non-zero when one fails.
  */
+import { historyFailures, renderHistory } from "./report-history.ts";
 import { renderSoak } from "./report-soak.ts";
+import { historySettings, runHistoryScenario } from "./scenario-history.ts";
 import { runSoakScenario, soakSettings } from "./scenario-soak.ts";
 
 /** The scenarios only run when named. */
@@ -27,6 +29,15 @@ export async function runLongScenarios(names: readonly string[]): Promise<number
       if (result.failures.length > 0) {
         failed = true;
         console.error(`soak FAILED:\n${result.failures.map((f) => `- ${f}`).join("\n")}`);
+      }
+    }
+    if (name === "history") {
+      const result = await runHistoryScenario(historySettings(), log);
+      console.log(`\n${renderHistory(result)}\n`);
+      const failures = historyFailures(result);
+      if (failures.length > 0) {
+        failed = true;
+        console.error(`history FAILED:\n${failures.map((f) => `- ${f}`).join("\n")}`);
       }
     }
     console.log(`  ${name}: ${((performance.now() - started) / 1000).toFixed(0)} s`);
