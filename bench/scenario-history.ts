@@ -13,7 +13,7 @@ import { createHistoryUsers, READERS, seedHistoryOrg, type HistoryOrg } from "./
 import { cpuSeconds, startParley, waitUntilIdle, type BenchServer } from "./servers.ts";
 import { prng, sentence } from "./text.ts";
 
-export type HistorySettings = { messages: number; requests: number; rate: number };
+export type HistorySettings = { messages: number; requests: number; rate: number; only: string | null };
 
 /** One request kind on one store. */
 export type KindFigures = { cpuMs: number; p50Ms: number; answerBytes: number; failed: number; firstFailure: string | null };
@@ -38,6 +38,8 @@ export function historySettings(): HistorySettings {
     messages: Math.round(positive("BENCH_HISTORY_MESSAGES", 3_500)),
     requests: Math.round(positive("BENCH_HISTORY_REQUESTS", 150)),
     rate: positive("BENCH_HISTORY_RATE", 25),
+    // Only the request kinds whose name holds this text (for a look at one).
+    only: process.env.BENCH_HISTORY_ONLY || null,
   };
 }
 
@@ -64,6 +66,10 @@ const KINDS: (HistoryKind & { call(ctx: Ctx): Call; everyUnread?: boolean })[] =
   { name: "POST /mark_topic_as_read", bounded: false, why: "marks every unread message of the topic: grows with the topic's unread messages", call: (c) => ({ method: "POST", path: "/mark_topic_as_read", params: { stream_id: String(channelOf(c).id), topic_name: channelOf(c).topics[c.i % channelOf(c).topics.length] } }) },
   { name: "GET /users/me/subscriptions", bounded: true, call: () => ({ method: "GET", path: "/users/me/subscriptions", params: {} }) },
 ];
+
+function chosenKinds(settings: HistorySettings): typeof KINDS {
+  return settings.only === null ? KINDS : KINDS.filter((k) => k.name.includes(settings.only ?? ""));
+}
 
 /** A channel the reader is in (readers are in every other channel), varying with the request. */
 function channelOf(c: Ctx): HistoryOrg["channels"][number] {
@@ -127,7 +133,7 @@ async function measureStore(messages: number, settings: HistorySettings, log: (l
     await waitUntilIdle(server, 30_000);
     const figures = new Map<string, KindFigures>();
     const sentIds = new Map<number, number[]>();
-    for (const kind of KINDS) {
+    for (const kind of chosenKinds(settings)) {
       const f = await measureKind(server, org, kind, settings, sentIds);
       figures.set(kind.name, f);
       log(`  ${messages.toLocaleString("en-US")} messages: ${kind.name}: CPU ${f.cpuMs.toFixed(2)} ms, p50 ${f.p50Ms.toFixed(2)} ms, answer ${f.answerBytes} B${f.failed ? `, ${f.failed} FAILED: ${f.firstFailure}` : ""}`);
@@ -144,7 +150,7 @@ async function measureStore(messages: number, settings: HistorySettings, log: (l
 export async function runHistoryScenario(settings: HistorySettings, log: (line: string) => void): Promise<HistoryResult> {
   const small = await measureStore(settings.messages, settings, log);
   const large = await measureStore(settings.messages * 10, settings, log);
-  return { settings, kinds: KINDS.map(({ name, bounded, why }) => ({ name, bounded, why })), small, large };
+  return { settings, kinds: chosenKinds(settings).map(({ name, bounded, why }) => ({ name, bounded, why })), small, large };
 }
 
 

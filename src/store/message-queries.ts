@@ -6,7 +6,8 @@
 import { sql, type Expression, type SqlBool } from "kysely";
 import { MAX_STORED_ID, type Db, type Engine } from "./types.ts";
 import { splitViewerFlags, unreadForSql, withViewerFlags } from "./message-flags.ts";
-import type { MessageRow } from "./schema.ts";
+import { MESSAGE_FLAG, type MessageRow } from "./schema.ts";
+import { unreadWatermark } from "./unread-watermarks.ts";
 import { restrictToSearch, type SearchedQuery } from "./dialect/search-query.ts";
 import type { BuiltNarrow } from "./message-narrow.ts";
 import { executeRepeated } from "./pg-named-statements.ts";
@@ -46,15 +47,27 @@ function matching(scope: QueryScope, narrow: BuiltNarrow, visibility: Expression
   return narrow.search ? restrictToSearch(scope.engine, narrow.search.terms, query) : { query, id: sql.ref("messages.id") };
 }
 
-/** The oldest unread message of the narrow, skipping muted channels and topics; else LARGER_THAN_MAX_MESSAGE_ID. */
+/**
+ * The oldest unread message of the narrow, skipping muted channels and topics; else
+ * LARGER_THAN_MAX_MESSAGE_ID. At or below the viewer's unread watermark every unread message has
+ * a flag row without `read` (store/unread-watermarks.ts), so that part is found through those rows
+ * (the partial index user_message_flags_unread), as Zulip finds it through its unread UserMessage
+ * rows, rather than by walking the narrow's history from its oldest message; above the watermark
+ * (the messages since the viewer's last settling) the narrow is walked.
+ */
 async function firstUnreadId(scope: QueryScope, narrow: BuiltNarrow): Promise<number> {
-  const { query, id } = matching(scope, narrow, narrow.personal);
-  const row = await query
-    .where(unreadForSql(scope.viewerId))
-    .where(await narrow.unmuted())
-    .orderBy(id, "asc")
-    .limit(1)
-    .executeTakeFirst();
+  const [watermark, unmuted] = await Promise.all([unreadWatermark(scope.db, scope.viewerId), narrow.unmuted()]);
+  const first = (range: (id: SearchedQuery["id"]) => Expression<SqlBool>) => {
+    const { query, id } = matching(scope, narrow, narrow.personal);
+    return query.where(unreadForSql(scope.viewerId)).where(unmuted).where(range(id)).orderBy(id, "asc").limit(1).executeTakeFirst();
+  };
+  if (watermark > 0) {
+    // Literal, as the partial index user_message_flags_unread writes it (SQLite matches it by its text).
+    const stored = await first((id) => sql<SqlBool>`${id} in (select uf.message_id from user_message_flags uf
+      where uf.user_id = ${scope.viewerId} and (uf.flags & ${sql.lit(MESSAGE_FLAG.read)}) = 0 and uf.message_id <= ${watermark})`);
+    if (stored) return stored.id;
+  }
+  const row = await first((id) => sql<SqlBool>`${id} > ${watermark}`);
   return row?.id ?? LARGER_THAN_MAX_MESSAGE_ID;
 }
 

@@ -4,7 +4,8 @@
  * unread messages only above it. Every write that can leave a message below the watermark
  * unread without a row must keep unread_msgs exact: marking unread, a move to another channel,
  * an edit that takes a mention away. The suite's servers settle at once (UNREAD_SETTLE_SECONDS=0,
- * test/helpers/server.ts), on PostgreSQL too.
+ * test/helpers/server.ts), on PostgreSQL too. The first-unread anchor finds settled unread messages
+ * through their rows.
  */
 import assert from "node:assert/strict";
 import { before, test } from "node:test";
@@ -67,5 +68,31 @@ describeEachStore("unread watermark", (server) => {
     assert.deepEqual(after.mentions, []);
     assert.deepEqual(after.streams, [{ stream_id: after.streams[0]?.stream_id, topic: "mention", unread_message_ids: [id] }]);
     expectSuccess(await server.api.post(member, "/mark_all_as_read", {}));
+  });
+
+  test("first_unread: settled unread messages through their rows, newer ones above the watermark, muted topics skipped", async () => {
+    const { owner, member } = server.fixtures;
+    const firstUnread = async (narrow: unknown[]) =>
+      expectSuccess(await server.api.get(member, "/messages", { anchor: "first_unread", num_before: 0, num_after: 0, narrow })).anchor as number;
+    const west = [{ operator: "channel", operand: "west" }];
+    const a1 = await send(owner, { type: "stream", to: "west", topic: "fu", content: "a1" });
+    const a2 = await send(owner, { type: "stream", to: "west", topic: "fu", content: "a2" });
+    const a3 = await send(owner, { type: "stream", to: "west", topic: "fu", content: "a3" });
+    const b1 = await send(owner, { type: "stream", to: "east", topic: "fu", content: "b1" });
+    expectSuccess(await server.api.post(member, "/messages/flags", { messages: [a1], op: "add", flag: "read" }));
+    await unreads(member);
+    assert.ok(((await watermark(member.id)) ?? 0) >= b1, "settled up to the newest message");
+    assert.equal(await firstUnread(west), a2);
+    expectSuccess(await server.api.post(member, "/messages/flags", { messages: [a2, a3], op: "add", flag: "read" }));
+    const a4 = await send(owner, { type: "stream", to: "west", topic: "fu", content: "a4" });
+    assert.equal(await firstUnread(west), a4, "above the watermark, without a row");
+    assert.equal(await firstUnread([]), b1);
+    expectSuccess(await server.api.post(member, "/user_topics", { stream_id: eastId, topic: "fu", visibility_policy: 1 }));
+    assert.equal(await firstUnread([]), a4, "a muted topic is skipped");
+    expectSuccess(await server.api.post(member, "/messages/flags", { messages: [a1], op: "remove", flag: "read" }));
+    assert.equal(await firstUnread(west), a1, "marked unread again, below the watermark");
+    expectSuccess(await server.api.post(member, "/user_topics", { stream_id: eastId, topic: "fu", visibility_policy: 0 }));
+    expectSuccess(await server.api.post(member, "/mark_all_as_read", {}));
+    assert.equal(await firstUnread(west), 10_000_000_000_000_000, "nothing unread: the newest");
   });
 });
