@@ -78,8 +78,8 @@ function fileBytes(file: string): number {
 }
 
 /**
- * Native bytes of a compiled statement per byte of its SQL: 20 to 30 (measured by the store's
- * statement cache, src/store/sqlite-statements.ts); the bound takes the upper figure.
+ * Native bytes of a compiled statement per byte of its SQL: 20 to 30 (as measured for the store's
+ * statement cache, src/config.ts DEFAULT_SQLITE_STATEMENT_CACHE_KB); the bound takes the upper figure.
  */
 const COMPILED_BYTES_PER_SQL_BYTE = 30;
 
@@ -93,7 +93,7 @@ const COMPILED_BYTES_PER_SQL_BYTE = 30;
 export function soakBound(dbBytesAtEnd: number, env: NodeJS.ProcessEnv): BoundTerm[] {
   const config = loadConfig(env);
   const cacheMb = config.sqliteCacheMb;
-  const statementKb = (config as { sqliteStatementCacheKb?: number }).sqliteStatementCacheKb ?? 512;
+  const statementKb = config.sqliteStatementCacheKb;
   const pageCache = Math.min(cacheMb * MIB, dbBytesAtEnd);
   const heapMb = positive("BENCH_SOAK_HEAP_MB", DEFAULT_HEAP_ALLOWANCE_MB);
   return [
