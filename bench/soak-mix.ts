@@ -47,6 +47,11 @@ const MIX: [kind: string, weight: number][] = [
   ["GET /users/me", 3],
 ];
 
+// A request unanswered this long fails; generous, as the machine may be shared (a poll waits up
+// to the server's heartbeat, 60 s, for events).
+const REQUEST_TIMEOUT_MS = 120_000;
+const POLL_TIMEOUT_MS = 180_000;
+
 // At most this many requests of the mix unanswered at once; past it a tick is skipped (and counted).
 const MAX_IN_FLIGHT = 200;
 
@@ -260,7 +265,7 @@ export class SoakClients {
       const query = new URLSearchParams({ queue_id: queue.id, last_event_id: String(queue.lastEventId) });
       let events: { id: number; type: string; message?: { id: number } }[];
       try {
-        const res = await fetch(`${this.url}/api/v1/events?${query}`, { headers: { authorization: this.auth.get(user.id) ?? "" }, signal: AbortSignal.timeout(120_000) });
+        const res = await fetch(`${this.url}/api/v1/events?${query}`, { headers: { authorization: this.auth.get(user.id) ?? "" }, signal: AbortSignal.timeout(POLL_TIMEOUT_MS) });
         const body = (await res.json()) as { result: string; msg?: string; events?: typeof events };
         if (!res.ok || body.result !== "success") {
           this.queueFailure(`GET /events of ${user.email}: HTTP ${res.status} ${body.msg ?? ""}`);
@@ -284,7 +289,7 @@ export class SoakClients {
   /** One API call; the parsed success body, or null (counted) on any failure. */
   private async call(user: BenchUser, method: "GET" | "POST" | "PATCH" | "DELETE", path: string, params: Record<string, string>): Promise<Record<string, unknown> | null> {
     const query = new URLSearchParams(params).toString();
-    const init: RequestInit = { method, headers: { authorization: this.auth.get(user.id) ?? "", "user-agent": "ParleyBench/1.0" }, signal: AbortSignal.timeout(30_000) };
+    const init: RequestInit = { method, headers: { authorization: this.auth.get(user.id) ?? "", "user-agent": "ParleyBench/1.0" }, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) };
     let target = `${this.url}/api/v1${path}`;
     if (method === "GET" || method === "DELETE") target += `?${query}`;
     else init.body = new URLSearchParams(params);
