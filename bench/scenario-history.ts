@@ -10,6 +10,7 @@
 import { freshStore } from "../test/helpers/stores.ts";
 import { basicAuth, type BenchUser } from "./org.ts";
 import { createHistoryUsers, READERS, seedHistoryOrg, type HistoryOrg } from "./history-org.ts";
+import { num } from "./settings.ts";
 import { cpuSeconds, startParley, waitUntilIdle, type BenchServer } from "./servers.ts";
 import { prng, sentence } from "./text.ts";
 
@@ -25,19 +26,11 @@ export type HistoryStoreResult = { messages: number; flagRows: number; unreadRow
 
 export type HistoryResult = { settings: HistorySettings; kinds: HistoryKind[]; small: HistoryStoreResult; large: HistoryStoreResult };
 
-function positive(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, got ${JSON.stringify(raw)}`);
-  return value;
-}
-
 export function historySettings(): HistorySettings {
   return {
-    messages: Math.round(positive("BENCH_HISTORY_MESSAGES", 3_500)),
-    requests: Math.round(positive("BENCH_HISTORY_REQUESTS", 150)),
-    rate: positive("BENCH_HISTORY_RATE", 25),
+    messages: Math.round(num("BENCH_HISTORY_MESSAGES", 3_500)),
+    requests: Math.round(num("BENCH_HISTORY_REQUESTS", 150)),
+    rate: num("BENCH_HISTORY_RATE", 25),
     // Only the request kinds whose name holds this text (for a look at one).
     only: process.env.BENCH_HISTORY_ONLY || null,
   };

@@ -12,6 +12,7 @@ import path from "node:path";
 import { loadConfig } from "../src/config.ts";
 import { freshStore } from "../test/helpers/stores.ts";
 import { apiCall, createChannel, createOrg, type BenchUser } from "./org.ts";
+import { num } from "./settings.ts";
 import { cpuSeconds, rssBytes, startParley } from "./servers.ts";
 import { SoakClients, type SoakChannel, type SoakCounts } from "./soak-mix.ts";
 
@@ -43,20 +44,12 @@ const SQLITE_DEFAULT_CACHE_BYTES = 2000 * 1024;
 /** Room for the JavaScript heap to move between two samples (BENCH_SOAK_HEAP_MB; see docs/benchmarks.md). */
 const DEFAULT_HEAP_ALLOWANCE_MB = 32;
 
-function positive(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, got ${JSON.stringify(raw)}`);
-  return value;
-}
-
 export function soakSettings(): SoakSettings {
   return {
-    minutes: positive("BENCH_SOAK_MINUTES", 30),
-    rate: positive("BENCH_SOAK_RATE", 40),
-    users: Math.round(positive("BENCH_SOAK_USERS", 60)),
-    sampleSeconds: positive("BENCH_SOAK_SAMPLE_SECONDS", 30),
+    minutes: num("BENCH_SOAK_MINUTES", 30),
+    rate: num("BENCH_SOAK_RATE", 40),
+    users: Math.round(num("BENCH_SOAK_USERS", 60)),
+    sampleSeconds: num("BENCH_SOAK_SAMPLE_SECONDS", 30),
   };
 }
 
@@ -95,7 +88,7 @@ export function soakBound(dbBytesAtEnd: number, env: NodeJS.ProcessEnv): BoundTe
   const cacheMb = config.sqliteCacheMb;
   const statementKb = config.sqliteStatementCacheKb;
   const pageCache = Math.min(cacheMb * MIB, dbBytesAtEnd);
-  const heapMb = positive("BENCH_SOAK_HEAP_MB", DEFAULT_HEAP_ALLOWANCE_MB);
+  const heapMb = num("BENCH_SOAK_HEAP_MB", DEFAULT_HEAP_ALLOWANCE_MB);
   return [
     { name: "page cache, writer and reader", bytes: 2 * pageCache, how: `2 connections x min(SQLITE_CACHE_MB ${cacheMb} MiB, database + WAL at the end ${(dbBytesAtEnd / MIB).toFixed(1)} MiB)` },
     { name: "page cache, checkpointer", bytes: Math.min(SQLITE_DEFAULT_CACHE_BYTES, dbBytesAtEnd), how: "1 connection x min(SQLite's default 2,000 KiB, the database)" },

@@ -52,7 +52,8 @@ export type BenchSettings = {
 /** Every scenario, in the order they run; the default set is all of them. */
 export const SCENARIOS = ["send", "search", "groups", "presence", "push", "register", "messages", "fanout", "memory", "cluster", "webapp"] as const;
 
-function num(name: string, fallback: number): number {
+/** A positive number from the environment variable `name`, or `fallback` when it is unset or empty; anything else is an error. */
+export function num(name: string, fallback: number): number {
   const raw = process.env[name];
   if (raw === undefined || raw === "") return fallback;
   const value = Number(raw);
