@@ -275,7 +275,7 @@ export class SoakClients {
         events = body.events ?? [];
       } catch (err) {
         if (this.stopped) return;
-        this.queueFailure(`GET /events of ${user.email}: ${String(err)}`);
+        this.queueFailure(`GET /events of ${user.email}: ${describe(err)}`);
         return;
       }
       for (const event of events) {
@@ -303,7 +303,7 @@ export class SoakClients {
       this.counts.firstFailure ??= `${method} ${path}: HTTP ${res.status} ${text.slice(0, 300)}`;
     } catch (err) {
       this.counts.otherFailures += 1;
-      this.counts.firstFailure ??= `${method} ${path}: ${String(err)}`;
+      this.counts.firstFailure ??= `${method} ${path}: ${describe(err)}`;
     }
     return null;
   }
@@ -314,4 +314,10 @@ function remember(list: number[] | undefined, id: number): void {
   if (!list) return;
   list.push(id);
   if (list.length > 50) list.splice(0, list.length - 50);
+}
+
+/** An error with its cause (fetch's "fetch failed" carries the socket's error there). */
+function describe(err: unknown): string {
+  const cause = err instanceof Error && err.cause !== undefined ? ` (cause: ${String(err.cause)})` : "";
+  return `${String(err)}${cause}`;
 }
