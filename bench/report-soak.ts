@@ -14,7 +14,7 @@ export function renderSoak(r: SoakResult): string {
   const lines = [
     `### Soak: ${s.users} users with a long-polled queue each, ${s.rate} mixed requests a second, ${s.minutes} minutes on SQLite`,
     "",
-    `${requests.toLocaleString("en-US")} requests in ${Math.round(seconds)} s (${(requests / seconds).toFixed(1)}/s), ${r.counts.messagesSent.toLocaleString("en-US")} messages stored, ${r.counts.deliveriesExpected.toLocaleString("en-US")} deliveries owed and ${r.counts.deliveriesSeen.toLocaleString("en-US")} seen (missing ${r.missing}, unexpected or doubled ${r.unexpected}), ${r.counts.serverErrors} 5xx, ${r.counts.otherFailures} other failures, ${r.counts.queueFailures} queue faults, ${r.counts.skipped} requests late; server CPU ${cpuMs.toFixed(2)} ms per request.`,
+    `${requests.toLocaleString("en-US")} requests in ${Math.round(seconds)} s (${(requests / seconds).toFixed(1)}/s), ${r.counts.messagesSent.toLocaleString("en-US")} messages stored, ${r.counts.deliveriesExpected.toLocaleString("en-US")} deliveries owed and ${r.counts.deliveriesSeen.toLocaleString("en-US")} seen (missing ${r.missing}, unexpected or doubled ${r.unexpected}), ${r.counts.serverErrors} 5xx, ${r.counts.otherFailures} other failures${r.counts.firstFailure ? ` (first: ${r.counts.firstFailure})` : ""}, ${r.counts.queueFailures} queue faults, ${r.counts.pollRetries} polls asked again after a network error${r.counts.firstPollRetry ? ` (first: ${r.counts.firstPollRetry})` : ""}, ${r.counts.skipped} requests late; server CPU ${cpuMs.toFixed(2)} ms per request.`,
     "",
     "| request | answered | failed | mean time |",
     "| --- | ---: | ---: | ---: |",

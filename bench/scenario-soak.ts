@@ -146,7 +146,7 @@ export async function runSoakScenario(settings: SoakSettings, log: (line: string
         cpuSeconds: cpuSeconds(server.pid) ?? 0,
       };
       samples.push(s);
-      log(`  soak ${s.minute.toFixed(1)} min: RSS ${(s.rssBytes / MIB).toFixed(1)} MiB (anon ${(s.anonBytes / MIB).toFixed(1)}), database ${(s.dbBytes / MIB).toFixed(1)} MiB, ${s.requests} requests, ${c.counts.messagesSent} messages, ${c.counts.serverErrors} 5xx, ${c.counts.otherFailures} other failures, ${c.counts.queueFailures} queue faults, ${c.outstanding()} deliveries outstanding${c.counts.firstFailure ? ` (first failure: ${c.counts.firstFailure.slice(0, 200)})` : ""}${c.counts.firstQueueFailure ? ` (first queue fault: ${c.counts.firstQueueFailure.slice(0, 200)})` : ""}`);
+      log(`  soak ${s.minute.toFixed(1)} min: RSS ${(s.rssBytes / MIB).toFixed(1)} MiB (anon ${(s.anonBytes / MIB).toFixed(1)}), database ${(s.dbBytes / MIB).toFixed(1)} MiB, ${s.requests} requests, ${c.counts.messagesSent} messages, ${c.counts.serverErrors} 5xx, ${c.counts.otherFailures} other failures, ${c.counts.queueFailures} queue faults, ${c.counts.pollRetries} polls retried, ${c.outstanding()} deliveries outstanding${c.counts.firstFailure ? ` (first failure: ${c.counts.firstFailure.slice(0, 200)})` : ""}${c.counts.firstQueueFailure ? ` (first queue fault: ${c.counts.firstQueueFailure.slice(0, 200)})` : ""}${c.counts.firstPollRetry ? ` (first poll retried: ${c.counts.firstPollRetry.slice(0, 200)})` : ""}`);
       return s;
     };
     const baseMinute = settings.minutes / 6;

@@ -25,6 +25,9 @@ export type SoakCounts = {
   messagesSent: number;
   deliveriesExpected: number;
   deliveriesSeen: number;
+  /** Polls that failed without an answer (a network error) and were asked again. */
+  pollRetries: number;
+  firstPollRetry: string | null;
   /** A queue's event id that did not follow the previous one, or a poll refused. */
   queueFailures: number;
   firstQueueFailure: string | null;
@@ -68,6 +71,8 @@ export class SoakClients {
     messagesSent: 0,
     deliveriesExpected: 0,
     deliveriesSeen: 0,
+    pollRetries: 0,
+    firstPollRetry: null,
     queueFailures: 0,
     firstQueueFailure: null,
   };
@@ -275,8 +280,11 @@ export class SoakClients {
         events = body.events ?? [];
       } catch (err) {
         if (this.stopped) return;
-        this.queueFailure(`GET /events of ${user.email}: ${describe(err)}`);
-        return;
+        // A poll that failed on the way (a reset connection, a timeout) is asked again, as a
+        // client does, from the same event: the queue's events must all still be there.
+        this.counts.pollRetries += 1;
+        this.counts.firstPollRetry ??= `GET /events of ${user.email}: ${describe(err)}`;
+        continue;
       }
       for (const event of events) {
         if (event.id !== queue.lastEventId + 1) this.queueFailure(`queue of ${user.email}: event ${event.id} after ${queue.lastEventId}`);
