@@ -132,7 +132,9 @@ function storedUnreadQuery(db: Db, realmId: number | Placeholder<number>, userId
       // Literal, as the partial index user_message_flags_unread writes it (SQLite matches it by its text).
       .where(sql<boolean>`(f.flags & ${sql.lit(MESSAGE_FLAG.read)}) = 0`)
       .$if(!filter.includeUnsubscribed, (q) => q.where((eb) => eb.or([eb("m.stream_id", "is", null), eb("s.active", "=", 1)])))
-      .$if(filter.streamId !== undefined, (q) => q.where("m.stream_id", "=", filter.streamId ?? 0))
+      // `+` keeps messages' channel and topic indexes out of it: they would walk the channel's (or
+      // topic's) whole history; the user's unread rows (the partial index) bound the work instead.
+      .$if(filter.streamId !== undefined, (q) => q.where(sql<number>`+m.stream_id`, "=", filter.streamId ?? 0))
       .$if(filter.topic !== undefined, (q) => q.where(sql<string>`lower(m.topic)`, "=", (filter.topic ?? "").toLowerCase()))
       .orderBy("m.id", "desc")
       // Bound as a parameter either way (Kysely writes a number into the SQL): one text for the named statement and its twin.
