@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { expectError, expectSuccess, type Credentials } from "../helpers/client.ts";
 import { withDb } from "../helpers/db.ts";
-import { startStandInRelay, type StandInRelay } from "../helpers/push-relay.ts";
+import { pushWorkSettled, startStandInRelay, type StandInRelay } from "../helpers/push-relay.ts";
 import { registerQueue } from "../helpers/events.ts";
 import { runCli, startServerOnStore } from "../helpers/server.ts";
 import { describeEachStore, forEachStore, useServer } from "../helpers/suite.ts";
@@ -108,7 +108,10 @@ describeEachStore("push tokens without a relay", (server) => {
     assert.deepEqual([apns?.fields.token_kind, apns?.fields.ios_app_id, apns?.fields.server_uuid], ["1", "org.zulip.Zulip", relay.orgId]);
     // Started again with the same relay: nothing is registered twice. The first call the relay
     // hears is the one a new token makes (a starting worker queues stored tokens before it
-    // sends anything, and the queue goes in order of due time).
+    // sends anything, and the queue goes in order of due time). Stopped once the calls' jobs are
+    // done: the relay records a call as it arrives, and a stop aborts a call still under way,
+    // which is then made again (relay calls are made at least once).
+    await pushWorkSettled(server);
     await server.stopProcess();
     server.replace(await startServerOnStore(server.store, server.fixtures, env));
     expectSuccess(await server.api.post(member, "/users/me/android_gcm_reg_id", { token: "fcm-token-2" }));
