@@ -7,13 +7,15 @@ import { describe, test } from "node:test";
 import type { Message, Subscription, User } from "../../web/src/api/types.ts";
 import { apiTerms, matches, narrowHash, parseHash, simplify } from "../../web/src/state/narrow.ts";
 import { narrowFromSearch, parseSearch, searchText } from "../../web/src/state/search.ts";
-import { me, subscriptions, users } from "../../web/src/state/store.ts";
+import { channels, me, subscriptions, users } from "../../web/src/state/store.ts";
 import { loadUnreads, nextUnreadTopic } from "../../web/src/state/unread.ts";
 
 const sub = (stream_id: number, name: string): Subscription => ({ stream_id, name, description: "", color: "#ccc", invite_only: false, is_muted: false, pin_to_top: false, is_archived: false });
 const user = (user_id: number, full_name: string, email: string): User => ({ user_id, full_name, email, is_bot: false });
 
 subscriptions.value = new Map([[12, sub(12, "general")], [13, sub(13, "design team")]]);
+// Every channel the user can see (the snapshot's streams): the subscribed ones among them.
+channels.value = subscriptions.value;
 users.value = new Map([[3, user(3, "Ann Lee", "ann@example.com")], [7, user(7, "Bo Diaz", "bo@example.com")], [9, user(9, "Me Self", "me@example.com")]]);
 me.value = { user_id: 9, email: "me@example.com", full_name: "Me Self" };
 
