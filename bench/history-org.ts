@@ -5,13 +5,13 @@
  * a server that settled every user's unreads would hold: every recipient but the sender has a
  * row, unread (flags 0) for everyone but the readers, who have read all but their newest
  * READER_UNREAD; every user's unread watermark stands at the newest message
- * (store/unread-watermarks.ts).
+ * (store/messages/unread-watermarks.ts).
  */
 import { sql } from "kysely";
 import { openStore } from "../src/store/db.ts";
-import { indexMessages } from "../src/store/dialect/search-index.ts";
-import { streamRecipientId } from "../src/store/messages.ts";
-import { MESSAGE_FLAG, type NewMessage } from "../src/store/schema.ts";
+import { indexMessages } from "../src/store/messages/search-index.ts";
+import { streamRecipientId } from "../src/store/messages/messages.ts";
+import { MESSAGE_FLAG, type NewMessage } from "../src/store/schema/database.ts";
 import type { FreshStore } from "../test/helpers/stores.ts";
 import { apiCall, createOrg, type BenchOrg, type BenchUser } from "./org.ts";
 import { plainMessageRow } from "./seed-messages.ts";

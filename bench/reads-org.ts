@@ -9,9 +9,9 @@
  */
 import { sql } from "kysely";
 import { openStore } from "../src/store/db.ts";
-import { indexMessages } from "../src/store/dialect/search-index.ts";
-import { streamRecipientId } from "../src/store/messages.ts";
-import { MESSAGE_FLAG, type NewMessage } from "../src/store/schema.ts";
+import { indexMessages } from "../src/store/messages/search-index.ts";
+import { streamRecipientId } from "../src/store/messages/messages.ts";
+import { MESSAGE_FLAG, type NewMessage } from "../src/store/schema/database.ts";
 import type { FreshStore } from "../test/helpers/stores.ts";
 import { apiCall, createOrg, type BenchOrg, type BenchUser } from "./org.ts";
 import { plainMessageRow } from "./seed-messages.ts";

@@ -8,9 +8,9 @@
  */
 import type { Insertable } from "kysely";
 import { openStore } from "../src/store/db.ts";
-import type { UserGroupTable } from "../src/store/schema.ts";
-import { systemGroupsByName } from "../src/store/user-groups.ts";
-import { SYSTEM_GROUP } from "../src/store/roles.ts";
+import type { UserGroupTable } from "../src/store/schema/database.ts";
+import { systemGroupsByName } from "../src/store/groups/user-groups.ts";
+import { SYSTEM_GROUP } from "../src/model/roles.ts";
 import { freshStore, type StoreKind } from "../test/helpers/stores.ts";
 import type { LoadRequest } from "./load.ts";
 import { apiCall, basicAuth, createOrg, type BenchUser } from "./org.ts";

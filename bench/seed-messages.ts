@@ -7,9 +7,9 @@
  */
 import { sql } from "kysely";
 import { openStore } from "../src/store/db.ts";
-import { indexMessages } from "../src/store/dialect/search-index.ts";
-import { streamRecipientId } from "../src/store/messages.ts";
-import type { NewMessage } from "../src/store/schema.ts";
+import { indexMessages } from "../src/store/messages/search-index.ts";
+import { streamRecipientId } from "../src/store/messages/messages.ts";
+import type { NewMessage } from "../src/store/schema/database.ts";
 import type { FreshStore } from "../test/helpers/stores.ts";
 import { prng, sentence, topicName } from "./text.ts";
 

@@ -2,7 +2,7 @@
 import { systemClock } from "./clock.ts";
 import { loadConfig, type Config } from "./config.ts";
 import { migrate, openStore } from "./store/db.ts";
-import { getDefaultRealm } from "./store/realms.ts";
+import { getDefaultRealm } from "./store/realm/realms.ts";
 import { CliError, parseOptions, usageLine } from "./cli/args.ts";
 import { COMMANDS, type Command } from "./cli/commands.ts";
 import { parseServeOptions, reportToLauncher, runCluster } from "./cli/cluster.ts";

@@ -132,7 +132,7 @@ export const DEFAULT_GROUP_COMMIT_MAX = 64;
 export const DEFAULT_SQLITE_CACHE_MB = 64;
 
 /**
- * SQL text of the compiled statements each SQLite connection keeps (store/sqlite-statements.ts),
+ * SQL text of the compiled statements each SQLite connection keeps (store/engine/sqlite-statements.ts),
  * in KiB, unless configured. Compiled, they take 20 to 30 times as much native memory: at most
  * some 15 MiB per connection. A server runs a few hundred distinct statements, most under
  * 1 KiB of SQL.
@@ -140,7 +140,7 @@ export const DEFAULT_SQLITE_CACHE_MB = 64;
 export const DEFAULT_SQLITE_STATEMENT_CACHE_KB = 512;
 
 /**
- * PostgreSQL's pool, and how many of its connections may write at once (store/pg-group-commit.ts;
+ * PostgreSQL's pool, and how many of its connections may write at once (store/commit/pg-group-commit.ts;
  * the second only behind a slow batch, below). Two lanes rather than four: sends that wait for a
  * lane share its commit, and with several
  * processes each one sees a share of the load, so fewer lanes keep its batches large (the cluster

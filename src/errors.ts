@@ -257,7 +257,7 @@ export class IncompatibleParametersError extends JsonableError {
  */
 /**
  * A PostgreSQL group-commit batch was rolled back because another of its transactions failed
- * (store/pg-group-commit.ts): nothing of this one was kept; withTransaction runs it again, alone.
+ * (store/commit/pg-group-commit.ts): nothing of this one was kept; withTransaction runs it again, alone.
  */
 export class BatchRolledBackError extends Error {
   constructor() {

@@ -7,7 +7,7 @@ import { LocalBus, type ServerBus } from "./events/bus.ts";
 import { buildApp, loadRoutes } from "./http/app.ts";
 import { testControlEndpoints } from "./http/test-control.ts";
 import { migrate, openStore, type Store } from "./store/db.ts";
-import { nextMessageId } from "./store/message-inserts.ts";
+import { nextMessageId } from "./store/messages/message-inserts.ts";
 import { QueueManager } from "./events/queue-manager.ts";
 import { keepLoadedQueues, loadQueues, queuesFile, saveQueues } from "./events/persist.ts";
 import { busChannel, RedisBus } from "./events/redis-bus.ts";

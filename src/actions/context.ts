@@ -6,13 +6,13 @@ import type { Config } from "../config.ts";
 import { LocalBus, type EventBus } from "../events/bus.ts";
 import { messageOrder } from "../events/message-order.ts";
 import type { ApiEvent, Delivery } from "../events/types.ts";
-import type { Engine } from "../store/types.ts";
-import type { GroupCommitter, TransactionRun } from "../store/group-commit.ts";
-import type { MessageInsert } from "../store/message-inserts.ts";
-import type { InsertedMessage } from "../store/messages.ts";
+import type { Engine } from "../store/schema/types.ts";
+import type { GroupCommitter, TransactionRun } from "../store/commit/group-commit.ts";
+import type { MessageInsert } from "../store/messages/message-inserts.ts";
+import type { InsertedMessage } from "../store/messages/messages.ts";
 import type { Store } from "../store/db.ts";
-import { syncReadCache } from "../store/read-cache.ts";
-import type { Database, RealmRow, UserRow } from "../store/schema.ts";
+import { syncReadCache } from "../store/engine/read-cache.ts";
+import type { Database, RealmRow, UserRow } from "../store/schema/database.ts";
 import { BatchRolledBackError, NestedTransactionError } from "../errors.ts";
 
 /**
@@ -27,7 +27,7 @@ import { BatchRolledBackError, NestedTransactionError } from "../errors.ts";
 export type ActionCtx = {
   db: Kysely<Database>;
   engine: Engine;
-  /** The store's write-transaction runner (see store/group-commit.ts). */
+  /** The store's write-transaction runner (see store/commit/group-commit.ts). */
   transact: GroupCommitter;
   bus: EventBus;
   clock: Clock;
@@ -214,7 +214,7 @@ export function syncReads(ctx: ActionCtx): Promise<void> {
 
 /**
  * Runs `fn` in one write transaction outside any request, for background work that publishes no
- * event (the presence batches of store/presence-write-behind.ts): no request's guard to share.
+ * event (the presence batches of store/users/presence-write-behind.ts): no request's guard to share.
  */
 export function withBackgroundTransaction<T>(store: Store, fn: (tx: Transaction<Database>) => Promise<T>): Promise<T> {
   return store.transact(fn);
@@ -234,7 +234,7 @@ export function withTransaction<T>(ctx: ActionCtx, fn: (tx: Transaction<Database
 /**
  * `withTransaction` for a transaction that starts by inserting `message` (a checked channel
  * send): the store inserts it, on PostgreSQL in one statement with the messages of the sends
- * batched with it (store/message-inserts.ts), and `fn` gets what the insert told.
+ * batched with it (store/messages/message-inserts.ts), and `fn` gets what the insert told.
  */
 export function withMessageTransaction<T>(
   ctx: ActionCtx,

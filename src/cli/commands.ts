@@ -11,11 +11,11 @@ import { doWelcomeNewUser } from "../actions/onboarding/welcome-bot.ts";
 import type { Store } from "../store/db.ts";
 import { makeLogger } from "../log.ts";
 import { registerWithRelay } from "../actions/push/server-registration.ts";
-import { ROLE, ROLE_BY_NAME } from "../store/roles.ts";
-import type { Database, RealmRow, UserRow } from "../store/schema.ts";
-import { countActiveHumanOwners, getUserByDeliveryEmail } from "../store/users.ts";
+import { ROLE, ROLE_BY_NAME } from "../model/roles.ts";
+import type { Database, RealmRow, UserRow } from "../store/schema/database.ts";
+import { countActiveHumanOwners, getUserByDeliveryEmail } from "../store/users/users.ts";
 import { CliError, type OptionSpecs } from "./args.ts";
-import { emailDomain } from "../store/emails.ts";
+import { emailDomain } from "../model/emails.ts";
 
 /** What a command runs against: the store, the default realm, and its terminal. */
 export type AdminEnv = {

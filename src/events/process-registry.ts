@@ -14,7 +14,7 @@
  */
 import type { Redis } from "ioredis";
 import type { Logger } from "pino";
-import { idChunks } from "../store/chunks.ts";
+import { idChunks } from "../store/engine/chunks.ts";
 
 /** How long a process's keys live unless renewed. */
 const PROCESS_TTL_SECONDS = 60;

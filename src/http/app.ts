@@ -19,7 +19,7 @@ import type { JsonText } from "../events/pending-events.ts";
 import { acceptedEncoding, compressAnswer, compressJsonAnswers } from "./compression.ts";
 import { isRealmAdmin } from "../permissions/check.ts";
 import { MAX_PATH_PARAM_CHARS, parseParams, pathSegmentTooLong, type ParseResult } from "./params.ts";
-import { emailDomain } from "../store/emails.ts";
+import { emailDomain } from "../model/emails.ts";
 import { fileFieldNames, readMultipartFile } from "../files/uploaded-file.ts";
 import type { ProcessRegistry } from "../events/process-registry.ts";
 import { registerEventsForwarding } from "./forward-events.ts";

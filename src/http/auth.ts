@@ -6,7 +6,7 @@ import type { FastifyRequest } from "fastify";
 import type { Kysely } from "kysely";
 import type { Clock } from "../clock.ts";
 import { nowSeconds } from "../clock.ts";
-import type { Database, RealmRow, UserRow } from "../store/schema.ts";
+import type { Database, RealmRow, UserRow } from "../store/schema/database.ts";
 import { JsonableError, UnauthorizedError } from "../errors.ts";
 import { authenticateApiKey, authenticateApiKeyOnly, authenticateSession } from "../actions/users/authenticate.ts";
 import { readCookie, SESSION_COOKIE } from "./session.ts";

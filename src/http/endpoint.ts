@@ -9,7 +9,7 @@ import { JsonText } from "../events/pending-events.ts";
 import type { QueueManager } from "../events/queue-manager.ts";
 import type { RateLimiter } from "../rate-limit.ts";
 import type { Store } from "../store/db.ts";
-import type { PresenceWriteBehind } from "../store/presence-write-behind.ts";
+import type { PresenceWriteBehind } from "../store/users/presence-write-behind.ts";
 
 /** A response that is not the JSON envelope: an HTTP redirect. */
 export class Redirect {
@@ -53,7 +53,7 @@ export type RouteServices = {
   queues: QueueManager;
   /** Failed password checks per username (POST /fetch_api_key, a password change; Zulip's authenticate_by_username). */
   loginLimiter: RateLimiter;
-  /** Presence reports that announce nothing, written behind (store/presence-write-behind.ts). */
+  /** Presence reports that announce nothing, written behind (store/users/presence-write-behind.ts). */
   presenceWrites: PresenceWriteBehind;
 };
 

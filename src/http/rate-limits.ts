@@ -15,7 +15,7 @@ import type { Kysely } from "kysely";
 import type { Clock } from "../clock.ts";
 import { JsonableError, RateLimitedError } from "../errors.ts";
 import type { RateLimits, RateLimitState } from "../rate-limit.ts";
-import type { Database } from "../store/schema.ts";
+import type { Database } from "../store/schema/database.ts";
 import { checkCredentials, hasCredentials, type CredentialSource } from "./auth.ts";
 import type { App, Endpoint } from "./endpoint.ts";
 import { jsonPath } from "./session.ts";

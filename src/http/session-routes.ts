@@ -10,7 +10,7 @@ import type { ActionCtx } from "../actions/context.ts";
 import { logIn, logOut } from "../actions/users/sessions.ts";
 import { JsonableError } from "../errors.ts";
 import type { RateLimiter } from "../rate-limit.ts";
-import type { UserRow } from "../store/schema.ts";
+import type { UserRow } from "../store/schema/database.ts";
 import { authenticate, type AuthEnv } from "./auth.ts";
 import type { App, AppRequest, Endpoint } from "./endpoint.ts";
 import { str, type ParseResult } from "./params.ts";

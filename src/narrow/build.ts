@@ -1,11 +1,11 @@
 /**
  * Narrow terms to conditions over `messages` (Zulip's NarrowBuilder): this file decides what each
- * term means and resolves its operands; store/message-narrow.ts writes the SQL. A term only ever
- * removes messages: which messages the viewer may see at all is store/narrow-visibility.ts's job.
+ * term means and resolves its operands; store/messages/message-narrow.ts writes the SQL. A term only ever
+ * removes messages: which messages the viewer may see at all is store/messages/narrow-visibility.ts's job.
  * Operand lookups happen here, in term order, so errors come in the order Zulip reports them.
  */
 import { isGuest } from "../permissions/check.ts";
-import { hasFlagSql, mentionedSql, unreadForSql } from "../store/message-flags.ts";
+import { hasFlagSql, mentionedSql, unreadForSql } from "../store/messages/message-flags.ts";
 import {
   allOfSql,
   allMessagesSql,
@@ -24,17 +24,17 @@ import {
   topicSql,
   type BuiltNarrow,
   type MessageCondition,
-} from "../store/message-narrow.ts";
-import { findDirectConversation, sharedDirectRecipientIds } from "../store/messages.ts";
-import { personalHistorySql, visibleSql } from "../store/narrow-visibility.ts";
-import { streamIdsWhere } from "../store/streams.ts";
+} from "../store/messages/message-narrow.ts";
+import { findDirectConversation, sharedDirectRecipientIds } from "../store/messages/messages.ts";
+import { personalHistorySql, visibleSql } from "../store/messages/narrow-visibility.ts";
+import { streamIdsWhere } from "../store/channels/streams.ts";
 import { BadNarrowError } from "../errors.ts";
 import { canAccessStreamHistory, streamByOperand, userByOperand, type NarrowScope } from "./lookups.ts";
 import { mutingSql } from "./muting.ts";
 import { operandText, type NarrowTerm, type Operand } from "./parse.ts";
-import { parseSearch } from "../store/search-words.ts";
+import { parseSearch } from "../model/search-words.ts";
 
-export type { BuiltNarrow } from "../store/message-narrow.ts";
+export type { BuiltNarrow } from "../store/messages/message-narrow.ts";
 
 /** Zulip's resolved-topic prefix. */
 const RESOLVED_TOPIC_PREFIX = "✔ ";

@@ -3,7 +3,7 @@
  * exactly the words of the text that the search matched, as Zulip's ts_headline-based
  * highlighting does. Works on HTML: tags and character references are never split or marked.
  */
-import { WORD_PATTERN, foldWord, searchWords, type SearchQuery } from "../store/search-words.ts";
+import { WORD_PATTERN, foldWord, searchWords, type SearchQuery } from "../model/search-words.ts";
 
 const HIGHLIGHT_START = '<span class="highlight">';
 const HIGHLIGHT_STOP = "</span>";

@@ -4,14 +4,14 @@
  * whether the viewer may read a channel's history. Conversations and channel lists come straight
  * from store/ (messages.ts, streams.ts).
  */
-import type { Db } from "../store/types.ts";
-import { apiEmail } from "../store/emails.ts";
-import type { StreamRow, UserRow } from "../store/schema.ts";
-import { getStreamById, getStreamByName } from "../store/streams.ts";
-import { getUser, getUserByDeliveryEmail } from "../store/users.ts";
+import type { Db } from "../store/schema/types.ts";
+import { apiEmail } from "../model/emails.ts";
+import type { StreamRow, UserRow } from "../store/schema/database.ts";
+import { getStreamById, getStreamByName } from "../store/channels/streams.ts";
+import { getUser, getUserByDeliveryEmail } from "../store/users/users.ts";
 import { isGuest } from "../permissions/check.ts";
 import { hasContentAccess } from "../permissions/stream-access.ts";
-import { getSubscription } from "../store/subscriptions.ts";
+import { getSubscription } from "../store/channels/subscriptions.ts";
 
 /** Where a narrow is evaluated: the store, the realm, the viewer and the realm's email host. */
 export type NarrowScope = { db: Db; realmId: number; viewer: UserRow; host: string };

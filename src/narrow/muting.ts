@@ -3,9 +3,9 @@
  * out muted topics, and messages of muted channels unless their topic is unmuted or followed.
  * Channel muting does not apply to a narrow of that channel itself.
  */
-import type { MessageCondition } from "../store/message-narrow.ts";
-import { notMutedTopicSql, unmutedSql } from "../store/narrow-visibility.ts";
-import { mutedStreamIds } from "../store/subscriptions.ts";
+import type { MessageCondition } from "../store/messages/message-narrow.ts";
+import { notMutedTopicSql, unmutedSql } from "../store/messages/narrow-visibility.ts";
+import { mutedStreamIds } from "../store/channels/subscriptions.ts";
 import type { NarrowScope } from "./lookups.ts";
 
 /** SQL: the message is not hidden by the viewer's muting; `channelStreamId` is the narrow's channel, if any. */

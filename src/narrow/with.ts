@@ -3,7 +3,7 @@
  * conversation, so links keep working after the message moves (Zulip's
  * update_narrow_terms_containing_with_operator). Only GET /messages applies it.
  */
-import type { MessageRow } from "../store/schema.ts";
+import type { MessageRow } from "../store/schema/database.ts";
 import { BadNarrowError } from "../errors.ts";
 import { InvalidOperatorCombinationError } from "../errors.ts";
 import type { NarrowTerm } from "./parse.ts";

@@ -4,7 +4,7 @@
  */
 import type { Kysely } from "kysely";
 import type { Config } from "../config.ts";
-import type { Database, RealmRow, UserRow } from "../store/schema.ts";
+import type { Database, RealmRow, UserRow } from "../store/schema/database.ts";
 
 /** Who asks, in which realm, with the database to read. */
 export type Caller = {

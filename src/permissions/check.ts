@@ -1,9 +1,9 @@
 /** Permission checks against realm settings that hold group-setting values. */
-import type { Db } from "../store/types.ts";
-import type { RealmRow, UserRow } from "../store/schema.ts";
-import { isUserInGroup } from "../store/group-membership.ts";
+import type { Db } from "../store/schema/types.ts";
+import type { RealmRow, UserRow } from "../store/schema/database.ts";
+import { isUserInGroup } from "../store/groups/group-membership.ts";
 import { realmSettings, type RealmGroupSetting } from "./realm-settings.ts";
-import { ROLE } from "../store/roles.ts";
+import { ROLE } from "../model/roles.ts";
 
 /** Whether the user belongs to the group named by a realm permission setting. */
 export function hasRealmPermission(db: Db, realm: RealmRow, user: UserRow, setting: RealmGroupSetting): Promise<boolean> {

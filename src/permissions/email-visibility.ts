@@ -1,7 +1,7 @@
 /** Who may see a user's real (delivery) email address (Zulip's email_address_visibility rules). */
-import { EMAIL_VISIBILITY } from "../store/emails.ts";
-import { ROLE } from "../store/roles.ts";
-import type { UserRow } from "../store/schema.ts";
+import { EMAIL_VISIBILITY } from "../model/emails.ts";
+import { ROLE } from "../model/roles.ts";
+import type { UserRow } from "../store/schema/database.ts";
 
 /** The email_address_visibility values whose real addresses each role may see (Zulip's table). */
 const VISIBLE_EMAILS_BY_ROLE: Record<number, readonly number[]> = {

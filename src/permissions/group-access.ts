@@ -4,12 +4,12 @@
  * access_user_group_for_update and friends).
  */
 import { JsonableError, PermissionDeniedError } from "../errors.ts";
-import type { Db } from "../store/types.ts";
-import type { RealmRow, UserGroupRow, UserRow } from "../store/schema.ts";
-import { getGroup } from "../store/user-groups.ts";
+import type { Db } from "../store/schema/types.ts";
+import type { RealmRow, UserGroupRow, UserRow } from "../store/schema/database.ts";
+import { getGroup } from "../store/groups/user-groups.ts";
 import { hasRealmPermission, isGuest } from "./check.ts";
-import { isUserInGroup } from "../store/group-membership.ts";
-import { SYSTEM_GROUP, type SystemGroupName } from "../store/roles.ts";
+import { isUserInGroup } from "../store/groups/group-membership.ts";
+import { SYSTEM_GROUP, type SystemGroupName } from "../model/roles.ts";
 
 /** The permission settings every user group carries, as API names. */
 export const GROUP_PERMISSION_SETTINGS = [

@@ -3,10 +3,10 @@
  * anonymous set `{direct_members, direct_subgroups}`; both are stored as a group row (anonymous
  * ones with a null name) so that one recursive membership check serves every permission.
  */
-import type { Db } from "../store/types.ts";
-import { addMembers, addSubgroups, directSubgroupIds, getGroup, insertGroup, systemGroupsByName } from "../store/user-groups.ts";
-import { activeDirectMemberIds } from "../store/group-membership.ts";
-import { usersByIds } from "../store/users.ts";
+import type { Db } from "../store/schema/types.ts";
+import { addMembers, addSubgroups, directSubgroupIds, getGroup, insertGroup, systemGroupsByName } from "../store/groups/user-groups.ts";
+import { activeDirectMemberIds } from "../store/groups/group-membership.ts";
+import { usersByIds } from "../store/users/users.ts";
 import { JsonableError } from "../errors.ts";
 
 /** A setting value that lists its holders rather than naming a group. */

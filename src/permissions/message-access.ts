@@ -10,12 +10,12 @@
  */
 import type { AuthedCaller } from "./caller.ts";
 import { InvalidMessageError } from "../errors.ts";
-import type { Db } from "../store/types.ts";
-import { directRecipientMembers, getMessage } from "../store/messages.ts";
-import { flagRowUserIds, receivedIds, storedFlags } from "../store/message-flags.ts";
-import type { MessageRow, StreamRow, UserRow } from "../store/schema.ts";
-import { getStreamById } from "../store/streams.ts";
-import { activeUsersByIds, getSubscription, periodsOverlapping, subscriberIds } from "../store/subscriptions.ts";
+import type { Db } from "../store/schema/types.ts";
+import { directRecipientMembers, getMessage } from "../store/messages/messages.ts";
+import { flagRowUserIds, receivedIds, storedFlags } from "../store/messages/message-flags.ts";
+import type { MessageRow, StreamRow, UserRow } from "../store/schema/database.ts";
+import { getStreamById } from "../store/channels/streams.ts";
+import { activeUsersByIds, getSubscription, periodsOverlapping, subscriberIds } from "../store/channels/subscriptions.ts";
 import { isGuest } from "./check.ts";
 import { hasContentAccess } from "./stream-access.ts";
 

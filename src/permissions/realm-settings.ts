@@ -2,8 +2,8 @@
  * Realm (organization) settings with Zulip's defaults. The realms.settings column keeps only
  * values set explicitly; group settings are stored as group ids.
  */
-import type { RealmRow } from "../store/schema.ts";
-import { SYSTEM_GROUP, type SystemGroupName } from "../store/roles.ts";
+import type { RealmRow } from "../store/schema/database.ts";
+import { SYSTEM_GROUP, type SystemGroupName } from "../model/roles.ts";
 
 /** Realm permission settings that hold a group-setting value, with their default system group. */
 export const REALM_GROUP_SETTING_DEFAULTS = {

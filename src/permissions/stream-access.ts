@@ -5,11 +5,11 @@
  */
 import type { AuthedCaller, Caller } from "./caller.ts";
 import { CannotAdministerChannelError, JsonableError } from "../errors.ts";
-import type { Db } from "../store/types.ts";
-import type { StreamRow, SubscriptionRow, UserRow } from "../store/schema.ts";
-import { getStreamById, getStreamByName } from "../store/streams.ts";
-import { activeRealmMembers, getSubscription, subscriberIds, type RealmMember } from "../store/subscriptions.ts";
-import { effectiveMemberIds, isUserInGroup } from "../store/group-membership.ts";
+import type { Db } from "../store/schema/types.ts";
+import type { StreamRow, SubscriptionRow, UserRow } from "../store/schema/database.ts";
+import { getStreamById, getStreamByName } from "../store/channels/streams.ts";
+import { activeRealmMembers, getSubscription, subscriberIds, type RealmMember } from "../store/channels/subscriptions.ts";
+import { effectiveMemberIds, isUserInGroup } from "../store/groups/group-membership.ts";
 import { isGuest, isRealmAdmin } from "./check.ts";
 
 /** A channel the caller may use, and the caller's active subscription to it (if any). */

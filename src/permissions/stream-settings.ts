@@ -4,7 +4,7 @@
  * enforce them (actions/channels/settings.ts); the register snapshot describes them to clients
  * (register/permission-settings.ts).
  */
-import { SYSTEM_GROUP, type SystemGroupName } from "../store/roles.ts";
+import { SYSTEM_GROUP, type SystemGroupName } from "../model/roles.ts";
 
 /** A setting's default: a system group, or "creator", an anonymous group holding the channel's creator (Zulip's stream_creator_or_nobody). */
 export type StreamSettingDefault = SystemGroupName | "creator";

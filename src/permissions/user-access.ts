@@ -4,13 +4,13 @@
  */
 import { JsonableError } from "../errors.ts";
 import { hasRealmPermission, isGuest, isRealmAdmin } from "./check.ts";
-import { effectiveMemberIds, guestIdsOutsideGroup } from "../store/group-membership.ts";
+import { effectiveMemberIds, guestIdsOutsideGroup } from "../store/groups/group-membership.ts";
 import { realmSettings, type RealmGroupSetting } from "./realm-settings.ts";
 import { canSeeDeliveryEmail } from "./email-visibility.ts";
-import { emailDomain } from "../store/emails.ts";
-import type { Db } from "../store/types.ts";
-import type { RealmRow, UserRow } from "../store/schema.ts";
-import { getUser, getUserByDeliveryEmail, idsInDirectConversationsWith, idsSharingSubscription, listUsers } from "../store/users.ts";
+import { emailDomain } from "../model/emails.ts";
+import type { Db } from "../store/schema/types.ts";
+import type { RealmRow, UserRow } from "../store/schema/database.ts";
+import { getUser, getUserByDeliveryEmail, idsInDirectConversationsWith, idsSharingSubscription, listUsers } from "../store/users/users.ts";
 import type { AuthedCaller } from "./caller.ts";
 
 /** What a caller may do with the user it fetches. */

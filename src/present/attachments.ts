@@ -1,7 +1,7 @@
 /** API shapes of attachments, saved snippets and custom emoji, shared by REST, register and events. */
-import type { AttachmentRow, LinkedMessage } from "../store/attachments.ts";
-import type { RealmEmojiRow } from "../store/realm-emoji.ts";
-import type { SavedSnippetRow } from "../store/saved-snippets.ts";
+import type { AttachmentRow, LinkedMessage } from "../store/messages/attachments.ts";
+import type { RealmEmojiRow } from "../store/realm/realm-emoji.ts";
+import type { SavedSnippetRow } from "../store/users/saved-snippets.ts";
 
 /** OpenAPI's Attachments object (times in milliseconds). */
 export type ApiAttachment = { id: number; name: string; path_id: string; size: number; create_time: number; messages: Array<{ id: number; date_sent: number }> };

@@ -1,5 +1,5 @@
 /** API shapes of drafts and scheduled messages, shared by REST answers, the snapshot and events. */
-import type { DraftRow, ScheduledMessageRow } from "../store/schema-drafts.ts";
+import type { DraftRow, ScheduledMessageRow } from "../store/schema/drafts.ts";
 
 /** A draft (Zulip's Draft.to_dict). */
 export type ApiDraft = { id: number; type: "" | "stream" | "private"; to: number[]; topic: string; content: string; timestamp: number };

@@ -1,5 +1,5 @@
 /** Invitations as GET /invites shows them (Zulip's Invite object), and the links they are opened by. */
-import type { InviteRow } from "../store/schema-invites.ts";
+import type { InviteRow } from "../store/schema/invites.ts";
 
 /** The web app's address of an invitation's sign-up page, for a token. */
 export function inviteLinkUrl(externalUrl: string, token: string): string {

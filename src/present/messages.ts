@@ -1,13 +1,13 @@
 /**
  * Message rows as the API shows them (Zulip's Message object for GET /messages and `message`
- * events), without the per-user `flags`, which readers add from store/message-flags.ts.
+ * events), without the per-user `flags`, which readers add from store/messages/message-flags.ts.
  */
 import { topicLinks } from "../markdown/topic-links.ts";
 import type { Linkifier } from "../markdown/types.ts";
 import { realmSettings } from "../permissions/realm-settings.ts";
-import type { MessageLookupRows } from "../store/message-lookups.ts";
-import type { MessageRow, RealmRow, ReactionRow, UserRow } from "../store/schema.ts";
-import { apiEmail, dummyEmail, EMAIL_VISIBILITY } from "../store/emails.ts";
+import type { MessageLookupRows } from "../store/lookups/message-lookups.ts";
+import type { MessageRow, RealmRow, ReactionRow, UserRow } from "../store/schema/database.ts";
+import { apiEmail, dummyEmail, EMAIL_VISIBILITY } from "../model/emails.ts";
 import type { Viewer } from "../permissions/email-visibility.ts";
 import { avatarUrl, INACCESSIBLE_USER_NAME } from "./users.ts";
 
@@ -174,7 +174,7 @@ export function newChannelMessageLookups(realm: RealmRow, host: string, sender: 
 }
 
 /**
- * The lookups of a batch of messages from the rows store/message-lookups.ts loaded for them:
+ * The lookups of a batch of messages from the rows store/lookups/message-lookups.ts loaded for them:
  * senders, channel names, DM participants, reactions, submessages, linkifiers.
  */
 export function messageLookups(realm: RealmRow, host: string, loaded: MessageLookupRows): MessageLookups {

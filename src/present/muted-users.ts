@@ -1,5 +1,5 @@
 /** The muted-user objects of the register snapshot and `muted_users` events. */
-import type { MutedUserRow } from "../store/muted-users.ts";
+import type { MutedUserRow } from "../store/users/muted-users.ts";
 
 /** A muted user as the API shows it: the muted user's id and when they were muted. */
 export type ApiMutedUser = { id: number; timestamp: number };

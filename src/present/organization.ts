@@ -1,7 +1,7 @@
 /** API shapes of organization configuration: user statuses, code playgrounds, linkifiers and allowed email domains. */
 import type { Selectable } from "kysely";
-import type { RealmDomainRow } from "../store/schema-invites.ts";
-import type { LinkifierTable, RealmPlaygroundTable, UserStatusTable } from "../store/schema.ts";
+import type { RealmDomainRow } from "../store/schema/invites.ts";
+import type { LinkifierTable, RealmPlaygroundTable, UserStatusTable } from "../store/schema/database.ts";
 
 /** SPEC.md's user status object; every key optional (an empty object when nothing is set). */
 export type ApiUserStatus = {

@@ -3,7 +3,7 @@
  * a timestamp per "client"), and the server's presence timing, which the formats, the ping
  * handling and the register keys share. Pure.
  */
-import type { UserPresenceRow } from "../store/schema-presence.ts";
+import type { UserPresenceRow } from "../store/schema/presence.ts";
 
 /**
  * How often clients ping (Zulip's PRESENCE_PING_INTERVAL_SECS; the register key

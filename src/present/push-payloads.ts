@@ -4,7 +4,7 @@
  * the Zulip app reads from tokens registered with the plain protocol; and their removal forms.
  * Key order follows upstream's (its JSON keeps insertion order).
  */
-import { dummyEmail } from "../store/emails.ts";
+import { dummyEmail } from "../model/emails.ts";
 import { INACCESSIBLE_USER_NAME } from "./users.ts";
 
 /** Why a user is notified (Zulip's NotificationTriggers), in the order the first match wins (actions/push/triggers.ts). */

@@ -1,5 +1,5 @@
 /** API shapes of push registrations (the register snapshot's `push_devices`). */
-import type { PushDeviceRow } from "../store/schema-push.ts";
+import type { PushDeviceRow } from "../store/schema/push.ts";
 
 /** A registration's state as clients see it (Zulip's PushDevice.status). */
 export type PushDeviceStatus = "active" | "pending" | "failed";

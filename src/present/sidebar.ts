@@ -1,6 +1,6 @@
 /** Navigation views (FL 390) and channel folders (FL 389) as the API shows them. */
-import type { NavigationViewRow } from "../store/navigation-views.ts";
-import type { ChannelFolderRow } from "../store/channel-folders.ts";
+import type { NavigationViewRow } from "../store/users/navigation-views.ts";
+import type { ChannelFolderRow } from "../store/channels/channel-folders.ts";
 
 /** A navigation view; `name` is null for built-in views. */
 export type ApiNavigationView = { fragment: string; is_pinned: boolean; name: string | null };

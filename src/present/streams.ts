@@ -3,12 +3,12 @@
  * snapshot and events: zulip-openapi.yaml's BasicChannel and Subscriptions fields plus the
  * channel fields SPEC.md's feature level adds after that file (FL 325-407).
  */
-import type { StreamRow, SubscriptionRow, UserRow } from "../store/schema.ts";
-import { userSetting } from "../store/user-settings.ts";
+import type { StreamRow, SubscriptionRow, UserRow } from "../store/schema/database.ts";
+import { userSetting } from "../model/user-settings.ts";
 import type { GroupSettingValue } from "../permissions/group-setting.ts";
-import { SYSTEM_GROUP } from "../store/roles.ts";
-import type { GroupIndex } from "../store/group-index.ts";
-import type { StreamLookups } from "../store/stream-lookups.ts";
+import { SYSTEM_GROUP } from "../model/roles.ts";
+import type { GroupIndex } from "../store/groups/group-index.ts";
+import type { StreamLookups } from "../store/lookups/stream-lookups.ts";
 import { renderMessage } from "../markdown/render.ts";
 import { groupSettingValue } from "./user-groups.ts";
 
@@ -84,7 +84,7 @@ function systemGroupName(index: GroupIndex, groupId: number): string {
   return group?.is_system_group === 1 ? (group.name ?? "") : "";
 }
 
-/** Presents channels of one realm, with what store/stream-lookups.ts loaded for them. */
+/** Presents channels of one realm, with what store/lookups/stream-lookups.ts loaded for them. */
 export function presentStreams(streams: readonly StreamRow[], lookups: StreamLookups): ApiStream[] {
   const groups = lookups.settingGroups;
   const out: ApiStream[] = [];

@@ -1,9 +1,9 @@
 /** User groups in their API shape, for the register snapshot, REST responses and events. */
 import type { GroupSettingValue } from "../permissions/group-setting.ts";
 import type { GroupPermissionSetting } from "../permissions/group-access.ts";
-import { SYSTEM_GROUP } from "../store/roles.ts";
-import type { UserGroupRow } from "../store/schema.ts";
-import type { GroupIndex } from "../store/group-index.ts";
+import { SYSTEM_GROUP } from "../model/roles.ts";
+import type { UserGroupRow } from "../store/schema/database.ts";
+import type { GroupIndex } from "../store/groups/group-index.ts";
 
 /** SPEC.md's user group object. */
 export type ApiUserGroup = {

@@ -1,9 +1,9 @@
 /** User, bot and custom-profile-field rows as the API shows them: responses, snapshot and events. */
 import crypto from "node:crypto";
-import { ROLE } from "../store/roles.ts";
-import type { CustomProfileFieldRow, ServiceRow, UserRow } from "../store/schema.ts";
-import type { ProfileValueRow } from "../store/custom-profile.ts";
-import { apiEmail, dummyEmail, EMAIL_VISIBILITY } from "../store/emails.ts";
+import { ROLE } from "../model/roles.ts";
+import type { CustomProfileFieldRow, ServiceRow, UserRow } from "../store/schema/database.ts";
+import type { ProfileValueRow } from "../store/realm/custom-profile.ts";
+import { apiEmail, dummyEmail, EMAIL_VISIBILITY } from "../model/emails.ts";
 import { canSeeDeliveryEmail, type Viewer } from "../permissions/email-visibility.ts";
 
 /** Custom profile field types, as /register's custom_profile_field_types lists them. */

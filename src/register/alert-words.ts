@@ -1,7 +1,7 @@
 /** The register snapshot's `alert_words` and `muted_users` (spectators have neither). */
 import { presentMutedUsers } from "../present/muted-users.ts";
-import { listAlertWords } from "../store/alert-words.ts";
-import { listMutedUsers } from "../store/muted-users.ts";
+import { listAlertWords } from "../store/users/alert-words.ts";
+import { listMutedUsers } from "../store/users/muted-users.ts";
 import type { StateProvider } from "./provider.ts";
 
 /** The caller's alert words and the users they muted. */

@@ -1,6 +1,6 @@
 /** The register snapshot's `default_streams` part: realm_default_streams, as channel ids (FL 330). */
 import { isGuest } from "../permissions/check.ts";
-import { defaultStreamIds } from "../store/default-streams.ts";
+import { defaultStreamIds } from "../store/channels/default-streams.ts";
 import type { StateProvider } from "./provider.ts";
 
 /** The realm's default channel ids; empty for guests and spectators, who get no default_streams events. */

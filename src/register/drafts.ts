@@ -1,12 +1,12 @@
 /** The register snapshot's `drafts`, `scheduled_messages` and `reminders`. */
 import { presentDraft, presentReminder, presentScheduledMessage, type ApiReminder, type ApiScheduledMessage } from "../present/drafts.ts";
-import { listDrafts } from "../store/drafts.ts";
-import { directRecipientMembers } from "../store/messages.ts";
-import { listUndeliveredScheduledMessages } from "../store/scheduled-messages.ts";
-import type { Db } from "../store/types.ts";
-import { userSetting } from "../store/user-settings.ts";
-import type { UserRow } from "../store/schema.ts";
-import { DELIVERY_TYPE } from "../store/schema-drafts.ts";
+import { listDrafts } from "../store/messages/drafts.ts";
+import { directRecipientMembers } from "../store/messages/messages.ts";
+import { listUndeliveredScheduledMessages } from "../store/messages/scheduled-messages.ts";
+import type { Db } from "../store/schema/types.ts";
+import { userSetting } from "../model/user-settings.ts";
+import type { UserRow } from "../store/schema/database.ts";
+import { DELIVERY_TYPE } from "../store/schema/drafts.ts";
 import { readWanted, type StateProvider } from "./provider.ts";
 
 /** Zulip's MAX_DRAFTS_IN_REGISTER_RESPONSE: the newest drafts only; GET /drafts has them all. */

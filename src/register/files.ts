@@ -1,8 +1,8 @@
 /** The register snapshot's `saved_snippets` and `realm_emoji`. */
 import { presentRealmEmoji, presentSavedSnippet, type ApiRealmEmoji } from "../present/attachments.ts";
-import type { Db } from "../store/types.ts";
-import { listRealmEmoji } from "../store/realm-emoji.ts";
-import { listSavedSnippets } from "../store/saved-snippets.ts";
+import type { Db } from "../store/schema/types.ts";
+import { listRealmEmoji } from "../store/realm/realm-emoji.ts";
+import { listSavedSnippets } from "../store/users/saved-snippets.ts";
 import type { StateProvider } from "./provider.ts";
 
 /** Saved snippets (unauthenticated spectators have none) and the realm's custom emoji. */

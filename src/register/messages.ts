@@ -5,8 +5,8 @@
  */
 import { mutedTopicsState, userTopicsState } from "./user-topics.ts";
 import type { SnapshotCtx } from "./provider.ts";
-import type { UserRow } from "../store/schema.ts";
-import { classifyUnreads, maxReceivedMessageId, MAX_UNREAD_MESSAGES, recentDirectConversations, starredMessageIds, unreadRows, type RawUnreads } from "../store/unreads.ts";
+import type { UserRow } from "../store/schema/database.ts";
+import { classifyUnreads, maxReceivedMessageId, MAX_UNREAD_MESSAGES, recentDirectConversations, starredMessageIds, unreadRows, type RawUnreads } from "../store/lookups/unreads.ts";
 import { readWanted, type StateProvider } from "./provider.ts";
 
 type IdGroup<K extends string> = Record<K, number | string> & { unread_message_ids: number[] };

@@ -1,11 +1,11 @@
 /** The register snapshot's organization configuration and statuses: user_status, realm_playgrounds, realm_linkifiers, realm_domains. */
 import { inaccessibleUserIds } from "../permissions/user-access.ts";
 import { presentLinkifier, presentPlayground, presentRealmDomain, presentUserStatus, type ApiUserStatus } from "../present/organization.ts";
-import { listLinkifiers } from "../store/linkifiers.ts";
-import { listPlaygrounds } from "../store/playgrounds.ts";
-import { listRealmDomains } from "../store/realm-domains.ts";
-import { listShownStatuses, presenceEnabled } from "../store/user-status.ts";
-import { listUsers } from "../store/users.ts";
+import { listLinkifiers } from "../store/realm/linkifiers.ts";
+import { listPlaygrounds } from "../store/realm/playgrounds.ts";
+import { listRealmDomains } from "../store/realm/realm-domains.ts";
+import { listShownStatuses, presenceEnabled } from "../store/users/user-status.ts";
+import { listUsers } from "../store/users/users.ts";
 import type { SnapshotCtx } from "./provider.ts";
 import type { StateProvider } from "./provider.ts";
 

@@ -6,7 +6,7 @@
 import { GROUP_PERMISSION_SETTINGS, GROUP_SETTING_RULES } from "../permissions/group-access.ts";
 import { STREAM_GROUP_SETTING_NAMES, STREAM_GROUP_SETTINGS } from "../permissions/stream-settings.ts";
 import { REALM_GROUP_SETTING_DEFAULTS, REALM_GROUP_SETTING_RULES, REALM_GROUP_SETTINGS } from "../permissions/realm-settings.ts";
-import { SYSTEM_GROUP } from "../store/roles.ts";
+import { SYSTEM_GROUP } from "../model/roles.ts";
 
 /** One setting's description (Zulip's GroupPermissionSetting). */
 type PermissionSettingInfo = {

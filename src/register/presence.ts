@@ -8,10 +8,10 @@ import { isGuest } from "../permissions/check.ts";
 import { realmSettings } from "../permissions/realm-settings.ts";
 import { inaccessibleUserIds } from "../permissions/user-access.ts";
 import { legacyUserPresence, modernPresence, presenceTimes, PRESENCE_HISTORY_DEFAULT_DAYS } from "../present/presence.ts";
-import { apiEmail, emailDomain } from "../store/emails.ts";
-import { listRealmPresences, type PresenceWithUser } from "../store/presence.ts";
-import type { UserRow } from "../store/schema.ts";
-import { listUsers } from "../store/users.ts";
+import { apiEmail, emailDomain } from "../model/emails.ts";
+import { listRealmPresences, type PresenceWithUser } from "../store/users/presence.ts";
+import type { UserRow } from "../store/schema/database.ts";
+import { listUsers } from "../store/users/users.ts";
 import type { StateProvider } from "./provider.ts";
 
 const SECONDS_PER_DAY = 86_400;

@@ -1,6 +1,6 @@
 /** The register snapshot's `push_devices` (FL 406): listed even when push is not configured, as upstream. */
 import { presentPushDevices } from "../present/push.ts";
-import { pushDevicesOf } from "../store/push.ts";
+import { pushDevicesOf } from "../store/push/push.ts";
 import type { StateProvider } from "./provider.ts";
 
 export const pushState: StateProvider = {

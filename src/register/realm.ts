@@ -5,11 +5,11 @@
  */
 import type { SnapshotCtx } from "./provider.ts";
 import { realmSettings, REALM_GROUP_SETTINGS, type RealmSettings } from "../permissions/realm-settings.ts";
-import { SYSTEM_GROUP } from "../store/roles.ts";
+import { SYSTEM_GROUP } from "../model/roles.ts";
 import { groupSettingValue } from "../present/user-groups.ts";
-import { emailDomain } from "../store/emails.ts";
+import { emailDomain } from "../model/emails.ts";
 import type { StateProvider } from "./provider.ts";
-import { loadGroupIndex, type GroupIndex } from "../store/group-index.ts";
+import { loadGroupIndex, type GroupIndex } from "../store/groups/group-index.ts";
 import { SERVER_SUPPORTED_PERMISSION_SETTINGS } from "./permission-settings.ts";
 
 /** Scalar settings shown as `realm_<name>`. */

@@ -1,7 +1,7 @@
 /** The register snapshot's `navigation_views` (FL 390) and `channel_folders` (FL 389, archived ones included, as Zulip sends them). */
 import { presentChannelFolder, presentNavigationView } from "../present/sidebar.ts";
-import { listChannelFolders, webPublicFolderIds } from "../store/channel-folders.ts";
-import { listNavigationViews } from "../store/navigation-views.ts";
+import { listChannelFolders, webPublicFolderIds } from "../store/channels/channel-folders.ts";
+import { listNavigationViews } from "../store/users/navigation-views.ts";
 import type { StateProvider } from "./provider.ts";
 
 /** The caller's navigation views and the realm's channel folders (spectators: no views). */

@@ -6,10 +6,10 @@ import type { SnapshotCtx } from "./provider.ts";
 import { hasMetadataAccess } from "../permissions/stream-access.ts";
 import { realmSettings } from "../permissions/realm-settings.ts";
 import { presentStreams, presentSubscription, withInheritedNotificationSettings, type ApiStream, type ApiSubscription } from "../present/streams.ts";
-import { streamLookups } from "../store/stream-lookups.ts";
-import type { StreamRow, UserRow } from "../store/schema.ts";
-import { listStreams } from "../store/streams.ts";
-import { activeRealmMembers, subscriberIdsByStream, userSubscriptionRows } from "../store/subscriptions.ts";
+import { streamLookups } from "../store/lookups/stream-lookups.ts";
+import type { StreamRow, UserRow } from "../store/schema/database.ts";
+import { listStreams } from "../store/channels/streams.ts";
+import { activeRealmMembers, subscriberIdsByStream, userSubscriptionRows } from "../store/channels/subscriptions.ts";
 import type { QueueOptions } from "../events/queue-options.ts";
 import type { StateProvider } from "./provider.ts";
 

@@ -1,8 +1,8 @@
 /** The register snapshot's `realm_user_groups`, and named groups presented from the loaded group index. */
-import type { Db } from "../store/types.ts";
-import { loadGroupIndex, loadGroupIndexFor, type GroupIndex } from "../store/group-index.ts";
+import type { Db } from "../store/schema/types.ts";
+import { loadGroupIndex, loadGroupIndexFor, type GroupIndex } from "../store/groups/group-index.ts";
 import { presentUserGroup, type ApiUserGroup } from "../present/user-groups.ts";
-import type { UserGroupRow } from "../store/schema.ts";
+import type { UserGroupRow } from "../store/schema/database.ts";
 import type { StateProvider } from "./provider.ts";
 
 /** One named group in its API shape. */

@@ -1,14 +1,14 @@
 /**
  * The register snapshot's personal settings: `user_settings` (FL 89), the legacy top-level
  * copies for clients without the user_settings_object capability, and the realm's defaults for
- * new users (`realm_user_settings_defaults`). The settings and their defaults: store/user-settings.ts.
+ * new users (`realm_user_settings_defaults`). The settings and their defaults: model/user-settings.ts.
  */
 import type { SnapshotCtx } from "./provider.ts";
 import { realmSettings } from "../permissions/realm-settings.ts";
-import { EMAIL_VISIBILITY } from "../store/emails.ts";
-import type { UserRow } from "../store/schema.ts";
-import { getRealmUserDefaults } from "../store/settings.ts";
-import { LEGACY_DISPLAY_SETTINGS, LEGACY_NOTIFICATION_SETTINGS, storedOverrides, USER_SETTING_DEFAULTS } from "../store/user-settings.ts";
+import { EMAIL_VISIBILITY } from "../model/emails.ts";
+import type { UserRow } from "../store/schema/database.ts";
+import { getRealmUserDefaults } from "../store/users/settings.ts";
+import { LEGACY_DISPLAY_SETTINGS, LEGACY_NOTIFICATION_SETTINGS, storedOverrides, USER_SETTING_DEFAULTS } from "../model/user-settings.ts";
 import type { StateProvider } from "./provider.ts";
 
 /** Notification sounds and emoji sets this server offers. */

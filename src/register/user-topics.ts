@@ -1,8 +1,8 @@
 /** The register snapshot's `user_topics` and the deprecated `muted_topics` (also sent as an event). */
-import type { Db } from "../store/types.ts";
-import type { RealmRow } from "../store/schema.ts";
-import { getStreamsByIds } from "../store/streams.ts";
-import { userTopicRows, VISIBILITY_POLICY } from "../store/user-topics.ts";
+import type { Db } from "../store/schema/types.ts";
+import type { RealmRow } from "../store/schema/database.ts";
+import { getStreamsByIds } from "../store/channels/streams.ts";
+import { userTopicRows, VISIBILITY_POLICY } from "../store/messages/user-topics.ts";
 
 /** The user's topic policies as the register snapshot's `user_topics` (archived channels left out). */
 export async function userTopicsState(db: Db, realm: RealmRow, userId: number): Promise<Array<{ stream_id: number; topic_name: string; last_updated: number; visibility_policy: number }>> {

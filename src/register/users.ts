@@ -5,8 +5,8 @@ import { hasRealmPermission } from "../permissions/check.ts";
 import { nowSeconds } from "../clock.ts";
 import { isRealmAdmin } from "../permissions/check.ts";
 import { realmSettings, type RealmGroupSetting } from "../permissions/realm-settings.ts";
-import { ROLE } from "../store/roles.ts";
-import { apiEmail, emailDomain } from "../store/emails.ts";
+import { ROLE } from "../model/roles.ts";
+import { apiEmail, emailDomain } from "../model/emails.ts";
 import {
   avatarUrl,
   CUSTOM_PROFILE_FIELD_TYPES,
@@ -16,9 +16,9 @@ import {
   presentUser,
   profileDataOf,
 } from "../present/users.ts";
-import { listProfileFields, realmProfileValues } from "../store/custom-profile.ts";
-import type { UserRow } from "../store/schema.ts";
-import { listBots, listUsers, servicesByBot } from "../store/users.ts";
+import { listProfileFields, realmProfileValues } from "../store/realm/custom-profile.ts";
+import type { UserRow } from "../store/schema/database.ts";
+import { listBots, listUsers, servicesByBot } from "../store/users/users.ts";
 import type { QueueOptions } from "../events/queue-options.ts";
 import { readWanted, type StateProvider } from "./provider.ts";
 

@@ -4,20 +4,20 @@ import path from "node:path";
 import SqliteDatabase from "better-sqlite3";
 import pg from "pg";
 import { Kysely, Migrator, PostgresDialect } from "kysely";
-import type { Database } from "./schema.ts";
-import type { Engine } from "./types.ts";
+import type { Database } from "./schema/database.ts";
+import type { Engine } from "./schema/types.ts";
 import { migrations } from "./migrations/index.ts";
 import { DEFAULT_GROUP_COMMIT_MAX, DEFAULT_PG_POOL_SIZE, DEFAULT_PG_WRITE_LANE_WAIT_MS, DEFAULT_PG_WRITE_LANES, DEFAULT_SQLITE_CACHE_MB, DEFAULT_SQLITE_STATEMENT_CACHE_KB } from "../config.ts";
-import { groupCommitter, type GroupCommitter } from "./group-commit.ts";
-import { withStatementCache } from "./sqlite-statements.ts";
-import { SqliteLiteralLimits } from "./dialect/sqlite-literal-limits.ts";
-import { ImmediateSqliteDialect } from "./dialect/sqlite-immediate.ts";
-import { attachReadCache, shareReadCache } from "./read-cache.ts";
-import { TableVersions } from "./table-versions.ts";
-import { listenForCommits, PgTableVersions, watchPool } from "./pg-table-versions.ts";
-import { useNamedStatements } from "./pg-named-statements.ts";
-import { startCheckpointer } from "./sqlite-checkpointer.ts";
-import { pgGroupCommitter } from "./pg-group-commit.ts";
+import { groupCommitter, type GroupCommitter } from "./commit/group-commit.ts";
+import { withStatementCache } from "./engine/sqlite-statements.ts";
+import { SqliteLiteralLimits } from "./engine/sqlite-literal-limits.ts";
+import { ImmediateSqliteDialect } from "./engine/sqlite-immediate.ts";
+import { attachReadCache, shareReadCache } from "./engine/read-cache.ts";
+import { TableVersions } from "./engine/table-versions.ts";
+import { listenForCommits, PgTableVersions, watchPool } from "./engine/pg-table-versions.ts";
+import { useNamedStatements } from "./engine/pg-named-statements.ts";
+import { startCheckpointer } from "./engine/sqlite-checkpointer.ts";
+import { pgGroupCommitter } from "./commit/pg-group-commit.ts";
 
 /** What openStore reads of the configuration (config.ts documents each). */
 type StoreOptions = { databaseUrl: string | null; dataDir: string; groupCommitMax?: number; sqliteCacheMb?: number; sqliteStatementCacheKb?: number; pgPoolSize?: number; pgWriteLanes?: number; pgWriteLaneWaitMs?: number; pgNamedPageQueries?: number };
@@ -115,7 +115,7 @@ function sqliteConnection(file: string, queryOnly: boolean, cacheMb: number): Sq
 /**
  * Kysely over a connection, its compiled statements kept up to `statementBytes` of SQL
  * (sqlite-statements.ts); the writer's statements are reported to `versions` (read-cache.ts).
- * Its transactions begin immediate (dialect/sqlite-immediate.ts): other processes write the
+ * Its transactions begin immediate (engine/sqlite-immediate.ts): other processes write the
  * same file.
  */
 function sqliteKysely(conn: SqliteDatabase.Database, statementBytes: number, versions?: TableVersions): Kysely<Database> {

@@ -1,7 +1,7 @@
 /**
  * Lists of ids of any length (issue 11, item 3): every list parameter given 100,000 ids answers
  * 200 or Zulip's 4xx, never a 5xx, in bounded time (SQLite binds at most 32,766 values per
- * statement and PostgreSQL 65,535; the store runs long lists in chunks, store/chunks.ts). A
+ * statement and PostgreSQL 65,535; the store runs long lists in chunks, store/engine/chunks.ts). A
  * realistic list of 1,500 ids does the whole job: flags on every listed message, a group of 1,500
  * members, 1,500 subscribers, a direct message to 1,500 users.
  */
@@ -9,9 +9,9 @@ import assert from "node:assert/strict";
 import { before, test } from "node:test";
 import { doCreateUser } from "../../src/actions/users/create.ts";
 import { systemClock } from "../../src/clock.ts";
-import { getRealm } from "../../src/store/realms.ts";
-import { ROLE } from "../../src/store/roles.ts";
-import { insertMessage, streamRecipientId } from "../../src/store/messages.ts";
+import { getRealm } from "../../src/store/realm/realms.ts";
+import { ROLE } from "../../src/model/roles.ts";
+import { insertMessage, streamRecipientId } from "../../src/store/messages/messages.ts";
 import { expectSuccess, type ApiResponse } from "../helpers/client.ts";
 import { withDb } from "../helpers/db.ts";
 import type { TestServer } from "../helpers/server.ts";

@@ -2,8 +2,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { expectError, expectSuccess } from "../helpers/client.ts";
-import { getRealm, updateRealmSettings } from "../../src/store/realms.ts";
-import { getGroupByName } from "../../src/store/user-groups.ts";
+import { getRealm, updateRealmSettings } from "../../src/store/realm/realms.ts";
+import { getGroupByName } from "../../src/store/groups/user-groups.ts";
 import { createUser } from "../helpers/factories.ts";
 import { readUser, withStore } from "./users-support.ts";
 import { describeEachStore } from "../helpers/suite.ts";

@@ -7,7 +7,7 @@
  * automatic topic follows, and nothing of those exists for a message that is missing. Twice per
  * store: kill, restart, send more, kill again.
  *
- * What a send writes (actions/messages/send.ts doSendMessage, store/messages.ts insertMessage):
+ * What a send writes (actions/messages/send.ts doSendMessage, store/messages/messages.ts insertMessage):
  * the `messages` row; the search entry (SQLite: the FTS5 table `message_search`, written at the
  * end of the group-commit batch; PostgreSQL: `messages.search_tsv`); `user_message_flags` rows only
  * where flags differ from the default (sender: read; others: none), so here the mentioned user's

@@ -44,7 +44,7 @@ describeEachStore("POST /messages/flags", (server) => {
     expectSuccess(await setFlag(member, [id], "remove", "starred"));
     assert.deepEqual(await flags(member, id), []);
     assert.deepEqual(withoutIds(await pollEvents(server.api, queue)), [{ type: "update_message_flags", op: "remove", operation: "remove", flag: "starred", messages: [id], all: false }]);
-    // Back to the default (unread): the row stays, with no flags, as the unread watermark may promise it (store/unread-watermarks.ts).
+    // Back to the default (unread): the row stays, with no flags, as the unread watermark may promise it (store/messages/unread-watermarks.ts).
     assert.deepEqual((await flagRows(member.id)).filter((r) => r.message_id === id), [{ message_id: id, flags: 0 }], "back to the default: an empty row");
   });
 

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { before, test } from "node:test";
-import { flagsFor } from "../../src/store/message-flags.ts";
+import { flagsFor } from "../../src/store/messages/message-flags.ts";
 import { expectSuccess } from "../helpers/client.ts";
 import { setUserSettings, withDb } from "../helpers/db.ts";
 import { pollEvents, registerQueue, withoutIds, type Queue } from "../helpers/events.ts";

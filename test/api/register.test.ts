@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Kysely } from "kysely";
 import { withDb as withStoreDb } from "../helpers/db.ts";
-import type { Database } from "../../src/store/schema.ts";
+import type { Database } from "../../src/store/schema/database.ts";
 import type { TestServer } from "../helpers/server.ts";
 import { expectError, expectSuccess } from "../helpers/client.ts";
 import { postRegister } from "../helpers/events.ts";

@@ -1,6 +1,6 @@
 /**
  * The register snapshot finds row-less unread messages above the user's watermark in one of two
- * ways (store/unreads.ts): a walk down from the newest message when few messages lie above it,
+ * ways (store/lookups/unreads.ts): a walk down from the newest message when few messages lie above it,
  * or a query through the user's own channels when many do (SNAPSHOT_WALK_LIMIT, 5,000). This
  * suite's server never settles (UNREAD_SETTLE_SECONDS far off), so the watermark stays at 0 and
  * the messages in the store decide the way: first a few, then over 5,000 more, written directly.
@@ -9,7 +9,7 @@
  */
 import assert from "node:assert/strict";
 import { before, test } from "node:test";
-import { eachChunk, rowChunks } from "../../src/store/chunks.ts";
+import { eachChunk, rowChunks } from "../../src/store/engine/chunks.ts";
 import { expectSuccess, type Credentials } from "../helpers/client.ts";
 import { withDb } from "../helpers/db.ts";
 import { registerQueue, unreadMessageIds } from "../helpers/events.ts";

@@ -1,5 +1,5 @@
 /**
- * The unread watermark (store/unread-watermarks.ts): each register settles the user's unread
+ * The unread watermark (store/messages/unread-watermarks.ts): each register settles the user's unread
  * messages (each gets a flag row, the watermark moves up), and later registers look for row-less
  * unread messages only above it. Every write that can leave a message below the watermark
  * unread without a row must keep unread_msgs exact: marking unread, a move to another channel,

@@ -95,7 +95,7 @@ describeEachStore("register: unread_msgs and message state", (server) => {
     const { owner, guest } = server.fixtures;
     expectSuccess(await server.api.post(owner, "/users/me/subscriptions", { subscriptions: [{ name: "quiet" }], principals: [owner.id, guest.id] }));
     const quiet = await send(owner, { type: "stream", to: "quiet", topic: "rarely", content: "the one message" });
-    // More than the realm's newest messages the snapshot looks through first (store/unreads.ts).
+    // More than the realm's newest messages the snapshot looks through first (store/lookups/unreads.ts).
     for (let i = 0; i < 70; i++) await send(owner, { type: "stream", to: "town", topic: "busy", content: `busy ${i}` });
     assert.equal((await snapshot(guest, ["message"])).max_message_id, quiet);
     const newest = await send(owner, { type: "stream", to: "quiet", topic: "rarely", content: "another" });

@@ -1,10 +1,10 @@
 /** Helpers shared by the users and bots suites: direct store set-up, reading users back. */
 import { doSetUserFlagSetting, CAN_CHANGE_USER_EMAILS } from "../../src/actions/users/credentials.ts";
-import { createProfileField, type NewProfileField } from "../../src/store/custom-profile.ts";
+import { createProfileField, type NewProfileField } from "../../src/store/realm/custom-profile.ts";
 import { openStore } from "../../src/store/db.ts";
-import type { CustomProfileFieldRow } from "../../src/store/schema.ts";
-import { getRealm } from "../../src/store/realms.ts";
-import { getUser } from "../../src/store/users.ts";
+import type { CustomProfileFieldRow } from "../../src/store/schema/database.ts";
+import { getRealm } from "../../src/store/realm/realms.ts";
+import { getUser } from "../../src/store/users/users.ts";
 import { expectSuccess } from "../helpers/client.ts";
 import { withDb } from "../helpers/db.ts";
 import type { TestServer } from "../helpers/server.ts";

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { expectError, expectSuccess } from "../helpers/client.ts";
-import { directMemberIds, systemGroupsByName } from "../../src/store/user-groups.ts";
+import { directMemberIds, systemGroupsByName } from "../../src/store/groups/user-groups.ts";
 import { createUser } from "../helpers/factories.ts";
 import { addProfileField, readUser, setCanChangeUserEmails, withStore } from "./users-support.ts";
 import { describeEachStore } from "../helpers/suite.ts";

@@ -4,8 +4,8 @@
  */
 import { sql } from "kysely";
 import { openStore } from "../../src/store/db.ts";
-import type { Database } from "../../src/store/schema.ts";
-import { getRealm, updateRealmSettings } from "../../src/store/realms.ts";
+import type { Database } from "../../src/store/schema/database.ts";
+import { getRealm, updateRealmSettings } from "../../src/store/realm/realms.ts";
 import type { TestServer } from "./server.ts";
 
 export type StoreDb = ReturnType<typeof openStore>["db"];

@@ -5,7 +5,7 @@
 import { doCreateRealm } from "../../src/actions/organization/bootstrap.ts";
 import { doCreateUser } from "../../src/actions/users/create.ts";
 import { systemClock } from "../../src/clock.ts";
-import { ROLE } from "../../src/store/roles.ts";
+import { ROLE } from "../../src/model/roles.ts";
 import { migrate, openStore } from "../../src/store/db.ts";
 import type { FreshStore } from "./stores.ts";
 

@@ -96,7 +96,7 @@ async function startServerOnPort(store: FreshStore, fixtures: Fixtures, env: Rec
     // Presence reports written at once, so a test reads what it just reported (presence.test.ts sets a delay).
     PRESENCE_WRITE_DELAY_MS: "0",
     // Every register settles unread state up to the newest message on PostgreSQL too, so suites
-    // exercise the unread watermark on both stores (store/unread-watermarks.ts).
+    // exercise the unread watermark on both stores (store/messages/unread-watermarks.ts).
     UNREAD_SETTLE_SECONDS: "0",
     ...env,
   };

@@ -1,5 +1,5 @@
 /**
- * Lists of any length in SQL (store/chunks.ts). SQLite binds at most 32,766 values per statement
+ * Lists of any length in SQL (store/engine/chunks.ts). SQLite binds at most 32,766 values per statement
  * and PostgreSQL 65,535: every store query that takes a list runs it in chunks, or writes a long
  * id list into its SQL as literals where the query cannot be cut. Here: the chunking helpers; every
  * list-taking store function run with 70,000 ids on each store, in a transaction rolled back;
@@ -12,22 +12,22 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, test } from "node:test";
 import { DummyDriver, Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, sql } from "kysely";
-import { MESSAGE_FLAG, type Database } from "../../src/store/schema.ts";
-import { chunked, collectChunks, idChunks, idListSql, LIST_CHUNK, rowChunks, valueChunks } from "../../src/store/chunks.ts";
+import { MESSAGE_FLAG, type Database } from "../../src/store/schema/database.ts";
+import { chunked, collectChunks, idChunks, idListSql, LIST_CHUNK, rowChunks, valueChunks } from "../../src/store/engine/chunks.ts";
 import type { Store } from "../../src/store/db.ts";
-import type { Db } from "../../src/store/types.ts";
-import { attachmentsByIds, attachmentsByPaths, deleteAttachments, linkedMessages, unlinkAttachments, unlinkMessages } from "../../src/store/attachments.ts";
-import { profileValuesByUser } from "../../src/store/custom-profile.ts";
-import { deleteFlagRowsOfMessages, writeFlagBits } from "../../src/store/flag-writes.ts";
-import { loadGroupIndexFor, settingGroupIndex } from "../../src/store/group-index.ts";
-import { flagRowsOfMessages, flagRowUserIds, messageFlagRows, receivedIds, storedFlags } from "../../src/store/message-flags.ts";
-import { inRecipientsSql, inStreamsSql } from "../../src/store/message-narrow.ts";
-import { deleteMessageRows, directRecipientMembers, getMessages } from "../../src/store/messages.ts";
-import { unmutedSql, visibleSql } from "../../src/store/narrow-visibility.ts";
-import { deleteReactionsOfMessages, reactionsOfMessages } from "../../src/store/reactions.ts";
-import { subscriberCounts } from "../../src/store/stream-stats.ts";
-import { getStreamsByIds, streamsByNames } from "../../src/store/streams.ts";
-import { deleteSubmessagesOfMessages, submessagesOfMessages } from "../../src/store/submessages.ts";
+import type { Db } from "../../src/store/schema/types.ts";
+import { attachmentsByIds, attachmentsByPaths, deleteAttachments, linkedMessages, unlinkAttachments, unlinkMessages } from "../../src/store/messages/attachments.ts";
+import { profileValuesByUser } from "../../src/store/realm/custom-profile.ts";
+import { deleteFlagRowsOfMessages, writeFlagBits } from "../../src/store/messages/flag-writes.ts";
+import { loadGroupIndexFor, settingGroupIndex } from "../../src/store/groups/group-index.ts";
+import { flagRowsOfMessages, flagRowUserIds, messageFlagRows, receivedIds, storedFlags } from "../../src/store/messages/message-flags.ts";
+import { inRecipientsSql, inStreamsSql } from "../../src/store/messages/message-narrow.ts";
+import { deleteMessageRows, directRecipientMembers, getMessages } from "../../src/store/messages/messages.ts";
+import { unmutedSql, visibleSql } from "../../src/store/messages/narrow-visibility.ts";
+import { deleteReactionsOfMessages, reactionsOfMessages } from "../../src/store/messages/reactions.ts";
+import { subscriberCounts } from "../../src/store/channels/stream-stats.ts";
+import { getStreamsByIds, streamsByNames } from "../../src/store/channels/streams.ts";
+import { deleteSubmessagesOfMessages, submessagesOfMessages } from "../../src/store/messages/submessages.ts";
 import {
   activeUsersByEmails,
   activeUsersByIds,
@@ -36,7 +36,7 @@ import {
   subscriberIdsByStream,
   subscriptionColorsByUser,
   subscriptionsOfUsers,
-} from "../../src/store/subscriptions.ts";
+} from "../../src/store/channels/subscriptions.ts";
 import {
   addMembers,
   directSupergroupIds,
@@ -47,10 +47,10 @@ import {
   removeMembers,
   removeSubgroups,
   streamsWithSettingIn,
-} from "../../src/store/user-groups.ts";
-import { topicFollowerIds } from "../../src/store/user-topics.ts";
-import { servicesByBot, setUsersActive, userRolesByIds, usersByIds, usersByIdsOrEmails, usersByNamesOrIds } from "../../src/store/users.ts";
-import { unindexMessages } from "../../src/store/dialect/search-index.ts";
+} from "../../src/store/groups/user-groups.ts";
+import { topicFollowerIds } from "../../src/store/messages/user-topics.ts";
+import { servicesByBot, setUsersActive, userRolesByIds, usersByIds, usersByIdsOrEmails, usersByNamesOrIds } from "../../src/store/users/users.ts";
+import { unindexMessages } from "../../src/store/messages/search-index.ts";
 import type { Fixtures } from "../helpers/fixtures.ts";
 import { useMigratedStore } from "../helpers/migrated-store.ts";
 import { STORES } from "../helpers/stores.ts";
@@ -134,7 +134,7 @@ describe("every `in` list of src/store comes from a chunk", () => {
       }
     };
     scan(STORE_DIR);
-    assert.deepEqual(offenders, [], "run lists through collectChunks/eachChunk (store/chunks.ts)");
+    assert.deepEqual(offenders, [], "run lists through collectChunks/eachChunk (store/engine/chunks.ts)");
   });
 });
 

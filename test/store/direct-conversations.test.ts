@@ -1,5 +1,5 @@
 /**
- * The key of a direct conversation (store/messages.ts): the members' sorted ids, or past 1,000
+ * The key of a direct conversation (store/messages/messages.ts): the members' sorted ids, or past 1,000
  * characters a hash of them, since PostgreSQL refuses index entries past 2,704 bytes (a group
  * conversation of ~400 users used to answer 500 there). A long key stored whole by an earlier
  * version (SQLite could) is still found.
@@ -7,8 +7,8 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { Store } from "../../src/store/db.ts";
-import { directConversation, findDirectConversation } from "../../src/store/messages.ts";
-import { RECIPIENT_TYPE } from "../../src/store/schema.ts";
+import { directConversation, findDirectConversation } from "../../src/store/messages/messages.ts";
+import { RECIPIENT_TYPE } from "../../src/store/schema/database.ts";
 import type { Fixtures } from "../helpers/fixtures.ts";
 import { useMigratedStore } from "../helpers/migrated-store.ts";
 import { STORES } from "../helpers/stores.ts";

@@ -1,18 +1,18 @@
 /**
- * Group commit (store/group-commit.ts) and the query-only reader, on a real SQLite file:
+ * Group commit (store/commit/group-commit.ts) and the query-only reader, on a real SQLite file:
  * concurrent transactions share one commit, a failing one takes only its own writes with it,
  * no caller hears "done" before the commit, and the reader refuses writes. On PostgreSQL
- * (store/pg-group-commit.ts) transactions that wait for a write lane share a commit too, without
+ * (store/commit/pg-group-commit.ts) transactions that wait for a write lane share a commit too, without
  * savepoints: one that fails takes its batch with it, and the others, told BatchRolledBackError,
  * run again alone, as withTransaction does (`transact` below); with that, the same contract holds.
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { openStore, type Store } from "../../src/store/db.ts";
-import { atBatchEnd } from "../../src/store/batch-end.ts";
+import { atBatchEnd } from "../../src/store/engine/batch-end.ts";
 import { BatchRolledBackError } from "../../src/errors.ts";
 import { sql, type Transaction } from "kysely";
-import type { Database } from "../../src/store/schema.ts";
+import type { Database } from "../../src/store/schema/database.ts";
 import { useMigratedStore } from "../helpers/migrated-store.ts";
 import { STORES, type FreshStore } from "../helpers/stores.ts";
 

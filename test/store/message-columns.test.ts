@@ -1,11 +1,11 @@
 /**
- * MESSAGE_COLUMNS (store/schema.ts) is what reads of messages select instead of `*`: it must name
+ * MESSAGE_COLUMNS (store/schema/database.ts) is what reads of messages select instead of `*`: it must name
  * every column of the table but PostgreSQL's search vector, on each store.
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { sql } from "kysely";
-import { MESSAGE_COLUMNS } from "../../src/store/schema.ts";
+import { MESSAGE_COLUMNS } from "../../src/store/schema/database.ts";
 import type { Store } from "../../src/store/db.ts";
 import { useMigratedStore } from "../helpers/migrated-store.ts";
 import { STORES } from "../helpers/stores.ts";

@@ -1,5 +1,5 @@
 /**
- * A transaction's leading message insert (store/message-inserts.ts, `run.message` of the group
+ * A transaction's leading message insert (store/messages/message-inserts.ts, `run.message` of the group
  * committers). On PostgreSQL with one write lane, transactions that queue together form a batch,
  * and a run of them that lead with an insert share one statement: ids in the batch's order, every
  * row and flag row written, and what each was told (whether its topic had messages, its sender's
@@ -13,13 +13,13 @@ import { before, describe, test } from "node:test";
 import { sql, type Transaction } from "kysely";
 import { BatchRolledBackError } from "../../src/errors.ts";
 import type { Store } from "../../src/store/db.ts";
-import { nextMessageId, type MessageInsert } from "../../src/store/message-inserts.ts";
-import { streamRecipientId, type InsertedMessage } from "../../src/store/messages.ts";
-import { MESSAGE_FLAG, type Database } from "../../src/store/schema.ts";
-import { setUserTopic } from "../../src/store/user-topics.ts";
-import { getRealm } from "../../src/store/realms.ts";
-import { insertStream } from "../../src/store/streams.ts";
-import { getUser } from "../../src/store/users.ts";
+import { nextMessageId, type MessageInsert } from "../../src/store/messages/message-inserts.ts";
+import { streamRecipientId, type InsertedMessage } from "../../src/store/messages/messages.ts";
+import { MESSAGE_FLAG, type Database } from "../../src/store/schema/database.ts";
+import { setUserTopic } from "../../src/store/messages/user-topics.ts";
+import { getRealm } from "../../src/store/realm/realms.ts";
+import { insertStream } from "../../src/store/channels/streams.ts";
+import { getUser } from "../../src/store/users/users.ts";
 import { newStreamGroupSettings } from "../../src/actions/channels/settings.ts";
 import type { Fixtures } from "../helpers/fixtures.ts";
 import { useMigratedStore } from "../helpers/migrated-store.ts";

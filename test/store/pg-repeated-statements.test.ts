@@ -1,6 +1,6 @@
 /**
  * PostgreSQL: queries built anew on each call whose text repeats (a message page) run as named
- * statements from their second run (store/pg-named-statements.ts executeRepeated), at most
+ * statements from their second run (store/engine/pg-named-statements.ts executeRepeated), at most
  * PG_NAMED_PAGE_QUERIES texts a process. (GET /messages pages go through it on PostgreSQL: the API
  * suites read the same pages again and again, named from their second read.) PostgreSQL only: on
  * SQLite every statement is kept compiled by its text (sqlite-statements.ts).
@@ -9,8 +9,8 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { sql, type Kysely } from "kysely";
 import type { Store } from "../../src/store/db.ts";
-import { executeRepeated } from "../../src/store/pg-named-statements.ts";
-import type { Database } from "../../src/store/schema.ts";
+import { executeRepeated } from "../../src/store/engine/pg-named-statements.ts";
+import type { Database } from "../../src/store/schema/database.ts";
 import type { Fixtures } from "../helpers/fixtures.ts";
 import { useMigratedStore } from "../helpers/migrated-store.ts";
 import { STORES } from "../helpers/stores.ts";

@@ -1,5 +1,5 @@
 /**
- * Prepared queries (store/prepared.ts) against their dynamic twins. A prepared query freezes the
+ * Prepared queries (store/engine/prepared.ts) against their dynamic twins. A prepared query freezes the
  * SQL its builder made once with placeholders; its twin is the same builder run with the real
  * values, as Kysely runs any query. For every registered prepared query, on each store and with
  * several parameter sets (zero, empty and null ones among them), both must compile to the same
@@ -14,10 +14,10 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { after, before, describe, test } from "node:test";
 import { DummyDriver, Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, sql, type CompiledQuery } from "kysely";
 import { migrate, openStore, type Store } from "../../src/store/db.ts";
-import type { Database } from "../../src/store/schema.ts";
-import type { Db } from "../../src/store/types.ts";
-import { MESSAGE_FLAG, RECIPIENT_TYPE } from "../../src/store/schema.ts";
-import { Placeholder, PlaceholderUsedAsValueError, prepared, preparedQueries, type Placeholders, type PreparedQuery } from "../../src/store/prepared.ts";
+import type { Database } from "../../src/store/schema/database.ts";
+import type { Db } from "../../src/store/schema/types.ts";
+import { MESSAGE_FLAG, RECIPIENT_TYPE } from "../../src/store/schema/database.ts";
+import { Placeholder, PlaceholderUsedAsValueError, prepared, preparedQueries, type Placeholders, type PreparedQuery } from "../../src/store/engine/prepared.ts";
 import { createFixtures, type Fixtures } from "../helpers/fixtures.ts";
 import { freshStore, STORES, type FreshStore, type StoreKind } from "../helpers/stores.ts";
 

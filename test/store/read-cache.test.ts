@@ -1,9 +1,9 @@
 /**
- * The read cache (store/read-cache.ts) and the write counters behind it (store/table-versions.ts):
+ * The read cache (store/engine/read-cache.ts) and the write counters behind it (store/engine/table-versions.ts):
  * a cached read never returns what a later write changed, whether the write came through this
  * store (alone, in a group-commit batch, in a job that was rolled back) or from another
  * connection; callers get copies. On PostgreSQL every pooled connection reports its writes and
- * other processes' commits arrive as trigger notifications (store/pg-table-versions.ts).
+ * other processes' commits arrive as trigger notifications (store/engine/pg-table-versions.ts).
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
@@ -17,24 +17,24 @@ import { REALM_NOTIFYING_TABLES } from "../../src/store/migrations/0026-realm-ta
 import { USER_NOTIFYING_TABLES } from "../../src/store/migrations/0030-user-table-notify.ts";
 import { PUSH_NOTIFYING_TABLES } from "../../src/store/migrations/0031-push-token-relay.ts";
 import { SIGNUP_NOTIFYING_TABLES } from "../../src/store/migrations/0032-signup-checks.ts";
-import { PgTableVersions } from "../../src/store/pg-table-versions.ts";
-import { CACHED_TABLES, syncReadCache } from "../../src/store/read-cache.ts";
-import { getRealm } from "../../src/store/realms.ts";
-import { listChannelFolders } from "../../src/store/channel-folders.ts";
-import { listProfileFields, realmProfileValues } from "../../src/store/custom-profile.ts";
-import { listPlaygrounds } from "../../src/store/playgrounds.ts";
-import { listRealmEmoji } from "../../src/store/realm-emoji.ts";
-import { getRealmUserDefaults } from "../../src/store/settings.ts";
-import { listShownStatuses } from "../../src/store/user-status.ts";
-import { listAlertWords } from "../../src/store/alert-words.ts";
-import { listMutedUsers } from "../../src/store/muted-users.ts";
-import { listNavigationViews } from "../../src/store/navigation-views.ts";
-import { pushDevicesOf } from "../../src/store/push.ts";
-import { listSavedSnippets } from "../../src/store/saved-snippets.ts";
-import { listUndeliveredScheduledMessages } from "../../src/store/scheduled-messages.ts";
-import { DELIVERY_TYPE } from "../../src/store/schema-drafts.ts";
-import type { Db } from "../../src/store/types.ts";
-import { TableVersions } from "../../src/store/table-versions.ts";
+import { PgTableVersions } from "../../src/store/engine/pg-table-versions.ts";
+import { CACHED_TABLES, syncReadCache } from "../../src/store/engine/read-cache.ts";
+import { getRealm } from "../../src/store/realm/realms.ts";
+import { listChannelFolders } from "../../src/store/channels/channel-folders.ts";
+import { listProfileFields, realmProfileValues } from "../../src/store/realm/custom-profile.ts";
+import { listPlaygrounds } from "../../src/store/realm/playgrounds.ts";
+import { listRealmEmoji } from "../../src/store/realm/realm-emoji.ts";
+import { getRealmUserDefaults } from "../../src/store/users/settings.ts";
+import { listShownStatuses } from "../../src/store/users/user-status.ts";
+import { listAlertWords } from "../../src/store/users/alert-words.ts";
+import { listMutedUsers } from "../../src/store/users/muted-users.ts";
+import { listNavigationViews } from "../../src/store/users/navigation-views.ts";
+import { pushDevicesOf } from "../../src/store/push/push.ts";
+import { listSavedSnippets } from "../../src/store/users/saved-snippets.ts";
+import { listUndeliveredScheduledMessages } from "../../src/store/messages/scheduled-messages.ts";
+import { DELIVERY_TYPE } from "../../src/store/schema/drafts.ts";
+import type { Db } from "../../src/store/schema/types.ts";
+import { TableVersions } from "../../src/store/engine/table-versions.ts";
 import { freshStore, STORES, type FreshStore } from "../helpers/stores.ts";
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));

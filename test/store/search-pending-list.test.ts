@@ -7,9 +7,9 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { sql } from "kysely";
 import { migrate, openStore, type Store } from "../../src/store/db.ts";
-import { restrictToSearch } from "../../src/store/dialect/search-query.ts";
-import { RECIPIENT_TYPE } from "../../src/store/schema.ts";
-import { parseSearch } from "../../src/store/search-words.ts";
+import { restrictToSearch } from "../../src/store/messages/search-query.ts";
+import { RECIPIENT_TYPE } from "../../src/store/schema/database.ts";
+import { parseSearch } from "../../src/model/search-words.ts";
 import { createFixtures } from "../helpers/fixtures.ts";
 import { freshStore, STORES, type FreshStore } from "../helpers/stores.ts";
 

@@ -8,8 +8,8 @@ import { after, before, describe, test } from "node:test";
 import { Migrator, sql, type Kysely } from "kysely";
 import { migrations } from "../../src/store/migrations/index.ts";
 import { openStore, type Store } from "../../src/store/db.ts";
-import { restrictToSearch } from "../../src/store/dialect/search-query.ts";
-import { parseSearch } from "../../src/store/search-words.ts";
+import { restrictToSearch } from "../../src/store/messages/search-query.ts";
+import { parseSearch } from "../../src/model/search-words.ts";
 import { freshStore, STORES, type FreshStore } from "../helpers/stores.ts";
 
 /** The channel permission columns as of 0003 (not null, no default). */

@@ -1,5 +1,5 @@
 /**
- * WAL checkpoints run in a worker thread (store/sqlite-checkpointer.ts): with the writer's own
+ * WAL checkpoints run in a worker thread (store/engine/sqlite-checkpointer.ts): with the writer's own
  * automatic checkpoint off, committed pages still reach the database file, and closing the store
  * stops the worker.
  */

@@ -1,8 +1,8 @@
 /**
- * SQLite keeps each distinct SQL text compiled in native memory (store/sqlite-statements.ts), so
+ * SQLite keeps each distinct SQL text compiled in native memory (store/engine/sqlite-statements.ts), so
  * the texts a server runs must come in few shapes: `in` lists padded to powers of two
- * (store/dialect/in-list-buckets.ts) and multi-row inserts cut into power-of-two chunks
- * (store/chunks.ts rowChunks). Here: lists and inserts of every length up to past a chunk compile
+ * (store/engine/in-list-buckets.ts) and multi-row inserts cut into power-of-two chunks
+ * (store/engine/chunks.ts rowChunks). Here: lists and inserts of every length up to past a chunk compile
  * a few dozen statements, each once, with the same answers; and the cache keeps at most its budget
  * of SQL text, compiling a longer statement for its one run.
  */
@@ -10,10 +10,10 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import SqliteDatabase from "better-sqlite3";
 import { Kysely, sql } from "kysely";
-import { eachChunk, idChunks, rowChunks } from "../../src/store/chunks.ts";
-import { paddedList } from "../../src/store/dialect/in-list-buckets.ts";
-import { ImmediateSqliteDialect } from "../../src/store/dialect/sqlite-immediate.ts";
-import { withStatementCache } from "../../src/store/sqlite-statements.ts";
+import { eachChunk, idChunks, rowChunks } from "../../src/store/engine/chunks.ts";
+import { paddedList } from "../../src/store/engine/in-list-buckets.ts";
+import { ImmediateSqliteDialect } from "../../src/store/engine/sqlite-immediate.ts";
+import { withStatementCache } from "../../src/store/engine/sqlite-statements.ts";
 
 type Db = Kysely<{ f: { user_id: number; message_id: number; flags: number } }>;
 

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { Kysely, Migrator } from "kysely";
 import type { Store } from "../../src/store/db.ts";
-import { RECIPIENT_TYPE } from "../../src/store/schema.ts";
+import { RECIPIENT_TYPE } from "../../src/store/schema/database.ts";
 import { oldRealm, oldStream } from "../helpers/old-schema.ts";
 import { useStoreMigratedTo } from "../helpers/migrated-store.ts";
 import { STORES } from "../helpers/stores.ts";

@@ -8,10 +8,10 @@ import { after, before, describe, test } from "node:test";
 import { doCreateRealm } from "../../src/actions/organization/bootstrap.ts";
 import { doCreateUser } from "../../src/actions/users/create.ts";
 import { systemClock } from "../../src/clock.ts";
-import { effectiveMemberIds, isUserInGroup } from "../../src/store/group-membership.ts";
-import { ROLE } from "../../src/store/roles.ts";
+import { effectiveMemberIds, isUserInGroup } from "../../src/store/groups/group-membership.ts";
+import { ROLE } from "../../src/model/roles.ts";
 import { migrate, openStore, type Store } from "../../src/store/db.ts";
-import { addMembers, addSubgroups, loadGroupGraph } from "../../src/store/user-groups.ts";
+import { addMembers, addSubgroups, loadGroupGraph } from "../../src/store/groups/user-groups.ts";
 import { freshStore, STORES, type FreshStore } from "../helpers/stores.ts";
 
 const CASES = Number(process.env.GROUP_PROPERTY_CASES ?? 25);

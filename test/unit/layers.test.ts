@@ -39,8 +39,6 @@ type Tree = {
    * and an edge for the cycle check. A name that no longer exists permits nothing.
    */
   subfolderShared: Readonly<Record<string, readonly string[]>>;
-  /** Files a `typesOnly` unit may still take values from (the data model's pure modules). */
-  pure: ReadonlySet<string>;
 };
 
 /** src/'s program-wide concepts (see Tree.shared). */
@@ -54,17 +52,18 @@ export const SRC: Tree = {
     server: { imports: ["http", "actions", "events", "rate-limit", "store", "push-thread"] },
     "push-thread": { imports: ["actions", "events", "rate-limit", "store"] },
     "push-thread-entry": { imports: ["push-thread"] },
-    cli: { imports: ["server", "actions", "present", "permissions", "store"] },
-    http: { imports: ["actions", "events", "permissions", "files", "rate-limit", "store"], typesOnly: ["store"] },
-    actions: { imports: ["register", "events", "narrow", "present", "permissions", "markdown", "files", "rate-limit", "outgoing-http", "store"] },
-    register: { imports: ["events", "present", "permissions", "store"] },
+    cli: { imports: ["server", "actions", "present", "permissions", "store", "model"] },
+    http: { imports: ["actions", "events", "permissions", "files", "rate-limit", "store", "model"], typesOnly: ["store"] },
+    actions: { imports: ["register", "events", "narrow", "present", "permissions", "markdown", "files", "rate-limit", "outgoing-http", "store", "model"] },
+    register: { imports: ["events", "present", "permissions", "store", "model"] },
     events: { imports: ["present", "permissions", "store"] },
-    narrow: { imports: ["permissions", "store"] },
-    present: { imports: ["permissions", "markdown", "store"], typesOnly: ["store"] },
-    permissions: { imports: ["store"] },
+    narrow: { imports: ["permissions", "store", "model"] },
+    present: { imports: ["permissions", "markdown", "store", "model"], typesOnly: ["store"] },
+    permissions: { imports: ["store", "model"] },
     markdown: { imports: [] },
     files: { imports: [] },
-    store: { imports: [] },
+    store: { imports: ["model"] },
+    model: { imports: [] },
     "rate-limit": { imports: [] },
     "outgoing-http": { imports: [] },
     ...Object.fromEntries(SRC_SHARED.map((unit) => [unit, { imports: [] }])),
@@ -76,11 +75,7 @@ export const SRC: Tree = {
     events: ["queue-options.ts"],
     // What route files are written with: the endpoint, parameter parsing, authentication, the web bundle and its compression.
     http: ["endpoint.ts", "params.ts", "stream-params.ts", "auth.ts", "web-bundle.ts", "compression.ts"],
-    // The schema and its types; and, until the engine has a folder of its own, the engine's pieces
-    // the search index (dialect/search-index.ts) writes with.
-    store: ["schema.ts", "types.ts", "prepared.ts", "chunks.ts", "batch-end.ts", "search-words.ts"],
   },
-  pure: new Set(["store/roles.ts", "store/emails.ts", "store/user-settings.ts", "store/search-words.ts"]),
 };
 
 /** web/src: the browser app. Views call state; state calls the API; views take only types from api/. */
@@ -94,7 +89,6 @@ export const WEB: Tree = {
     api: { imports: [] },
   },
   subfolderShared: {},
-  pure: new Set(),
 };
 
 /** Packages that reach the database: only store/ may import their values. */
@@ -172,8 +166,8 @@ export function violation(tree: Tree, rel: string, imp: Import, targetRel: strin
   const rule = tree.allowed[from];
   if (!rule) return `${rel}: unit "${from}" is not in the allowed-edges table`;
   if (!rule.imports.includes(to)) return `${rel} -> ${targetRel}: ${from} may not import ${to}`;
-  if (rule.typesOnly?.includes(to) && !imp.typeOnly && !tree.pure.has(targetRel)) {
-    return `${rel} -> ${targetRel}: ${from} takes only types from ${to}/${tree === SRC ? " and its pure model modules (it must not query)" : ""}`;
+  if (rule.typesOnly?.includes(to) && !imp.typeOnly) {
+    return `${rel} -> ${targetRel}: ${from} takes only types from ${to}/${tree === SRC ? " (it must not query)" : ""}`;
   }
   return null;
 }
@@ -379,12 +373,13 @@ describe("layers", () => {
   test("the check catches deliberate violations", () => {
     const value = { from: "x", spec: "", typeOnly: false };
     const typeOnly = { ...value, typeOnly: true };
-    assert.match(violation(SRC, "store/users.ts", value, "narrow/parse.ts") ?? "", /store may not import narrow/);
-    assert.match(violation(SRC, "store/users.ts", typeOnly, "permissions/check.ts") ?? "", /store may not import permissions/, "type-only imports count");
+    assert.match(violation(SRC, "store/users/users.ts", value, "narrow/parse.ts") ?? "", /store may not import narrow/);
+    assert.match(violation(SRC, "store/users/users.ts", typeOnly, "permissions/check.ts") ?? "", /store may not import permissions/, "type-only imports count");
     assert.match(violation(SRC, "events/queue.ts", value, "register/provider.ts") ?? "", /events may not import register/);
-    assert.match(violation(SRC, "present/users.ts", value, "store/users.ts") ?? "", /must not query/);
-    assert.equal(violation(SRC, "present/users.ts", typeOnly, "store/schema.ts"), null);
-    assert.equal(violation(SRC, "present/users.ts", value, "store/roles.ts"), null);
+    assert.match(violation(SRC, "present/users.ts", value, "store/users/users.ts") ?? "", /must not query/);
+    assert.equal(violation(SRC, "present/users.ts", typeOnly, "store/schema/database.ts"), null);
+    assert.equal(violation(SRC, "present/users.ts", value, "model/roles.ts"), null);
+    assert.match(violation(SRC, "model/roles.ts", typeOnly, "store/schema/database.ts") ?? "", /model may not import store/);
     assert.match(violation(SRC, "actions/messages/send.ts", { ...value, spec: "kysely" }, null) ?? "", /only store\//);
     assert.equal(violation(SRC, "actions/messages/send.ts", { ...typeOnly, spec: "kysely" }, null), null);
     assert.equal(violation(SRC, "actions/messages/send.ts", value, "errors.ts"), null);

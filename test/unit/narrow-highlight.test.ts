@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { escapeTopic, highlightHtml, searchFields, searchMatcher } from "../../src/narrow/highlight.ts";
-import { parseSearch } from "../../src/store/search-words.ts";
+import { parseSearch } from "../../src/model/search-words.ts";
 
 const H = (w: string) => `<span class="highlight">${w}</span>`;
 

@@ -1,9 +1,9 @@
-/** src/narrow/parse.ts and src/store/search-words.ts: narrow terms and search words, with Zulip's validation wording. */
+/** src/narrow/parse.ts and src/model/search-words.ts: narrow terms and search words, with Zulip's validation wording. */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { JsonableError } from "../../src/errors.ts";
 import { operandText, parseNarrow } from "../../src/narrow/parse.ts";
-import { parseSearch, searchWords } from "../../src/store/search-words.ts";
+import { parseSearch, searchWords } from "../../src/model/search-words.ts";
 
 function parseError(raw: unknown[]): string {
   try {

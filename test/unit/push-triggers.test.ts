@@ -5,8 +5,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { pushReasons, pushTrigger, type Standing } from "../../src/actions/push/triggers.ts";
-import { MESSAGE_FLAG } from "../../src/store/schema.ts";
-import { VISIBILITY_POLICY } from "../../src/store/user-topics.ts";
+import { MESSAGE_FLAG } from "../../src/store/schema/database.ts";
+import { VISIBILITY_POLICY } from "../../src/store/messages/user-topics.ts";
 
 const SETTINGS = {
   enable_offline_push_notifications: true,

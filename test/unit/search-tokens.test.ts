@@ -1,7 +1,7 @@
-/** src/store/search-words.ts: the tokens both indexes hold and every query is cut into. */
+/** src/model/search-words.ts: the tokens both indexes hold and every query is cut into. */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { foldWord, searchTokens } from "../../src/store/search-words.ts";
+import { foldWord, searchTokens } from "../../src/model/search-words.ts";
 
 describe("search tokens", () => {
   test("runs of letters and digits, in order, punctuation and symbols cut", () => {

@@ -9,9 +9,9 @@ import { presentAttachment } from "../../present/attachments.ts";
 import {
   attachmentIdsOfMessage, attachmentsByIds, attachmentsByPaths, deleteAttachments, linkAttachments, linkedMessages, realmUploadBytes,
   unlinkAttachments, unlinkMessages, type AttachmentRow,
-} from "../../store/attachments.ts";
-import type { Db } from "../../store/types.ts";
-import { getUser } from "../../store/users.ts";
+} from "../../store/messages/attachments.ts";
+import type { Db } from "../../store/schema/types.ts";
+import { getUser } from "../../store/users/users.ts";
 import type { Emit } from "../context.ts";
 import { canReadAttachment } from "./uploads.ts";
 

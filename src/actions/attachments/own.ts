@@ -3,7 +3,7 @@ import { attachmentRemoveEvent } from "../../events/kinds/attachments.ts";
 import { removeStoredFiles } from "../../files/storage.ts";
 import { JsonableError } from "../../errors.ts";
 import { presentAttachment, type ApiAttachment } from "../../present/attachments.ts";
-import { deleteAttachments, getAttachment, linkedMessages, listOwnedAttachments, realmUploadBytes } from "../../store/attachments.ts";
+import { deleteAttachments, getAttachment, linkedMessages, listOwnedAttachments, realmUploadBytes } from "../../store/messages/attachments.ts";
 import { withTransaction, type AuthedCtx } from "../context.ts";
 
 /** The caller's uploads with the messages linking them, and the realm's upload_space_used. */

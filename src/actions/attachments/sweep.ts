@@ -9,8 +9,8 @@ import type { Clock } from "../../clock.ts";
 import type { Config } from "../../config.ts";
 import { scheduleSweeps } from "../../events/gc.ts";
 import { removeStoredFiles } from "../../files/storage.ts";
-import { deleteAttachments, unclaimedAttachments } from "../../store/attachments.ts";
-import type { Database } from "../../store/schema.ts";
+import { deleteAttachments, unclaimedAttachments } from "../../store/messages/attachments.ts";
+import type { Database } from "../../store/schema/database.ts";
 
 /** The sweep runs hourly: the deadline is weeks, so an hour late is immaterial. */
 const SWEEP_INTERVAL_MS = 60 * 60 * 1000;

@@ -13,12 +13,12 @@ import type { UploadedFile } from "../../files/uploaded-file.ts";
 import { FileForbiddenError, FileNotFoundError, JsonableError } from "../../errors.ts";
 import { canAccessChannelMessage } from "../../permissions/message-access.ts";
 import { presentAttachment } from "../../present/attachments.ts";
-import { getAttachment, getAttachmentByPath, insertAttachment, linkingMessageIds, realmUploadBytes, type AttachmentRow } from "../../store/attachments.ts";
-import type { Db } from "../../store/types.ts";
-import { receivedIds } from "../../store/message-flags.ts";
-import { getMessages } from "../../store/messages.ts";
-import type { MessageRow, RealmRow, UserRow } from "../../store/schema.ts";
-import { getStreamById } from "../../store/streams.ts";
+import { getAttachment, getAttachmentByPath, insertAttachment, linkingMessageIds, realmUploadBytes, type AttachmentRow } from "../../store/messages/attachments.ts";
+import type { Db } from "../../store/schema/types.ts";
+import { receivedIds } from "../../store/messages/message-flags.ts";
+import { getMessages } from "../../store/messages/messages.ts";
+import type { MessageRow, RealmRow, UserRow } from "../../store/schema/database.ts";
+import { getStreamById } from "../../store/channels/streams.ts";
 import { withTransaction, type AuthedCtx } from "../context.ts";
 
 const MIB = 1024 * 1024;

@@ -6,7 +6,7 @@
  * bot's owner is told instead (by sendMessage: messages/missing-channel-notice.ts) and the request succeeds.
  */
 import { JsonableError } from "../../errors.ts";
-import { getUser } from "../../store/users.ts";
+import { getUser } from "../../store/users/users.ts";
 import type { AuthedCtx } from "../context.ts";
 import { isMissingChannel } from "../messages/missing-channel-notice.ts";
 import type { Addressee } from "../messages/send.ts";

@@ -6,9 +6,9 @@
 import { JsonableError } from "../../errors.ts";
 import { accessStreamById } from "../../permissions/stream-access.ts";
 import { randomAlphanumeric } from "../../secrets.ts";
-import { emailDomain } from "../../store/emails.ts";
-import { streamEmailToken } from "../../store/stream-email.ts";
-import { getUser } from "../../store/users.ts";
+import { emailDomain } from "../../model/emails.ts";
+import { streamEmailToken } from "../../store/channels/stream-email.ts";
+import { getUser } from "../../store/users/users.ts";
 import { withTransaction, type AuthedCtx } from "../context.ts";
 
 /** Token length, as upstream's (32 characters, 128 bits and more). */

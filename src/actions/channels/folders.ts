@@ -16,13 +16,13 @@ import {
   listChannelFolders,
   updateChannelFolder,
   type ChannelFolderRow,
-} from "../../store/channel-folders.ts";
-import type { Db } from "../../store/types.ts";
-import { activeUserIds } from "../../store/users.ts";
+} from "../../store/channels/channel-folders.ts";
+import type { Db } from "../../store/schema/types.ts";
+import { activeUserIds } from "../../store/users/users.ts";
 import { withTransaction, type AuthedCtx, type DoEnv } from "../context.ts";
 import { metadataAccessUserIds } from "../../permissions/stream-access.ts";
 import { streamUpdateEvent } from "../../events/kinds/streams.ts";
-import type { StreamRow } from "../../store/schema.ts";
+import type { StreamRow } from "../../store/schema/database.ts";
 
 /** Zulip's ChannelFolder.MAX_NAME_LENGTH, in characters. */
 const FOLDER_NAME_LIMIT = 60;

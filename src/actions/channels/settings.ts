@@ -13,10 +13,10 @@ import {
   type StreamGroupColumn,
   type StreamGroupSetting,
 } from "../../permissions/stream-settings.ts";
-import { SYSTEM_GROUP, ROLE } from "../../store/roles.ts";
-import type { Db } from "../../store/types.ts";
-import type { RealmRow, UserRow } from "../../store/schema.ts";
-import { systemGroupsByName } from "../../store/user-groups.ts";
+import { SYSTEM_GROUP, ROLE } from "../../model/roles.ts";
+import type { Db } from "../../store/schema/types.ts";
+import type { RealmRow, UserRow } from "../../store/schema/database.ts";
+import { systemGroupsByName } from "../../store/groups/user-groups.ts";
 
 /** Settings whose change needs content access to the channel (they grant it to others). */
 export const CONTENT_ACCESS_SETTINGS: readonly StreamGroupSetting[] = ["can_add_subscribers_group", "can_subscribe_group"];

@@ -1,17 +1,17 @@
 /** Reading channels, and archiving them. */
-import { defaultStreamIds } from "../../store/default-streams.ts";
+import { defaultStreamIds } from "../../store/channels/default-streams.ts";
 import { JsonableError } from "../../errors.ts";
 import { isGuest } from "../../permissions/check.ts";
 import { accessStreamById, accessStreamByName, hasMetadataAccess, metadataAccessUserIds } from "../../permissions/stream-access.ts";
 import { presentStream, presentStreams, type ApiStream } from "../../present/streams.ts";
-import { streamLookups } from "../../store/stream-lookups.ts";
+import { streamLookups } from "../../store/lookups/stream-lookups.ts";
 import { streamCreateEvent, streamDeleteEvent } from "../../events/kinds/streams.ts";
-import type { StreamRow } from "../../store/schema.ts";
-import { listStreams, updateStream } from "../../store/streams.ts";
-import { subscribedStreamIds } from "../../store/subscriptions.ts";
+import type { StreamRow } from "../../store/schema/database.ts";
+import { listStreams, updateStream } from "../../store/channels/streams.ts";
+import { subscribedStreamIds } from "../../store/channels/subscriptions.ts";
 import { doEnv, withTransaction, type AuthedCtx, type DoEnv } from "../context.ts";
 import { doRemoveDefaultStream } from "./default-streams.ts";
-import type { Db } from "../../store/types.ts";
+import type { Db } from "../../store/schema/types.ts";
 import { listStreamTopics } from "./topics.ts";
 
 /** GET /streams's `include_*` filters. */

@@ -4,15 +4,15 @@ import { pushTo } from "../../collections.ts";
 import { JsonableError } from "../../errors.ts";
 import { hasRealmPermission, isGuest, isRealmAdmin } from "../../permissions/check.ts";
 import { type GroupSettingValue } from "../../permissions/group-setting.ts";
-import { isUserInGroup } from "../../store/group-membership.ts";
+import { isUserInGroup } from "../../store/groups/group-membership.ts";
 import { hasContentAccess, inAdministerGroup, metadataAccessUserIds } from "../../permissions/stream-access.ts";
 import { presentStreams, presentSubscription, renderStreamDescription } from "../../present/streams.ts";
-import { streamLookups } from "../../store/stream-lookups.ts";
+import { streamLookups } from "../../store/lookups/stream-lookups.ts";
 import { streamCreateEvent } from "../../events/kinds/streams.ts";
 import { subscriptionAddEvent } from "../../events/kinds/subscriptions.ts";
-import type { Db } from "../../store/types.ts";
-import type { StreamRow, SubscriptionRow, UserRow } from "../../store/schema.ts";
-import { getStreamByName, insertStream } from "../../store/streams.ts";
+import type { Db } from "../../store/schema/types.ts";
+import type { StreamRow, SubscriptionRow, UserRow } from "../../store/schema/database.ts";
+import { getStreamByName, insertStream } from "../../store/channels/streams.ts";
 import {
   insertSubscriptions,
   setSubscriptionsActive,
@@ -20,7 +20,7 @@ import {
   subscriberIdsByStream,
   subscriptionColorsByUser,
   subscriptionsOfUsers,
-} from "../../store/subscriptions.ts";
+} from "../../store/channels/subscriptions.ts";
 import { withTransaction, type AuthedCtx, type Emit } from "../context.ts";
 import {
   checkCanCreateKind,

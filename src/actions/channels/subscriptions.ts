@@ -4,15 +4,15 @@
  */
 import { JsonableError, StreamDoesNotExistError } from "../../errors.ts";
 import { isGuest, isRealmAdmin } from "../../permissions/check.ts";
-import { isUserInGroup } from "../../store/group-membership.ts";
+import { isUserInGroup } from "../../store/groups/group-membership.ts";
 import { accessStreamById, hasMetadataAccess, inAdministerGroup, metadataAccessUserIds } from "../../permissions/stream-access.ts";
 import { presentStreams, presentSubscription, type ApiSubscription } from "../../present/streams.ts";
-import { streamLookups } from "../../store/stream-lookups.ts";
+import { streamLookups } from "../../store/lookups/stream-lookups.ts";
 import { streamDeleteEvent } from "../../events/kinds/streams.ts";
 import { subscriptionPeerEvent, subscriptionRemoveEvent, subscriptionUpdateEvent } from "../../events/kinds/subscriptions.ts";
-import type { Db } from "../../store/types.ts";
-import type { StreamRow, SubscriptionRow, UserRow } from "../../store/schema.ts";
-import { getStreamByName, getStreamsByIds } from "../../store/streams.ts";
+import type { Db } from "../../store/schema/types.ts";
+import type { StreamRow, SubscriptionRow, UserRow } from "../../store/schema/database.ts";
+import { getStreamByName, getStreamsByIds } from "../../store/channels/streams.ts";
 import {
   activeUsersByEmails,
   activeUsersByIds,
@@ -21,7 +21,7 @@ import {
   subscriberIdsByStream,
   updateSubscription,
   userSubscriptionRows,
-} from "../../store/subscriptions.ts";
+} from "../../store/channels/subscriptions.ts";
 import { withTransaction, type AuthedCtx, type Emit } from "../context.ts";
 import { checkStreamName } from "./settings.ts";
 

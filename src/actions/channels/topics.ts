@@ -1,7 +1,7 @@
 /** GET /users/me/{stream_id}/topics: a channel's topics from its messages, newest first. */
 import { realmSettings } from "../../permissions/realm-settings.ts";
 import { accessStreamById } from "../../permissions/stream-access.ts";
-import { streamTopicMaxIds } from "../../store/messages.ts";
+import { streamTopicMaxIds } from "../../store/messages/messages.ts";
 import type { AuthedCtx } from "../context.ts";
 
 /**

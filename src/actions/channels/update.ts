@@ -5,11 +5,11 @@ import { presentGroupSetting, sameGroupSetting, type GroupSettingValue } from ".
 import { realmSettings } from "../../permissions/realm-settings.ts";
 import { accessStreamById, hasContentAccess, hasMetadataAccess, metadataAccessUserIds } from "../../permissions/stream-access.ts";
 import { presentStreams, renderStreamDescription, type ApiStream } from "../../present/streams.ts";
-import { streamLookups } from "../../store/stream-lookups.ts";
+import { streamLookups } from "../../store/lookups/stream-lookups.ts";
 import { streamCreateEvent, streamDeleteEvent, streamUpdateEvent, type StreamUpdateEvent } from "../../events/kinds/streams.ts";
-import type { Db } from "../../store/types.ts";
-import type { StreamRow, StreamTable } from "../../store/schema.ts";
-import { getStreamByName, updateStream } from "../../store/streams.ts";
+import type { Db } from "../../store/schema/types.ts";
+import type { StreamRow, StreamTable } from "../../store/schema/database.ts";
+import { getStreamByName, updateStream } from "../../store/channels/streams.ts";
 import { doEnv, withTransaction, type AuthedCtx } from "../context.ts";
 import { doUnarchiveStream } from "./streams.ts";
 import { doAddDefaultStream, doRemoveDefaultStream, isDefaultStream } from "./default-streams.ts";

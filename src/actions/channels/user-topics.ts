@@ -7,10 +7,10 @@ import { mutedTopicsEvent, userTopicEvent } from "../../events/kinds/user-topics
 import { nowSeconds } from "../../clock.ts";
 import { realmSettings } from "../../permissions/realm-settings.ts";
 import { accessStreamById, accessStreamByName } from "../../permissions/stream-access.ts";
-import type { RealmRow, StreamRow, UserRow } from "../../store/schema.ts";
-import type { Db } from "../../store/types.ts";
-import { getStreamById, getStreamByName } from "../../store/streams.ts";
-import { getUserTopic, setUserTopic, VISIBILITY_POLICY } from "../../store/user-topics.ts";
+import type { RealmRow, StreamRow, UserRow } from "../../store/schema/database.ts";
+import type { Db } from "../../store/schema/types.ts";
+import { getStreamById, getStreamByName } from "../../store/channels/streams.ts";
+import { getUserTopic, setUserTopic, VISIBILITY_POLICY } from "../../store/messages/user-topics.ts";
 import { mutedTopicsState } from "../../register/user-topics.ts";
 import { doEnv, withTransaction, type AuthedCtx, type DoEnv } from "../context.ts";
 

@@ -4,8 +4,8 @@
  * slow or failing SMTP server never fails or delays the request that caused the email.
  */
 import { systemClock } from "../../clock.ts";
-import { insertEmailJob } from "../../store/invites.ts";
-import type { Db } from "../../store/types.ts";
+import { insertEmailJob } from "../../store/users/invites.ts";
+import type { Db } from "../../store/schema/types.ts";
 import type { DoEnv } from "../context.ts";
 
 /** One plain-text email. */

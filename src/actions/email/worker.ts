@@ -10,9 +10,9 @@
 import type { Transporter } from "nodemailer";
 import { systemClock } from "../../clock.ts";
 import type { SmtpConfig } from "../../config.ts";
-import { emailJobs } from "../../store/invites.ts";
-import type { EmailJobRow } from "../../store/schema-invites.ts";
-import { getRealm } from "../../store/realms.ts";
+import { emailJobs } from "../../store/users/invites.ts";
+import type { EmailJobRow } from "../../store/schema/invites.ts";
+import { getRealm } from "../../store/realm/realms.ts";
 import { actionCtx, withTransaction, type ServerDeps } from "../context.ts";
 import { JobLoop } from "../job-loop.ts";
 

@@ -4,8 +4,8 @@
  */
 import { JsonableError } from "../../errors.ts";
 import { unicodeEmojiCode, unicodeEmojiName } from "../../markdown/emoji-data.ts";
-import type { Db } from "../../store/types.ts";
-import { getActiveRealmEmoji, getRealmEmojiById } from "../../store/realm-emoji.ts";
+import type { Db } from "../../store/schema/types.ts";
+import { getActiveRealmEmoji, getRealmEmojiById } from "../../store/realm/realm-emoji.ts";
 
 /** Zulip's emoji namespaces, as SPEC.md names them. */
 export const EMOJI_TYPE = { unicode: "unicode_emoji", realm: "realm_emoji", extra: "service_extra_emoji" } as const;

@@ -8,12 +8,12 @@ import { presentGroupSetting, type GroupSettingValue } from "../../permissions/g
 import { GROUP_PERMISSION_SETTINGS, type GroupPermissionSetting } from "../../permissions/group-access.ts";
 import type { ApiUserGroup } from "../../present/user-groups.ts";
 import { presentGroupById, userGroupsSnapshot } from "../../register/user-groups.ts";
-import { loadGroupIndex } from "../../store/group-index.ts";
-import type { Db } from "../../store/types.ts";
+import { loadGroupIndex } from "../../store/groups/group-index.ts";
+import type { Db } from "../../store/schema/types.ts";
 import type { Updateable } from "kysely";
-import type { UserGroupRow, UserGroupTable } from "../../store/schema.ts";
-import { addMembers, addSubgroups, getGroupByNameInsensitive, insertNamedGroup, updateGroup } from "../../store/user-groups.ts";
-import { activeUserIds } from "../../store/users.ts";
+import type { UserGroupRow, UserGroupTable } from "../../store/schema/database.ts";
+import { addMembers, addSubgroups, getGroupByNameInsensitive, insertNamedGroup, updateGroup } from "../../store/groups/user-groups.ts";
+import { activeUserIds } from "../../store/users/users.ts";
 import { withTransaction, type AuthedCtx } from "../context.ts";
 import { activeUsersByIds, checkSubgroupCandidates } from "./members.ts";
 import { changedGroupSettingColumns, deactivationObjections, dropUnusedAnonymousGroups, newGroupSettingColumns, type GroupSettingChange } from "./settings.ts";

@@ -5,10 +5,10 @@
 import { JsonableError } from "../../errors.ts";
 import { userGroupMembersEvent, userGroupSubgroupsEvent } from "../../events/kinds/user-groups.ts";
 import { accessGroupForUpdate, checkMemberOrAdmin, getNamedGroup } from "../../permissions/group-access.ts";
-import { activeDirectMemberIds, effectiveMemberIds, isUserInGroup } from "../../store/group-membership.ts";
+import { activeDirectMemberIds, effectiveMemberIds, isUserInGroup } from "../../store/groups/group-membership.ts";
 import type { GroupPermissionSetting } from "../../permissions/group-access.ts";
-import type { Db } from "../../store/types.ts";
-import type { UserGroupRow, UserRow } from "../../store/schema.ts";
+import type { Db } from "../../store/schema/types.ts";
+import type { UserGroupRow, UserRow } from "../../store/schema/database.ts";
 import {
   addMembers,
   addSubgroups,
@@ -17,8 +17,8 @@ import {
   recursiveSubgroupIds,
   removeMembers,
   removeSubgroups,
-} from "../../store/user-groups.ts";
-import { activeUserIds, usersByIds } from "../../store/users.ts";
+} from "../../store/groups/user-groups.ts";
+import { activeUserIds, usersByIds } from "../../store/users/users.ts";
 import { withTransaction, type AuthedCtx, type Emit } from "../context.ts";
 import { accessUserById } from "../../permissions/user-access.ts";
 

@@ -7,11 +7,11 @@ import { JsonableError } from "../../errors.ts";
 import { GROUP_SETTING_RULES, groupSettingColumn } from "../../permissions/group-access.ts";
 import { newSettingColumns, presentGroupSetting, sameGroupSetting, storeGroupSetting, type GroupSettingValue } from "../../permissions/group-setting.ts";
 import { REALM_GROUP_SETTINGS, realmSettings } from "../../permissions/realm-settings.ts";
-import { SYSTEM_GROUP } from "../../store/roles.ts";
+import { SYSTEM_GROUP } from "../../model/roles.ts";
 import { GROUP_PERMISSION_SETTINGS, type GroupPermissionSetting } from "../../permissions/group-access.ts";
-import type { Db } from "../../store/types.ts";
-import type { RealmRow, UserGroupRow, UserRow } from "../../store/schema.ts";
-import { deleteGroup, directSupergroupIds, groupsByIds, groupsWithSettingIn, streamsWithSettingIn, systemGroupsByName } from "../../store/user-groups.ts";
+import type { Db } from "../../store/schema/types.ts";
+import type { RealmRow, UserGroupRow, UserRow } from "../../store/schema/database.ts";
+import { deleteGroup, directSupergroupIds, groupsByIds, groupsWithSettingIn, streamsWithSettingIn, systemGroupsByName } from "../../store/groups/user-groups.ts";
 import { STREAM_GROUP_SETTING_NAMES, settingColumn } from "../../permissions/stream-settings.ts";
 
 /** An update of a setting: the new value, and optionally the value the client believes is current. */

@@ -8,12 +8,12 @@
  */
 import { nowSeconds } from "../../clock.ts";
 import { EmailConfirmationRequiredError, InvalidInviteError, JsonableError, MissingArgumentError } from "../../errors.ts";
-import { changeInviteStatus, hasOpenEmailInvite, revokeEmailInvitesTo } from "../../store/invites.ts";
-import { INVITE_STATUS, type InviteRow } from "../../store/schema-invites.ts";
-import type { StreamRow, UserRow } from "../../store/schema.ts";
-import { getStreamsByIds } from "../../store/streams.ts";
-import type { Db } from "../../store/types.ts";
-import { getUser, getUserByDeliveryEmail } from "../../store/users.ts";
+import { changeInviteStatus, hasOpenEmailInvite, revokeEmailInvitesTo } from "../../store/users/invites.ts";
+import { INVITE_STATUS, type InviteRow } from "../../store/schema/invites.ts";
+import type { StreamRow, UserRow } from "../../store/schema/database.ts";
+import { getStreamsByIds } from "../../store/channels/streams.ts";
+import type { Db } from "../../store/schema/types.ts";
+import { getUser, getUserByDeliveryEmail } from "../../store/users/users.ts";
 import { doEnv, withTransaction, type ActionCtx, type DoEnv } from "../context.ts";
 import { activeDefaultStreams, doJoinStreams } from "../channels/default-streams.ts";
 import { emitPeerEvent } from "../channels/subscriptions.ts";

@@ -1,7 +1,7 @@
 /** The invitation email (Zulip's zerver/emails/invitation) and the sign-up confirmation email (confirm_registration), queued for the email worker. */
-import type { InviteRow } from "../../store/schema-invites.ts";
-import type { UserRow } from "../../store/schema.ts";
-import type { Db } from "../../store/types.ts";
+import type { InviteRow } from "../../store/schema/invites.ts";
+import type { UserRow } from "../../store/schema/database.ts";
+import type { Db } from "../../store/schema/types.ts";
 import { inviteLinkUrl } from "../../present/invites.ts";
 import type { DoEnv } from "../context.ts";
 import { doQueueEmail } from "../email/outbox.ts";

@@ -5,11 +5,11 @@
  */
 import { JsonableError, MoveMessagesTimeLimitError } from "../../errors.ts";
 import { hasRealmPermission, isModeratorOrAbove, isRealmAdmin } from "../../permissions/check.ts";
-import { isUserInGroup } from "../../store/group-membership.ts";
+import { isUserInGroup } from "../../store/groups/group-membership.ts";
 import { realmSettings } from "../../permissions/realm-settings.ts";
 import { inAdministerGroup } from "../../permissions/stream-access.ts";
-import type { Db } from "../../store/types.ts";
-import type { MessageRow, RealmRow, StreamRow, UserRow } from "../../store/schema.ts";
+import type { Db } from "../../store/schema/types.ts";
+import type { MessageRow, RealmRow, StreamRow, UserRow } from "../../store/schema/database.ts";
 
 /** Grace added to every edit and move time limit (upstream's edit_limit_buffer, seconds). */
 const EDIT_LIMIT_BUFFER_SECONDS = 20;

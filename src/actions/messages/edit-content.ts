@@ -5,16 +5,16 @@
  */
 import { JsonableError } from "../../errors.ts";
 import type { RenderResult } from "../../markdown/render.ts";
-import { effectiveMemberIds, isUserInGroup } from "../../store/group-membership.ts";
+import { effectiveMemberIds, isUserInGroup } from "../../store/groups/group-membership.ts";
 import { realmSettings } from "../../permissions/realm-settings.ts";
 import { receiverIds } from "../../permissions/message-access.ts";
-import type { Db } from "../../store/types.ts";
-import { indexMessage } from "../../store/dialect/search-index.ts";
-import { deleteFlagRow, updateFlagRow } from "../../store/flag-writes.ts";
-import { defaultFlagBits, messageFlagRows } from "../../store/message-flags.ts";
-import { insertFlagRows, topicParticipantIds, updateMessage } from "../../store/messages.ts";
-import { MESSAGE_FLAG, type MessageRow, type StreamRow, type UserRow } from "../../store/schema.ts";
-import { subscriberIds } from "../../store/subscriptions.ts";
+import type { Db } from "../../store/schema/types.ts";
+import { indexMessage } from "../../store/messages/search-index.ts";
+import { deleteFlagRow, updateFlagRow } from "../../store/messages/flag-writes.ts";
+import { defaultFlagBits, messageFlagRows } from "../../store/messages/message-flags.ts";
+import { insertFlagRows, topicParticipantIds, updateMessage } from "../../store/messages/messages.ts";
+import { MESSAGE_FLAG, type MessageRow, type StreamRow, type UserRow } from "../../store/schema/database.ts";
+import { subscriberIds } from "../../store/channels/subscriptions.ts";
 import { syncAttachmentLinks } from "../attachments/claim.ts";
 import { alertedReceiverIds } from "../users/alert-words.ts";
 import type { AuthedCtx, Emit } from "../context.ts";

@@ -7,7 +7,7 @@ import { JsonableError } from "../../errors.ts";
 import { accessMessage } from "../../permissions/message-access.ts";
 import { realmSettings } from "../../permissions/realm-settings.ts";
 import type { EditHistoryEntry } from "../../present/messages.ts";
-import type { MessageRow } from "../../store/schema.ts";
+import type { MessageRow } from "../../store/schema/database.ts";
 import type { AuthedCtx } from "../context.ts";
 import { highlightHtmlDifferences } from "../../markdown/html-diff.ts";
 

@@ -3,8 +3,8 @@
  * match a narrow, keyed by id as a string, with match_content / match_subject highlighted for a
  * search (Zulip's messages_in_narrow_backend).
  */
-import { matchingReceivedIds } from "../../store/message-queries.ts";
-import { getMessages as loadMessages } from "../../store/messages.ts";
+import { matchingReceivedIds } from "../../store/messages/message-queries.ts";
+import { getMessages as loadMessages } from "../../store/messages/messages.ts";
 import type { AuthedCtx } from "../context.ts";
 import { narrowFromParam } from "./read.ts";
 import { queryScope } from "./narrow-scope.ts";

@@ -5,7 +5,7 @@
  * the time in memory), so a misconfigured integration does not flood its owner.
  */
 import { JsonableError, StreamDoesNotExistError, StreamWithIdDoesNotExistError } from "../../errors.ts";
-import { getUser } from "../../store/users.ts";
+import { getUser } from "../../store/users/users.ts";
 import { doEnv, withTransaction, type AuthedCtx } from "../context.ts";
 import { doSendDirectNotice } from "./notification-bot.ts";
 

@@ -11,12 +11,12 @@
  * - subscribers of a new channel with protected history who did not have the message get it
  *   as read; with shared history they see it as historical (read).
  */
-import type { Db } from "../../store/types.ts";
-import { replaceFlagRows } from "../../store/flag-writes.ts";
-import { defaultFlagBits, flagRowsOfMessages } from "../../store/message-flags.ts";
-import { MESSAGE_FLAG, type MessageRow, type StreamRow } from "../../store/schema.ts";
-import { periodsOverlapping, streamSubscriptionUserIds, type SubscriptionPeriod } from "../../store/subscriptions.ts";
-import { userRolesByIds } from "../../store/users.ts";
+import type { Db } from "../../store/schema/types.ts";
+import { replaceFlagRows } from "../../store/messages/flag-writes.ts";
+import { defaultFlagBits, flagRowsOfMessages } from "../../store/messages/message-flags.ts";
+import { MESSAGE_FLAG, type MessageRow, type StreamRow } from "../../store/schema/database.ts";
+import { periodsOverlapping, streamSubscriptionUserIds, type SubscriptionPeriod } from "../../store/channels/subscriptions.ts";
+import { userRolesByIds } from "../../store/users/users.ts";
 import { isGuest } from "../../permissions/check.ts";
 
 const HISTORICAL = MESSAGE_FLAG.read | MESSAGE_FLAG.historical;

@@ -8,10 +8,10 @@
  */
 import { nowSeconds } from "../../clock.ts";
 import { messageLinkUrl, topicLinkSyntax } from "../../markdown/link-syntax.ts";
-import type { Db } from "../../store/types.ts";
-import { latestTopicMessage } from "../../store/messages.ts";
-import type { MessageRow, StreamRow, UserRow } from "../../store/schema.ts";
-import { topicFollowerIds } from "../../store/user-topics.ts";
+import type { Db } from "../../store/schema/types.ts";
+import { latestTopicMessage } from "../../store/messages/messages.ts";
+import type { MessageRow, StreamRow, UserRow } from "../../store/schema/database.ts";
+import { topicFollowerIds } from "../../store/messages/user-topics.ts";
 import { doEnv, type AuthedCtx, type Emit } from "../context.ts";
 import { doDeleteMessages } from "./delete.ts";
 import type { PropagateMode } from "./edit-checks.ts";

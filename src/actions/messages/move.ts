@@ -3,11 +3,11 @@
  * rewriting them (topic, channel, FL 365 last_moved_time, edit history, search entries).
  */
 import type { EditHistoryEntry } from "../../present/messages.ts";
-import type { Db, Engine } from "../../store/types.ts";
-import { indexMessage } from "../../store/dialect/search-index.ts";
-import { receivedIds, storedFlags } from "../../store/message-flags.ts";
-import { streamRecipientId, topicMessageRows, updateMessage } from "../../store/messages.ts";
-import type { MessageRow, StreamRow, UserRow } from "../../store/schema.ts";
+import type { Db, Engine } from "../../store/schema/types.ts";
+import { indexMessage } from "../../store/messages/search-index.ts";
+import { receivedIds, storedFlags } from "../../store/messages/message-flags.ts";
+import { streamRecipientId, topicMessageRows, updateMessage } from "../../store/messages/messages.ts";
+import type { MessageRow, StreamRow, UserRow } from "../../store/schema/database.ts";
 import type { PropagateMode } from "./edit-checks.ts";
 
 /** Messages of the target's topic (case-insensitive), oldest first, that `actor` can see. */

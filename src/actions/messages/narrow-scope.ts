@@ -1,7 +1,7 @@
 /** The scopes narrow lookups and message queries run in for a caller. */
-import { emailDomain } from "../../store/emails.ts";
+import { emailDomain } from "../../model/emails.ts";
 import type { NarrowScope } from "../../narrow/lookups.ts";
-import type { QueryScope } from "../../store/message-queries.ts";
+import type { QueryScope } from "../../store/messages/message-queries.ts";
 import type { AuthedCtx } from "../context.ts";
 
 /** Where narrow operands are looked up for this caller. */

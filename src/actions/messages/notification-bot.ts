@@ -4,8 +4,8 @@
  * notices, from rows and inside the caller's transaction.
  */
 import { JsonableError } from "../../errors.ts";
-import type { Db } from "../../store/types.ts";
-import type { StreamRow, UserRow } from "../../store/schema.ts";
+import type { Db } from "../../store/schema/types.ts";
+import type { StreamRow, UserRow } from "../../store/schema/database.ts";
 import { doEnv, type ActionCtx, type DoEnv } from "../context.ts";
 import { checkMessage, doSendMessage, type SendRequest } from "./send.ts";
 import { doSendSystemDirectMessage, findSystemBot, systemBot } from "./system-bots.ts";

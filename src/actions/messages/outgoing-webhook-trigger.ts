@@ -6,10 +6,10 @@
  * transaction; actions/bots/outgoing-webhook-worker.ts delivers them after commit, woken by
  * `outgoingWebhookJobsQueued`.
  */
-import type { UserRow } from "../../store/schema.ts";
-import type { Db } from "../../store/types.ts";
-import { insertOutgoingWebhookJobs } from "../../store/outgoing-webhooks.ts";
-import { usersByIds } from "../../store/users.ts";
+import type { UserRow } from "../../store/schema/database.ts";
+import type { Db } from "../../store/schema/types.ts";
+import { insertOutgoingWebhookJobs } from "../../store/messages/outgoing-webhooks.ts";
+import { usersByIds } from "../../store/users/users.ts";
 import type { DoEnv } from "../context.ts";
 import { JobSignal } from "../job-loop.ts";
 import { BOT_TYPES } from "../users/bots.ts";

@@ -1,12 +1,12 @@
 /** Emoji reactions: POST and DELETE /messages/{message_id}/reactions, with `reaction` events. */
 import { JsonableError, ReactionDoesNotExistError, ReactionExistsError } from "../../errors.ts";
 import { reactionEvent } from "../../events/kinds/reactions.ts";
-import type { Db } from "../../store/types.ts";
-import { ensureHistoricalRow, messageHolderIds } from "../../store/flag-writes.ts";
-import { deleteReaction, firstReactionWithEmoji, getReaction, insertReaction, type Emoji } from "../../store/reactions.ts";
-import type { MessageRow } from "../../store/schema.ts";
-import { getStreamById } from "../../store/streams.ts";
-import { subscriberIds } from "../../store/subscriptions.ts";
+import type { Db } from "../../store/schema/types.ts";
+import { ensureHistoricalRow, messageHolderIds } from "../../store/messages/flag-writes.ts";
+import { deleteReaction, firstReactionWithEmoji, getReaction, insertReaction, type Emoji } from "../../store/messages/reactions.ts";
+import type { MessageRow } from "../../store/schema/database.ts";
+import { getStreamById } from "../../store/channels/streams.ts";
+import { subscriberIds } from "../../store/channels/subscriptions.ts";
 import { accessMessage } from "../../permissions/message-access.ts";
 import { withTransaction, type AuthedCtx } from "../context.ts";
 import { checkEmoji, EMOJI_TYPE, emojiByName } from "../emoji/check.ts";

@@ -2,8 +2,8 @@
 import { JsonableError } from "../../errors.ts";
 import { accessMessage } from "../../permissions/message-access.ts";
 import { realmSettings } from "../../permissions/realm-settings.ts";
-import { messageReaders } from "../../store/read-receipts.ts";
-import { userSetting } from "../../store/user-settings.ts";
+import { messageReaders } from "../../store/messages/read-receipts.ts";
+import { userSetting } from "../../model/user-settings.ts";
 import type { AuthedCtx } from "../context.ts";
 
 /**

@@ -4,16 +4,16 @@
  * get_messages_backend). Also the narrow helpers other readers share (flags by narrow).
  */
 import { JsonableError } from "../../errors.ts";
-import { emailDomain } from "../../store/emails.ts";
+import { emailDomain } from "../../model/emails.ts";
 import { messageLookups, presentMessage, type ApiMessage, type HiddenSenders, type MessagePresentOptions } from "../../present/messages.ts";
 import { unknownUserAvatarUrl } from "../../present/users.ts";
 import { inaccessibleUserIds } from "../../permissions/user-access.ts";
-import { messageLookupRows } from "../../store/message-lookups.ts";
-import type { AttachedRows } from "../../store/message-attached.ts";
-import { flagsFor, messagesWithFlags } from "../../store/message-flags.ts";
-import { fetchMessageRangeWithFlags, fetchRequestedMessages, LARGER_THAN_MAX_MESSAGE_ID, type RangeResult } from "../../store/message-queries.ts";
-import { directRecipientMembers } from "../../store/messages.ts";
-import type { MessageRow, UserRow } from "../../store/schema.ts";
+import { messageLookupRows } from "../../store/lookups/message-lookups.ts";
+import type { AttachedRows } from "../../store/messages/message-attached.ts";
+import { flagsFor, messagesWithFlags } from "../../store/messages/message-flags.ts";
+import { fetchMessageRangeWithFlags, fetchRequestedMessages, LARGER_THAN_MAX_MESSAGE_ID, type RangeResult } from "../../store/messages/message-queries.ts";
+import { directRecipientMembers } from "../../store/messages/messages.ts";
+import type { MessageRow, UserRow } from "../../store/schema/database.ts";
 import { buildNarrow, type BuiltNarrow } from "../../narrow/build.ts";
 import { IncompatibleParametersError } from "../../errors.ts";
 import { parseNarrow } from "../../narrow/parse.ts";

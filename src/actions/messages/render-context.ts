@@ -3,18 +3,18 @@
  * its content names (only those), with the sender's permissions applied, and the realm's options.
  */
 import { mentionCandidates, renderMessage, topicKey, type RenderContext, type RenderResult } from "../../markdown/render.ts";
-import { isUserInGroup } from "../../store/group-membership.ts";
+import { isUserInGroup } from "../../store/groups/group-membership.ts";
 import { realmSettings } from "../../permissions/realm-settings.ts";
 import { hasContentAccess } from "../../permissions/stream-access.ts";
-import { userSetting } from "../../store/user-settings.ts";
-import type { Db } from "../../store/types.ts";
-import { topicMaxMessageId } from "../../store/messages.ts";
-import type { UserRow } from "../../store/schema.ts";
-import { streamsByNames } from "../../store/streams.ts";
-import { subscribedStreamIds } from "../../store/subscriptions.ts";
-import { groupsByNames } from "../../store/user-groups.ts";
-import { usersByNamesOrIds } from "../../store/users.ts";
-import { listLinkifiers } from "../../store/linkifiers.ts";
+import { userSetting } from "../../model/user-settings.ts";
+import type { Db } from "../../store/schema/types.ts";
+import { topicMaxMessageId } from "../../store/messages/messages.ts";
+import type { UserRow } from "../../store/schema/database.ts";
+import { streamsByNames } from "../../store/channels/streams.ts";
+import { subscribedStreamIds } from "../../store/channels/subscriptions.ts";
+import { groupsByNames } from "../../store/groups/user-groups.ts";
+import { usersByNamesOrIds } from "../../store/users/users.ts";
+import { listLinkifiers } from "../../store/realm/linkifiers.ts";
 import type { ActionCtx } from "../context.ts";
 import { renderableRealmEmoji } from "../emoji/realm-emoji.ts";
 

@@ -7,11 +7,11 @@ import { unusedFence } from "../../markdown/link-syntax.ts";
 import { JsonableError } from "../../errors.ts";
 import { accessMessage } from "../../permissions/message-access.ts";
 import { realmSettings } from "../../permissions/realm-settings.ts";
-import type { Db } from "../../store/types.ts";
-import type { MessageRow, UserRow } from "../../store/schema.ts";
-import { directRecipientMembers } from "../../store/messages.ts";
-import { getStreamById } from "../../store/streams.ts";
-import { usersByIds } from "../../store/users.ts";
+import type { Db } from "../../store/schema/types.ts";
+import type { MessageRow, UserRow } from "../../store/schema/database.ts";
+import { directRecipientMembers } from "../../store/messages/messages.ts";
+import { getStreamById } from "../../store/channels/streams.ts";
+import { usersByIds } from "../../store/users/users.ts";
 import { doEnv, withTransaction, type AuthedCtx } from "../context.ts";
 import { doSendNotices, silentMention as mention } from "./notification-bot.ts";
 

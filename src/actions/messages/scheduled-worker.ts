@@ -5,7 +5,7 @@
  * `scheduled_messages` add or update on the bus (from this process, or others through Redis)
  * wakes it at once. At start it first sends whatever came due while the server was down.
  *
- * Each message is claimed and sent in one transaction (store/scheduled-messages.ts), so processes
+ * Each message is claimed and sent in one transaction (store/messages/scheduled-messages.ts), so processes
  * sharing the database never send one twice, and a crash mid-send leaves it to send again. A
  * message is checked again as its sender at delivery (permissions may have changed); one that
  * cannot be sent is marked failed and, as Zulip does, its sender gets an update event and a
@@ -17,9 +17,9 @@ import { nowSeconds, type TimerHandle } from "../../clock.ts";
 import { scheduledMessageRemoveEvent, scheduledMessageUpdateEvent } from "../../events/kinds/drafts.ts";
 import { reminderRemoveEvent } from "../../events/kinds/reminders.ts";
 import { JsonableError, RealmDeactivatedError, UserDeactivatedError } from "../../errors.ts";
-import { getRealm } from "../../store/realms.ts";
-import { DELIVERY_TYPE, type ScheduledMessageRow } from "../../store/schema-drafts.ts";
-import type { RealmRow, UserRow } from "../../store/schema.ts";
+import { getRealm } from "../../store/realm/realms.ts";
+import { DELIVERY_TYPE, type ScheduledMessageRow } from "../../store/schema/drafts.ts";
+import type { RealmRow, UserRow } from "../../store/schema/database.ts";
 import {
   claimScheduledMessage,
   dueScheduledMessages,
@@ -28,9 +28,9 @@ import {
   nextScheduledTimestamp,
   setDeliveredMessageId,
   type DueScheduledMessage,
-} from "../../store/scheduled-messages.ts";
-import type { Db } from "../../store/types.ts";
-import { getUser } from "../../store/users.ts";
+} from "../../store/messages/scheduled-messages.ts";
+import type { Db } from "../../store/schema/types.ts";
+import { getUser } from "../../store/users/users.ts";
 import { actionCtx, doEnv, withTransaction, type ActionCtx, type DoEnv, type ServerDeps } from "../context.ts";
 import { doSendDirectNotice, notificationBot } from "./notification-bot.ts";
 import { reminderContent } from "./reminders.ts";

@@ -8,15 +8,15 @@ import type { Updateable } from "kysely";
 import { scheduledMessageRemoveEvent, scheduledMessagesAddEvent, scheduledMessageUpdateEvent } from "../../events/kinds/drafts.ts";
 import { JsonableError, ScheduledMessageDoesNotExistError } from "../../errors.ts";
 import { directAudience, presentScheduledMessage, type ApiScheduledMessage } from "../../present/drafts.ts";
-import { directRecipientMembers } from "../../store/messages.ts";
-import { DELIVERY_TYPE, type ScheduledMessageRow, type ScheduledMessageTable } from "../../store/schema-drafts.ts";
+import { directRecipientMembers } from "../../store/messages/messages.ts";
+import { DELIVERY_TYPE, type ScheduledMessageRow, type ScheduledMessageTable } from "../../store/schema/drafts.ts";
 import {
   deleteScheduledMessage,
   getOwnScheduledMessage,
   insertScheduledMessage,
   updateUndeliveredScheduledMessage,
-} from "../../store/scheduled-messages.ts";
-import type { Db } from "../../store/types.ts";
+} from "../../store/messages/scheduled-messages.ts";
+import type { Db } from "../../store/schema/types.ts";
 import { scheduledMessagesOf } from "../../register/drafts.ts";
 import { withTransaction, type AuthedCtx } from "../context.ts";
 import { defaultReadBySender, normalizeTopic } from "./send-content.ts";

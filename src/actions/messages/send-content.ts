@@ -5,7 +5,7 @@
  */
 import { JsonableError } from "../../errors.ts";
 import { realmSettings } from "../../permissions/realm-settings.ts";
-import type { RealmRow } from "../../store/schema.ts";
+import type { RealmRow } from "../../store/schema/database.ts";
 
 /** What a message longer than max_message_length ends with after truncation. */
 const CONTENT_TRUNCATION = "\n[message truncated]";

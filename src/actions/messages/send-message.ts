@@ -10,7 +10,7 @@ import { checkMessage, doSendInsertedMessage, doSendMessage, sentMessageInsert, 
  * Checks and sends a channel or direct message as the caller. A channel message is checked first
  * (reads only), outside any transaction; its transaction then leads with its insert, which the
  * store runs for it, on PostgreSQL in one statement with the other sends of its group-commit
- * batch (withMessageTransaction, store/message-inserts.ts). A direct message is checked inside
+ * batch (withMessageTransaction, store/messages/message-inserts.ts). A direct message is checked inside
  * its transaction, as checking may create its conversation. A missing channel stays the caller's
  * error, and when the caller is a bot its owner hears of it too (missing-channel-notice.ts).
  */

@@ -4,18 +4,18 @@
  * and direct-message permissions checked (Zulip's check_message addressing half).
  */
 import { JsonableError, StreamDoesNotExistError, StreamWithIdDoesNotExistError } from "../../errors.ts";
-import { isUserInGroup } from "../../store/group-membership.ts";
+import { isUserInGroup } from "../../store/groups/group-membership.ts";
 import { realmSettings } from "../../permissions/realm-settings.ts";
-import { SYSTEM_GROUP } from "../../store/roles.ts";
+import { SYSTEM_GROUP } from "../../model/roles.ts";
 import { isGuest } from "../../permissions/check.ts";
-import { apiEmail, emailDomain } from "../../store/emails.ts";
-import type { Db } from "../../store/types.ts";
-import { conversationHasMessages, findDirectConversation } from "../../store/messages.ts";
-import type { StreamRow, UserRow } from "../../store/schema.ts";
-import { getStreamById, getStreamByName } from "../../store/streams.ts";
-import { getSubscription } from "../../store/subscriptions.ts";
-import { getGroup } from "../../store/user-groups.ts";
-import { getUser, usersByIdsOrEmails } from "../../store/users.ts";
+import { apiEmail, emailDomain } from "../../model/emails.ts";
+import type { Db } from "../../store/schema/types.ts";
+import { conversationHasMessages, findDirectConversation } from "../../store/messages/messages.ts";
+import type { StreamRow, UserRow } from "../../store/schema/database.ts";
+import { getStreamById, getStreamByName } from "../../store/channels/streams.ts";
+import { getSubscription } from "../../store/channels/subscriptions.ts";
+import { getGroup } from "../../store/groups/user-groups.ts";
+import { getUser, usersByIdsOrEmails } from "../../store/users/users.ts";
 import type { AuthedCtx } from "../context.ts";
 import { inaccessibleUserIds } from "../../permissions/user-access.ts";
 

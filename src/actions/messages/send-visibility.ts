@@ -4,18 +4,18 @@
  * mentioned (automatically_follow_topics_where_mentioned). Values as Zulip's: 1 on participation,
  * 2 on send, 3 on initiation, 4 never. The whole rule is here: whose policy a send may set
  * (`topicPolicyUsers`, which the store's batched insert is told so that it leaves a policy an
- * earlier send of the batch may change unknown: store/message-inserts.ts) and what it sets
+ * earlier send of the batch may change unknown: store/messages/message-inserts.ts) and what it sets
  * (`doApplyTopicVisibility`, the one call of doSendInsertedMessage).
  */
 import { nowSeconds } from "../../clock.ts";
 import { userTopicEvent } from "../../events/kinds/user-topics.ts";
-import { userSetting } from "../../store/user-settings.ts";
-import type { Db } from "../../store/types.ts";
-import { topicHasEarlierMessages, type InsertedMessage } from "../../store/messages.ts";
-import type { MessageRow, StreamRow, UserRow } from "../../store/schema.ts";
-import { getSubscription } from "../../store/subscriptions.ts";
-import { getUserTopic, setUserTopic, VISIBILITY_POLICY } from "../../store/user-topics.ts";
-import { usersByIds } from "../../store/users.ts";
+import { userSetting } from "../../model/user-settings.ts";
+import type { Db } from "../../store/schema/types.ts";
+import { topicHasEarlierMessages, type InsertedMessage } from "../../store/messages/messages.ts";
+import type { MessageRow, StreamRow, UserRow } from "../../store/schema/database.ts";
+import { getSubscription } from "../../store/channels/subscriptions.ts";
+import { getUserTopic, setUserTopic, VISIBILITY_POLICY } from "../../store/messages/user-topics.ts";
+import { usersByIds } from "../../store/users/users.ts";
 import type { DoEnv } from "../context.ts";
 
 const ON_PARTICIPATION = 1;

@@ -13,22 +13,22 @@ import { messageEventTemplate, TEMPLATE_PRESENT_OPTIONS, userFlagSets, type Mess
 import { JsonableError } from "../../errors.ts";
 import { renderMessage, type RenderResult } from "../../markdown/render.ts";
 import type { Linkifier } from "../../markdown/types.ts";
-import { effectiveMemberIds } from "../../store/group-membership.ts";
+import { effectiveMemberIds } from "../../store/groups/group-membership.ts";
 import { hasRealmPermission } from "../../permissions/check.ts";
 import { realmSettings } from "../../permissions/realm-settings.ts";
-import { EMAIL_VISIBILITY, emailDomain } from "../../store/emails.ts";
+import { EMAIL_VISIBILITY, emailDomain } from "../../model/emails.ts";
 import { messageLookups, newChannelMessageLookups, presentMessage, unknownSenderFields } from "../../present/messages.ts";
 import { unknownUserAvatarUrl } from "../../present/users.ts";
 import { idsWithoutAccessTo } from "../../permissions/user-access.ts";
-import { messageLookupRows } from "../../store/message-lookups.ts";
-import type { Db } from "../../store/types.ts";
-import { defaultFlagBits, effectiveFlagBits, flagNames } from "../../store/message-flags.ts";
-import { directConversation, streamRecipientId, topicParticipantIds, type InsertedMessage } from "../../store/messages.ts";
-import { insertMessages, type MessageInsert } from "../../store/message-inserts.ts";
-import { MESSAGE_FLAG, type MessageRow, type StreamRow, type UserRow } from "../../store/schema.ts";
-import { lowerFirstMessageId } from "../../store/streams.ts";
-import { mutersOf } from "../../store/muted-users.ts";
-import { subscriberIds } from "../../store/subscriptions.ts";
+import { messageLookupRows } from "../../store/lookups/message-lookups.ts";
+import type { Db } from "../../store/schema/types.ts";
+import { defaultFlagBits, effectiveFlagBits, flagNames } from "../../store/messages/message-flags.ts";
+import { directConversation, streamRecipientId, topicParticipantIds, type InsertedMessage } from "../../store/messages/messages.ts";
+import { insertMessages, type MessageInsert } from "../../store/messages/message-inserts.ts";
+import { MESSAGE_FLAG, type MessageRow, type StreamRow, type UserRow } from "../../store/schema/database.ts";
+import { lowerFirstMessageId } from "../../store/channels/streams.ts";
+import { mutersOf } from "../../store/users/muted-users.ts";
+import { subscriberIds } from "../../store/channels/subscriptions.ts";
 import { claimAttachments } from "../attachments/claim.ts";
 import { alertedReceiverIds } from "../users/alert-words.ts";
 import type { AuthedCtx, DoEnv } from "../context.ts";
@@ -270,7 +270,7 @@ export async function doSendMessage(tx: Db, env: SendEnv, request: SendRequest):
 
 /**
  * A send once its message row is written (by doSendMessage, or by the store as its transaction's
- * leading insert: sendMessage's channel messages, store/message-inserts.ts): its attachments,
+ * leading insert: sendMessage's channel messages, store/messages/message-inserts.ts): its attachments,
  * outgoing-webhook and push jobs, the channel's first_message_id, automatic topic visibility,
  * and its `message` event (after any user_topic events of that visibility, as Zulip orders them);
  * queues that asked for all public channels get public channels' messages too.

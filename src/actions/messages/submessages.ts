@@ -1,8 +1,8 @@
 /** POST /submessages: widget data attached to a message, with `submessage` events to its holders. */
 import { JsonableError } from "../../errors.ts";
 import { submessageEvent } from "../../events/kinds/submessages.ts";
-import { messageHolderIds } from "../../store/flag-writes.ts";
-import { firstWidgetContent, hasSubmessageFrom, insertSubmessage } from "../../store/submessages.ts";
+import { messageHolderIds } from "../../store/messages/flag-writes.ts";
+import { firstWidgetContent, hasSubmessageFrom, insertSubmessage } from "../../store/messages/submessages.ts";
 import { accessMessage } from "../../permissions/message-access.ts";
 import { withTransaction, type AuthedCtx } from "../context.ts";
 

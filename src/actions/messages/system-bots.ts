@@ -5,11 +5,11 @@
  * one way to send a direct message as one of them (Zulip's internal_send_private_message).
  */
 import { JsonableError } from "../../errors.ts";
-import { ROLE } from "../../store/roles.ts";
-import { emailDomain } from "../../store/emails.ts";
-import type { Db } from "../../store/types.ts";
-import type { UserRow } from "../../store/schema.ts";
-import { getUserByDeliveryEmail } from "../../store/users.ts";
+import { ROLE } from "../../model/roles.ts";
+import { emailDomain } from "../../model/emails.ts";
+import type { Db } from "../../store/schema/types.ts";
+import type { UserRow } from "../../store/schema/database.ts";
+import { getUserByDeliveryEmail } from "../../store/users/users.ts";
 import { doEnv, type ActionCtx, type DoEnv } from "../context.ts";
 import { emitBotCreated } from "../users/bots.ts";
 import { doCreateUser } from "../users/create.ts";

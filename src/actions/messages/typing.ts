@@ -12,13 +12,13 @@ import { directTypingEvent, streamTypingEvent, typingEditMessageEvent, type Typi
 import { accessMessage } from "../../permissions/message-access.ts";
 import { accessStreamById } from "../../permissions/stream-access.ts";
 import { realmSettings } from "../../permissions/realm-settings.ts";
-import { apiEmail, emailDomain } from "../../store/emails.ts";
-import { directRecipientMembers } from "../../store/messages.ts";
-import type { RealmRow, UserRow } from "../../store/schema.ts";
-import { activeUsersByIds, subscriberIds } from "../../store/subscriptions.ts";
-import type { Db } from "../../store/types.ts";
-import { userSetting } from "../../store/user-settings.ts";
-import { usersByIds } from "../../store/users.ts";
+import { apiEmail, emailDomain } from "../../model/emails.ts";
+import { directRecipientMembers } from "../../store/messages/messages.ts";
+import type { RealmRow, UserRow } from "../../store/schema/database.ts";
+import { activeUsersByIds, subscriberIds } from "../../store/channels/subscriptions.ts";
+import type { Db } from "../../store/schema/types.ts";
+import { userSetting } from "../../model/user-settings.ts";
+import { usersByIds } from "../../store/users/users.ts";
 import { checkCanEditContent } from "./edit-checks.ts";
 import { checkCanPost } from "./send-recipients.ts";
 

@@ -1,7 +1,7 @@
 /**
  * Settling a user's unread state before the register snapshot reads it: the unread messages that
  * lack a flag row get one, up to a settled message id, and the user's unread watermark moves
- * there (store/unread-watermarks.ts). Later snapshots then look for row-less unread messages only
+ * there (store/messages/unread-watermarks.ts). Later snapshots then look for row-less unread messages only
  * above it, not through the user's whole history.
  *
  * Settled means no message at or below the id can still commit. On SQLite one writer commits
@@ -11,10 +11,10 @@
  */
 import type { ActionCtx } from "../context.ts";
 import { withTransaction } from "../context.ts";
-import type { Db } from "../../store/types.ts";
-import { maxMessageId } from "../../store/messages.ts";
-import { unreadIdsWithoutRows } from "../../store/unreads.ts";
-import { ensureUnreadWatermark, lockUnreadWatermark, settleUnreadRows, unreadWatermark } from "../../store/unread-watermarks.ts";
+import type { Db } from "../../store/schema/types.ts";
+import { maxMessageId } from "../../store/messages/messages.ts";
+import { unreadIdsWithoutRows } from "../../store/lookups/unreads.ts";
+import { ensureUnreadWatermark, lockUnreadWatermark, settleUnreadRows, unreadWatermark } from "../../store/messages/unread-watermarks.ts";
 
 /** At most this many unread rows per settling: a user with more catches up over several registers. */
 const SETTLE_BATCH = 5_000;

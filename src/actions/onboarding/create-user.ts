@@ -5,8 +5,8 @@
  */
 import { AdministratorRequiredError, JsonableError } from "../../errors.ts";
 import { isRealmAdmin } from "../../permissions/check.ts";
-import { ROLE } from "../../store/roles.ts";
-import { getUserByDeliveryEmail } from "../../store/users.ts";
+import { ROLE } from "../../model/roles.ts";
+import { getUserByDeliveryEmail } from "../../store/users/users.ts";
 import { doEnv, withTransaction, type AuthedCtx } from "../context.ts";
 import { emitJoinedDefaultStreams } from "../channels/default-streams.ts";
 import { checkFullName, checkPassword, emitUserAdded, isEmailAddress } from "../users/accounts.ts";

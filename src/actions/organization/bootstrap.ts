@@ -3,21 +3,21 @@ import fs from "node:fs";
 import path from "node:path";
 import { nowSeconds } from "../../clock.ts";
 import { REALM_GROUP_SETTING_DEFAULTS, REALM_SCALAR_DEFAULTS, type RealmGroupSetting } from "../../permissions/realm-settings.ts";
-import { ROLE, SYSTEM_GROUP, SYSTEM_GROUPS } from "../../store/roles.ts";
+import { ROLE, SYSTEM_GROUP, SYSTEM_GROUPS } from "../../model/roles.ts";
 import { randomAlphanumeric } from "../../secrets.ts";
-import type { RealmRow, UserRow } from "../../store/schema.ts";
-import type { Db } from "../../store/types.ts";
+import type { RealmRow, UserRow } from "../../store/schema/database.ts";
+import type { Db } from "../../store/schema/types.ts";
 import { renderStreamDescription } from "../../present/streams.ts";
-import { insertStream } from "../../store/streams.ts";
+import { insertStream } from "../../store/channels/streams.ts";
 import { actionCtx, doEnv, withTransaction, type DoEnv, type ServerDeps } from "../context.ts";
 import { doAddDefaultStream, doJoinDefaultStreams } from "../channels/default-streams.ts";
 import { newStreamGroupSettings } from "../channels/settings.ts";
 import { doSendNotices } from "../messages/notification-bot.ts";
-import { getDefaultRealm, insertRealm, updateRealmSettings } from "../../store/realms.ts";
-import { addSubgroups, insertGroup, updateGroup } from "../../store/user-groups.ts";
+import { getDefaultRealm, insertRealm, updateRealmSettings } from "../../store/realm/realms.ts";
+import { addSubgroups, insertGroup, updateGroup } from "../../store/groups/user-groups.ts";
 import { doCreateUser, type CreatedUser } from "../users/create.ts";
 import { doWelcomeNewUser } from "../onboarding/welcome-bot.ts";
-import { apiEmail, emailDomain } from "../../store/emails.ts";
+import { apiEmail, emailDomain } from "../../model/emails.ts";
 
 /**
  * Creates a realm, its eight system groups (nested as Zulip nests them) and its default settings.

@@ -4,10 +4,10 @@
  */
 import { nowSeconds } from "../../clock.ts";
 import { userGroupMembersEvent } from "../../events/kinds/user-groups.ts";
-import { ROLE, SYSTEM_GROUP } from "../../store/roles.ts";
-import type { Db } from "../../store/types.ts";
-import { addMembers, directMemberIds, removeMembers, systemGroupsByName } from "../../store/user-groups.ts";
-import { activeUserIds, listUsers } from "../../store/users.ts";
+import { ROLE, SYSTEM_GROUP } from "../../model/roles.ts";
+import type { Db } from "../../store/schema/types.ts";
+import { addMembers, directMemberIds, removeMembers, systemGroupsByName } from "../../store/groups/user-groups.ts";
+import { activeUserIds, listUsers } from "../../store/users/users.ts";
 import type { DoEnv } from "../context.ts";
 
 const SECONDS_PER_DAY = 24 * 60 * 60;

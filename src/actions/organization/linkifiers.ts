@@ -8,9 +8,9 @@ import { checkLinkifierPattern, patternLengthError } from "../../markdown/linkif
 import { isRealmAdmin } from "../../permissions/check.ts";
 import { presentLinkifier, type ApiLinkifier } from "../../present/organization.ts";
 import { realmLinkifiersEvent } from "../../events/kinds/organization.ts";
-import type { Database } from "../../store/schema.ts";
-import { deleteLinkifier, getLinkifier, insertLinkifier, listLinkifiers, patternTaken, reorderLinkifiers, updateLinkifier } from "../../store/linkifiers.ts";
-import { activeUserIds } from "../../store/users.ts";
+import type { Database } from "../../store/schema/database.ts";
+import { deleteLinkifier, getLinkifier, insertLinkifier, listLinkifiers, patternTaken, reorderLinkifiers, updateLinkifier } from "../../store/realm/linkifiers.ts";
+import { activeUserIds } from "../../store/users/users.ts";
 import { parseUriTemplate } from "../../uri-template.ts";
 import { withTransaction, type AuthedCtx, type Emit } from "../context.ts";
 

@@ -4,9 +4,9 @@ import { AdministratorRequiredError, JsonableError } from "../../errors.ts";
 import { isRealmAdmin } from "../../permissions/check.ts";
 import { presentPlayground } from "../../present/organization.ts";
 import { realmPlaygroundsEvent } from "../../events/kinds/organization.ts";
-import type { Database } from "../../store/schema.ts";
-import { deletePlayground, getPlayground, insertPlayground, listPlaygrounds, playgroundExists } from "../../store/playgrounds.ts";
-import { activeUserIds } from "../../store/users.ts";
+import type { Database } from "../../store/schema/database.ts";
+import { deletePlayground, getPlayground, insertPlayground, listPlaygrounds, playgroundExists } from "../../store/realm/playgrounds.ts";
+import { activeUserIds } from "../../store/users/users.ts";
 import { parseUriTemplate } from "../../uri-template.ts";
 import { withTransaction, type AuthedCtx, type Emit } from "../context.ts";
 

@@ -7,7 +7,7 @@ import { AdministratorRequiredError, JsonableError } from "../../errors.ts";
 import { isRealmAdmin } from "../../permissions/check.ts";
 import { CUSTOM_PROFILE_FIELD_TYPES as T, presentProfileField } from "../../present/users.ts";
 import { customProfileFieldsEvent } from "../../events/kinds/organization.ts";
-import { createProfileField, getProfileField, listProfileFields } from "../../store/custom-profile.ts";
+import { createProfileField, getProfileField, listProfileFields } from "../../store/realm/custom-profile.ts";
 import {
   countSummaryFields,
   deleteProfileField,
@@ -16,9 +16,9 @@ import {
   reorderProfileFields,
   updateProfileField,
   type ProfileFieldPatch,
-} from "../../store/profile-fields.ts";
-import type { CustomProfileFieldRow, Database } from "../../store/schema.ts";
-import { activeUserIds } from "../../store/users.ts";
+} from "../../store/realm/profile-fields.ts";
+import type { CustomProfileFieldRow, Database } from "../../store/schema/database.ts";
+import { activeUserIds } from "../../store/users/users.ts";
 import { doEnv, withTransaction, type AuthedCtx, type Emit } from "../context.ts";
 import {
   checkFieldData,

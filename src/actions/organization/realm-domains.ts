@@ -9,10 +9,10 @@ import { realmUpdateEvent } from "../../events/kinds/organization.ts";
 import { realmDomainEvent, realmDomainRemovedEvent } from "../../events/kinds/realm-domains.ts";
 import { realmSettings } from "../../permissions/realm-settings.ts";
 import { presentRealmDomain, type ApiRealmDomain } from "../../present/organization.ts";
-import { deleteRealmDomain, insertRealmDomain, listRealmDomains, updateRealmDomain } from "../../store/realm-domains.ts";
-import { lockRealm, updateRealmSettings } from "../../store/realms.ts";
-import { ROLE } from "../../store/roles.ts";
-import { activeUserIds } from "../../store/users.ts";
+import { deleteRealmDomain, insertRealmDomain, listRealmDomains, updateRealmDomain } from "../../store/realm/realm-domains.ts";
+import { lockRealm, updateRealmSettings } from "../../store/realm/realms.ts";
+import { ROLE } from "../../model/roles.ts";
+import { activeUserIds } from "../../store/users/users.ts";
 import { withTransaction, type AuthedCtx } from "../context.ts";
 
 /** Zulip's cap on a domain's length. */

@@ -6,10 +6,10 @@
 import { JsonableError } from "../../errors.ts";
 import { presentGroupSetting, sameGroupSetting, storeGroupSetting, type GroupSettingValue } from "../../permissions/group-setting.ts";
 import { REALM_GROUP_SETTING_RULES, REALM_GROUP_SETTINGS, type RealmGroupSetting, type RealmSettings } from "../../permissions/realm-settings.ts";
-import { SYSTEM_GROUP } from "../../store/roles.ts";
-import type { UserGroupRow } from "../../store/schema.ts";
-import type { Db } from "../../store/types.ts";
-import { getGroup, systemGroupsByName } from "../../store/user-groups.ts";
+import { SYSTEM_GROUP } from "../../model/roles.ts";
+import type { UserGroupRow } from "../../store/schema/database.ts";
+import type { Db } from "../../store/schema/types.ts";
+import { getGroup, systemGroupsByName } from "../../store/groups/user-groups.ts";
 import type { DoEnv } from "../context.ts";
 import { dropUnusedAnonymousGroups } from "../groups/settings.ts";
 

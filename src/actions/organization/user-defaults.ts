@@ -5,10 +5,10 @@
 import { AdministratorRequiredError } from "../../errors.ts";
 import { realmUserSettingsDefaultsEvent } from "../../events/kinds/user-settings.ts";
 import { isRealmAdmin } from "../../permissions/check.ts";
-import { EMAIL_VISIBILITY } from "../../store/emails.ts";
-import { lockRealmUserDefaults, setRealmUserDefaults } from "../../store/settings.ts";
-import { USER_SETTING_DEFAULTS, type UserSettingName, type UserSettingValue } from "../../store/user-settings.ts";
-import { activeUserIds } from "../../store/users.ts";
+import { EMAIL_VISIBILITY } from "../../model/emails.ts";
+import { lockRealmUserDefaults, setRealmUserDefaults } from "../../store/users/settings.ts";
+import { USER_SETTING_DEFAULTS, type UserSettingName, type UserSettingValue } from "../../model/user-settings.ts";
+import { activeUserIds } from "../../store/users/users.ts";
 import { withTransaction, type AuthedCtx } from "../context.ts";
 import { checkSettingValues } from "../users/setting-rules.ts";
 

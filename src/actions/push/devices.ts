@@ -5,7 +5,7 @@
  * active or failed and tells the user's clients (`push_device` events).
  */
 import { HumanUsersOnlyError, JsonableError, PushNotConfiguredError } from "../../errors.ts";
-import { getPushDevice, insertPushRelayJob, upsertPushDevice } from "../../store/push.ts";
+import { getPushDevice, insertPushRelayJob, upsertPushDevice } from "../../store/push/push.ts";
 import { withTransaction, type AuthedCtx } from "../context.ts";
 import { relayCallQueued } from "./relay-signal.ts";
 

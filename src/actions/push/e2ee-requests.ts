@@ -3,7 +3,7 @@
  * payload sealed to the device (encrypt.ts) in the FCM or APNs shape. A new message or a test is
  * sent at high priority as an alert; a removal at normal priority, in the background.
  */
-import type { PushDeviceRow } from "../../store/schema-push.ts";
+import type { PushDeviceRow } from "../../store/schema/push.ts";
 import { sealForDevice } from "./encrypt.ts";
 
 export type PushPriority = "high" | "normal";

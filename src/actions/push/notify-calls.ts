@@ -5,9 +5,9 @@
  * (relay-worker.ts) makes the calls.
  */
 import type { Insertable } from "kysely";
-import type { UserPhones } from "../../store/push-notifications.ts";
-import { PUSH_TOKEN_KIND, type PushRelayJobTable } from "../../store/schema-push.ts";
-import type { RealmRow, UserRow } from "../../store/schema.ts";
+import type { UserPhones } from "../../store/push/push-notifications.ts";
+import { PUSH_TOKEN_KIND, type PushRelayJobTable } from "../../store/schema/push.ts";
+import type { RealmRow, UserRow } from "../../store/schema/database.ts";
 import { e2eePushRequests, type PushPriority } from "./e2ee-requests.ts";
 
 /** What each kind of phone receives. */

@@ -10,13 +10,13 @@
  * message meanwhile, and their phones. Another consumer of the same send (missed-message email)
  * reads the same standings here and adds its own reason bits beside the push ones.
  */
-import type { MessageRow, UserRow } from "../../store/schema.ts";
-import { mutersOf } from "../../store/muted-users.ts";
-import { channelPushOverrides, topicPolicies } from "../../store/push-notifications.ts";
-import type { Db } from "../../store/types.ts";
-import { userSetting } from "../../store/user-settings.ts";
-import { VISIBILITY_POLICY } from "../../store/user-topics.ts";
-import { realmUsersById } from "../../store/users.ts";
+import type { MessageRow, UserRow } from "../../store/schema/database.ts";
+import { mutersOf } from "../../store/users/muted-users.ts";
+import { channelPushOverrides, topicPolicies } from "../../store/push/push-notifications.ts";
+import type { Db } from "../../store/schema/types.ts";
+import { userSetting } from "../../model/user-settings.ts";
+import { VISIBILITY_POLICY } from "../../store/messages/user-topics.ts";
+import { realmUsersById } from "../../store/users/users.ts";
 import { pushReasons, type PushSettings, type Standing } from "./triggers.ts";
 
 /** Each recipient who could be notified, with their reasons: `[userId, reasons]`, as JSON carries it. */

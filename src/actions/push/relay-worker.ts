@@ -13,12 +13,12 @@
  * names as gone are forgotten. Jobs survive restarts.
  */
 import { systemClock } from "../../clock.ts";
-import { getRealm } from "../../store/realms.ts";
+import { getRealm } from "../../store/realm/realms.ts";
 import { pushDeviceEvent } from "../../events/kinds/push.ts";
-import { deletePushDevicesByRelayIds, deletePushDeviceTokens, deletePushRelayJobs, pushRelayJobs, settlePushDevice } from "../../store/push.ts";
-import { PUSH_TOKEN_KIND } from "../../store/schema-push.ts";
-import type { Db } from "../../store/types.ts";
-import type { PushRelayJobRow } from "../../store/schema-push.ts";
+import { deletePushDevicesByRelayIds, deletePushDeviceTokens, deletePushRelayJobs, pushRelayJobs, settlePushDevice } from "../../store/push/push.ts";
+import { PUSH_TOKEN_KIND } from "../../store/schema/push.ts";
+import type { Db } from "../../store/schema/types.ts";
+import type { PushRelayJobRow } from "../../store/schema/push.ts";
 import { actionCtx, withTransaction, type ActionCtx, type Emit, type ServerDeps } from "../context.ts";
 import { JobLoop } from "../job-loop.ts";
 import { doNotifyMessage, type QueueHolders } from "./message-notify.ts";

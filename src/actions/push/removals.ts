@@ -6,13 +6,13 @@
  * when push is off or nobody was notified; a user with no phone left just has the rows dropped.
  */
 import { legacyApnsRemove, legacyFcmRemove, e2eeRemovePayload, type PushRealm } from "../../present/push-payloads.ts";
-import { insertPushRelayJobs } from "../../store/push.ts";
-import { phonesOfUsers, takeActiveNotifications, takeActiveNotificationsOfMessages } from "../../store/push-notifications.ts";
-import type { MessageRow, UserRow } from "../../store/schema.ts";
-import { subscriptionsOfUsers } from "../../store/subscriptions.ts";
-import { userSetting } from "../../store/user-settings.ts";
-import type { Db } from "../../store/types.ts";
-import { usersByIds } from "../../store/users.ts";
+import { insertPushRelayJobs } from "../../store/push/push.ts";
+import { phonesOfUsers, takeActiveNotifications, takeActiveNotificationsOfMessages } from "../../store/push/push-notifications.ts";
+import type { MessageRow, UserRow } from "../../store/schema/database.ts";
+import { subscriptionsOfUsers } from "../../store/channels/subscriptions.ts";
+import { userSetting } from "../../model/user-settings.ts";
+import type { Db } from "../../store/schema/types.ts";
+import { usersByIds } from "../../store/users/users.ts";
 import { systemClock } from "../../clock.ts";
 import type { DoEnv } from "../context.ts";
 import { notifyCallRows } from "./notify-calls.ts";

@@ -11,7 +11,7 @@
  */
 import { HumanUsersOnlyError, InvalidPushDeviceTokenError, InvalidRemotePushDeviceTokenError, JsonableError, NoActivePushDeviceError } from "../../errors.ts";
 import { legacyBasePayload } from "../../present/push-payloads.ts";
-import { activePushDevicesOf, deletePushDevicesByRelayIds, pushDeviceTokensNamed, pushDeviceTokensOf } from "../../store/push.ts";
+import { activePushDevicesOf, deletePushDevicesByRelayIds, pushDeviceTokensNamed, pushDeviceTokensOf } from "../../store/push/push.ts";
 import { withTransaction, type AuthedCtx } from "../context.ts";
 import { e2eePushRequests } from "./e2ee-requests.ts";
 import { callRelay, type RelayOutcome } from "./relay-client.ts";

@@ -17,12 +17,12 @@
 import { HumanUsersOnlyError, JsonableError } from "../../errors.ts";
 import type { PushRelayConfig } from "../../config.ts";
 import { tokenDigest } from "../../secrets.ts";
-import { getRealm } from "../../store/realms.ts";
-import { deletePushDeviceToken, insertPushDeviceToken, insertPushRelayJob, insertPushRelayJobs, realmsWithTokensUnknownTo, takeTokensUnknownTo } from "../../store/push.ts";
-import { PUSH_TOKEN_KIND, type PushTokenKind } from "../../store/schema-push.ts";
-import type { RealmRow, UserRow } from "../../store/schema.ts";
-import type { Db } from "../../store/types.ts";
-import { usersByIds } from "../../store/users.ts";
+import { getRealm } from "../../store/realm/realms.ts";
+import { deletePushDeviceToken, insertPushDeviceToken, insertPushRelayJob, insertPushRelayJobs, realmsWithTokensUnknownTo, takeTokensUnknownTo } from "../../store/push/push.ts";
+import { PUSH_TOKEN_KIND, type PushTokenKind } from "../../store/schema/push.ts";
+import type { RealmRow, UserRow } from "../../store/schema/database.ts";
+import type { Db } from "../../store/schema/types.ts";
+import { usersByIds } from "../../store/users/users.ts";
 import { actionCtx, withTransaction, type AuthedCtx, type ServerDeps } from "../context.ts";
 import { relayCallQueued } from "./relay-signal.ts";
 

@@ -10,8 +10,8 @@
  * Pure: the callers gather the standing.
  */
 import type { PushTrigger } from "../../present/push-payloads.ts";
-import { MESSAGE_FLAG } from "../../store/schema.ts";
-import { VISIBILITY_POLICY } from "../../store/user-topics.ts";
+import { MESSAGE_FLAG } from "../../store/schema/database.ts";
+import { VISIBILITY_POLICY } from "../../store/messages/user-topics.ts";
 
 /** The user settings the decision reads. */
 export type PushSettings = {

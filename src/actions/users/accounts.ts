@@ -1,15 +1,15 @@
 /** Reading users, the account rules creating one follows (names, passwords, addresses), the new-user event, and regenerating one's own API key. */
-import { MAX_STORED_ID, type Db } from "../../store/types.ts";
+import { MAX_STORED_ID, type Db } from "../../store/schema/types.ts";
 import { JsonableError } from "../../errors.ts";
-import { apiEmail, emailDomain } from "../../store/emails.ts";
+import { apiEmail, emailDomain } from "../../model/emails.ts";
 import { canSeeDeliveryEmail } from "../../permissions/email-visibility.ts";
 import { avatarUrl, gravatarUrl, presentUnknownUser, presentUser, profileDataOf, unknownUserAvatarUrl } from "../../present/users.ts";
 import { nowSeconds } from "../../clock.ts";
 import { realmBotUpdateEvent } from "../../events/kinds/bots.ts";
 import { realmUserAddEvent } from "../../events/kinds/users.ts";
-import { profileValuesByUser } from "../../store/custom-profile.ts";
-import type { RealmRow, UserRow } from "../../store/schema.ts";
-import { getUser as getUserRow, getUserByDeliveryEmail, listUsers } from "../../store/users.ts";
+import { profileValuesByUser } from "../../store/realm/custom-profile.ts";
+import type { RealmRow, UserRow } from "../../store/schema/database.ts";
+import { getUser as getUserRow, getUserByDeliveryEmail, listUsers } from "../../store/users/users.ts";
 import { doRegenerateApiKey } from "./credentials.ts";
 import { withTransaction, type ActionCtx, type AuthedCtx, type Emit } from "../context.ts";
 import { accessUserByEmail, accessUserById, botAdministratorIds, inaccessibleUserIds, usersWhoCanAccess } from "../../permissions/user-access.ts";

@@ -4,8 +4,8 @@
  */
 import { JsonableError } from "../../errors.ts";
 import { alertWordsEvent } from "../../events/kinds/alert-words.ts";
-import { deleteAlertWords, insertAlertWords, listAlertWords, realmAlertWords } from "../../store/alert-words.ts";
-import type { Db } from "../../store/types.ts";
+import { deleteAlertWords, insertAlertWords, listAlertWords, realmAlertWords } from "../../store/users/alert-words.ts";
+import type { Db } from "../../store/schema/types.ts";
 import { withTransaction, type AuthedCtx } from "../context.ts";
 
 /**

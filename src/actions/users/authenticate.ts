@@ -2,11 +2,11 @@
 import type { Kysely } from "kysely";
 import { UnauthorizedError } from "../../errors.ts";
 import { tokenDigest } from "../../secrets.ts";
-import { apiEmail } from "../../store/emails.ts";
-import { getDefaultRealm, getRealm } from "../../store/realms.ts";
-import type { Database, RealmRow, UserRow } from "../../store/schema.ts";
-import { getSessionUser } from "../../store/sessions.ts";
-import { getUserByApiKey } from "../../store/users.ts";
+import { apiEmail } from "../../model/emails.ts";
+import { getDefaultRealm, getRealm } from "../../store/realm/realms.ts";
+import type { Database, RealmRow, UserRow } from "../../store/schema/database.ts";
+import { getSessionUser } from "../../store/users/sessions.ts";
+import { getUserByApiKey } from "../../store/users/users.ts";
 
 const API_KEY_SHAPE = /^[A-Za-z0-9]{1,128}$/;
 

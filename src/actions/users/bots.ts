@@ -1,15 +1,15 @@
 /** Bots: creating them (POST /bots), listing one's own, renaming or handing them over, new API keys. */
 import { JsonableError } from "../../errors.ts";
 import { isGuest, isRealmAdmin } from "../../permissions/check.ts";
-import { ROLE } from "../../store/roles.ts";
-import { apiEmail, emailDomain } from "../../store/emails.ts";
+import { ROLE } from "../../model/roles.ts";
+import { apiEmail, emailDomain } from "../../model/emails.ts";
 import { avatarUrl, presentBot } from "../../present/users.ts";
 import { realmBotAddEvent, realmBotDeleteEvent, realmBotUpdateEvent } from "../../events/kinds/bots.ts";
 import { realmUserUpdateEvent } from "../../events/kinds/users.ts";
 import { randomAlphanumeric } from "../../secrets.ts";
-import type { Db } from "../../store/types.ts";
-import type { RealmRow, UserRow } from "../../store/schema.ts";
-import { activeNameTaken, getUser, getUserByDeliveryEmail, insertService, listBots, servicesByBot, updateUser } from "../../store/users.ts";
+import type { Db } from "../../store/schema/types.ts";
+import type { RealmRow, UserRow } from "../../store/schema/database.ts";
+import { activeNameTaken, getUser, getUserByDeliveryEmail, insertService, listBots, servicesByBot, updateUser } from "../../store/users/users.ts";
 import { doCreateUser } from "./create.ts";
 import { doRegenerateApiKey } from "./credentials.ts";
 import { withTransaction, type ActionCtx, type AuthedCtx, type Emit } from "../context.ts";

@@ -1,11 +1,11 @@
 /** The trusted primitives that create a user or bot row (with its system-group memberships) and grant can_create_users. */
 import { nowSeconds } from "../../clock.ts";
-import { systemGroupsForRole } from "../../store/roles.ts";
+import { systemGroupsForRole } from "../../model/roles.ts";
 import { hashPassword, randomAlphanumeric } from "../../secrets.ts";
-import type { Db } from "../../store/types.ts";
-import type { UserRow } from "../../store/schema.ts";
-import { addMembers, systemGroupsByName } from "../../store/user-groups.ts";
-import { insertUser, updateUser } from "../../store/users.ts";
+import type { Db } from "../../store/schema/types.ts";
+import type { UserRow } from "../../store/schema/database.ts";
+import { addMembers, systemGroupsByName } from "../../store/groups/user-groups.ts";
+import { insertUser, updateUser } from "../../store/users/users.ts";
 import type { DoEnv } from "../context.ts";
 import { newUserSettings } from "./setting-rules.ts";
 import { doJoinDefaultStreams } from "../channels/default-streams.ts";

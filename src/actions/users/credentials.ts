@@ -2,12 +2,12 @@
  * Trusted primitives behind the admin CLI (also used by the user actions). They check nothing:
  * callers validate arguments and refusals first.
  */
-import { ROLE } from "../../store/roles.ts";
+import { ROLE } from "../../model/roles.ts";
 import { hashPassword, randomAlphanumeric } from "../../secrets.ts";
-import type { Db } from "../../store/types.ts";
-import type { UserRow } from "../../store/schema.ts";
-import { activeBotIdsOwnedBy, insertService, setUsersActive, updateUser } from "../../store/users.ts";
-import { deleteUserSessions } from "../../store/sessions.ts";
+import type { Db } from "../../store/schema/types.ts";
+import type { UserRow } from "../../store/schema/database.ts";
+import { activeBotIdsOwnedBy, insertService, setUsersActive, updateUser } from "../../store/users/users.ts";
+import { deleteUserSessions } from "../../store/users/sessions.ts";
 import type { DoEnv } from "../context.ts";
 import { doCreateUser, type CreatedUser } from "./create.ts";
 

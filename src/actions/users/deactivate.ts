@@ -1,11 +1,11 @@
 /** Deactivating users (by an administrator or oneself) and reactivating them. */
 import type { Transaction } from "kysely";
 import { CannotDeactivateLastUserError, JsonableError, OwnerRequiredError } from "../../errors.ts";
-import { ROLE } from "../../store/roles.ts";
+import { ROLE } from "../../model/roles.ts";
 import { realmBotUpdateEvent } from "../../events/kinds/bots.ts";
 import { realmUserRemoveEvent, realmUserUpdateEvent } from "../../events/kinds/users.ts";
-import type { Database, UserRow } from "../../store/schema.ts";
-import { activeNameTaken, countActiveHumanOwners, countActiveUsers, getUser, setUsersActive } from "../../store/users.ts";
+import type { Database, UserRow } from "../../store/schema/database.ts";
+import { activeNameTaken, countActiveHumanOwners, countActiveUsers, getUser, setUsersActive } from "../../store/users/users.ts";
 import { doDeactivateUser } from "./credentials.ts";
 import { withTransaction, type AuthedCtx, type Emit } from "../context.ts";
 import { checkCanCreateBot, checkMemberOrAdmin } from "./bots.ts";

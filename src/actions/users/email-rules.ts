@@ -1,14 +1,14 @@
 /**
  * Which addresses may join the organization (Zulip's zerver/lib/email_validation.py,
  * get_realm_email_validator): with emails_restricted_to_domains, only addresses at its allowed
- * domains (store/realm-domains.ts), and none with a "+" before the "@"; otherwise, with
+ * domains (store/realm/realm-domains.ts), and none with a "+" before the "@"; otherwise, with
  * disallow_disposable_email_addresses, none at a disposable-address provider. Each caller words
  * the refusal as upstream does at that place.
  */
 import { realmSettings } from "../../permissions/realm-settings.ts";
-import { listRealmDomains } from "../../store/realm-domains.ts";
-import type { RealmRow } from "../../store/schema.ts";
-import type { Db } from "../../store/types.ts";
+import { listRealmDomains } from "../../store/realm/realm-domains.ts";
+import type { RealmRow } from "../../store/schema/database.ts";
+import type { Db } from "../../store/schema/types.ts";
 
 /** Why an address may not join: outside the allowed domains, at a disposable provider, or holding a "+". */
 export type EmailRefusal = "outside_domains" | "disposable" | "plus";

@@ -1,8 +1,8 @@
 /** Password login: the check every password login shares, and POST /fetch_api_key (the password buys the user's API key). */
 import { AuthenticationFailedError, JsonableError, RateLimitedError, RealmDeactivatedError, UserDeactivatedError } from "../../errors.ts";
 import { verifyPassword } from "../../secrets.ts";
-import type { UserRow } from "../../store/schema.ts";
-import { getUserByDeliveryEmail } from "../../store/users.ts";
+import type { UserRow } from "../../store/schema/database.ts";
+import { getUserByDeliveryEmail } from "../../store/users/users.ts";
 import type { RateLimiter } from "../../rate-limit.ts";
 import type { ActionCtx } from "../context.ts";
 

@@ -9,10 +9,10 @@ import { updateMessageFlagsEvent } from "../../events/kinds/message-flags.ts";
 import { JsonableError } from "../../errors.ts";
 import { accessUserById } from "../../permissions/user-access.ts";
 import { presentMutedUsers } from "../../present/muted-users.ts";
-import { flagStates, writeFlagBits } from "../../store/flag-writes.ts";
-import { deleteMute, getMute, insertMute, listMutedUsers, unreadMessagesFrom } from "../../store/muted-users.ts";
-import { MESSAGE_FLAG, type UserRow } from "../../store/schema.ts";
-import type { Db } from "../../store/types.ts";
+import { flagStates, writeFlagBits } from "../../store/messages/flag-writes.ts";
+import { deleteMute, getMute, insertMute, listMutedUsers, unreadMessagesFrom } from "../../store/users/muted-users.ts";
+import { MESSAGE_FLAG, type UserRow } from "../../store/schema/database.ts";
+import type { Db } from "../../store/schema/types.ts";
 import { doRemoveReadNotifications } from "../push/removals.ts";
 import { doEnv, withTransaction, type AuthedCtx, type DoEnv } from "../context.ts";
 

@@ -13,8 +13,8 @@ import {
   listNavigationViews,
   updateNavigationView,
   type NavigationViewRow,
-} from "../../store/navigation-views.ts";
-import type { Db } from "../../store/types.ts";
+} from "../../store/users/navigation-views.ts";
+import type { Db } from "../../store/schema/types.ts";
 import { withTransaction, type AuthedCtx } from "../context.ts";
 
 /** Zulip's BUILT_IN_VIEW_FRAGMENTS: views the client names itself, so they take no name. */

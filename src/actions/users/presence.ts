@@ -23,14 +23,14 @@ import {
   type SingleUserPresence,
 } from "../../present/presence.ts";
 import { realmPresences, type RealmPresences } from "../../register/presence.ts";
-import { apiEmail, emailDomain } from "../../store/emails.ts";
-import { getUserPresence, putUserPresence, putUserPresences } from "../../store/presence.ts";
-import { PresenceWriteBehind } from "../../store/presence-write-behind.ts";
-import type { UserRow } from "../../store/schema.ts";
-import type { UserPresenceRow } from "../../store/schema-presence.ts";
-import type { Db } from "../../store/types.ts";
-import { userSetting } from "../../store/user-settings.ts";
-import { activeUserIds } from "../../store/users.ts";
+import { apiEmail, emailDomain } from "../../model/emails.ts";
+import { getUserPresence, putUserPresence, putUserPresences } from "../../store/users/presence.ts";
+import { PresenceWriteBehind } from "../../store/users/presence-write-behind.ts";
+import type { UserRow } from "../../store/schema/database.ts";
+import type { UserPresenceRow } from "../../store/schema/presence.ts";
+import type { Db } from "../../store/schema/types.ts";
+import { userSetting } from "../../model/user-settings.ts";
+import { activeUserIds } from "../../store/users/users.ts";
 import { doEnv, withBackgroundTransaction, withTransaction, type AuthedCtx, type DoEnv, type ServerDeps } from "../context.ts";
 
 /**
@@ -132,7 +132,7 @@ async function latestPresence(ctx: AuthedCtx, presenceWrites: PresenceWriteBehin
  * Records a report of `user` at the clock's time. The latest row is read outside any transaction:
  * most repeated pings change nothing and end there. A change that announces the user is written
  * at once in one short transaction (on PostgreSQL one statement); the steady ping's, which
- * announces nothing, is written behind with other users' (store/presence-write-behind.ts). Two
+ * announces nothing, is written behind with other users' (store/users/presence-write-behind.ts). Two
  * clients of one user reporting at the same instant may both write (one sequence number more)
  * and both announce a first report: harmless, and cheaper than reading the row again under a
  * lock on every ping, as Zulip does.

@@ -3,10 +3,10 @@ import { JsonableError } from "../../errors.ts";
 import { isRealmAdmin } from "../../permissions/check.ts";
 import { CUSTOM_PROFILE_FIELD_TYPES } from "../../present/users.ts";
 import { realmUserUpdateEvent } from "../../events/kinds/users.ts";
-import type { Db } from "../../store/types.ts";
-import { deleteProfileValue, getProfileField, getProfileValue, setProfileValue } from "../../store/custom-profile.ts";
-import type { CustomProfileFieldRow, UserRow } from "../../store/schema.ts";
-import { usersByIds } from "../../store/users.ts";
+import type { Db } from "../../store/schema/types.ts";
+import { deleteProfileValue, getProfileField, getProfileValue, setProfileValue } from "../../store/realm/custom-profile.ts";
+import type { CustomProfileFieldRow, UserRow } from "../../store/schema/database.ts";
+import { usersByIds } from "../../store/users/users.ts";
 import type { DoEnv } from "../context.ts";
 
 /** One element of `profile_data`: a field id and its new value (null or empty clears it). */

@@ -3,8 +3,8 @@ import { nowSeconds } from "../../clock.ts";
 import { savedSnippetEvent, savedSnippetRemoveEvent } from "../../events/kinds/snippets.ts";
 import { SavedSnippetNotFoundError } from "../../errors.ts";
 import { presentSavedSnippet, type ApiSavedSnippet } from "../../present/attachments.ts";
-import type { Db } from "../../store/types.ts";
-import { deleteSavedSnippet, getOwnSavedSnippet, insertSavedSnippet, listSavedSnippets, updateSavedSnippet, type SavedSnippetRow } from "../../store/saved-snippets.ts";
+import type { Db } from "../../store/schema/types.ts";
+import { deleteSavedSnippet, getOwnSavedSnippet, insertSavedSnippet, listSavedSnippets, updateSavedSnippet, type SavedSnippetRow } from "../../store/users/saved-snippets.ts";
 import { withTransaction, type AuthedCtx } from "../context.ts";
 
 async function ownSnippet(ctx: AuthedCtx, db: Db, id: number): Promise<SavedSnippetRow> {

@@ -5,8 +5,8 @@
  */
 import { nowSeconds } from "../../clock.ts";
 import { randomAlphanumeric, tokenDigest } from "../../secrets.ts";
-import type { UserRow } from "../../store/schema.ts";
-import { deleteExpiredSessions, deleteSession, insertSession } from "../../store/sessions.ts";
+import type { UserRow } from "../../store/schema/database.ts";
+import { deleteExpiredSessions, deleteSession, insertSession } from "../../store/users/sessions.ts";
 import { withTransaction, type ActionCtx } from "../context.ts";
 import { SESSION_ID_CHARS } from "./authenticate.ts";
 import { checkPasswordLogin } from "./fetch-api-key.ts";

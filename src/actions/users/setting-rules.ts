@@ -5,11 +5,11 @@
  */
 import { JsonableError } from "../../errors.ts";
 import { realmSettings } from "../../permissions/realm-settings.ts";
-import { EMAIL_VISIBILITY } from "../../store/emails.ts";
-import type { Db } from "../../store/types.ts";
-import type { RealmRow } from "../../store/schema.ts";
-import { getRealmUserDefaults } from "../../store/settings.ts";
-import { isSettingName, settingsTextWith, type UserSettingName, type UserSettingValue } from "../../store/user-settings.ts";
+import { EMAIL_VISIBILITY } from "../../model/emails.ts";
+import type { Db } from "../../store/schema/types.ts";
+import type { RealmRow } from "../../store/schema/database.ts";
+import { getRealmUserDefaults } from "../../store/users/settings.ts";
+import { isSettingName, settingsTextWith, type UserSettingName, type UserSettingValue } from "../../model/user-settings.ts";
 
 /** The languages Zulip offers, by code, with the name Zulip shows for each (in that language). */
 const LANGUAGE_NAMES: ReadonlyMap<string, string> = new Map([

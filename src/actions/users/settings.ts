@@ -14,12 +14,12 @@ import { realmSettings } from "../../permissions/realm-settings.ts";
 import { usersWhoCanAccess } from "../../permissions/user-access.ts";
 import { avatarUrl } from "../../present/users.ts";
 import { hashPassword, verifyPassword } from "../../secrets.ts";
-import { deleteUserDrafts } from "../../store/drafts.ts";
-import { apiEmail, emailDomain, EMAIL_VISIBILITY } from "../../store/emails.ts";
-import type { UserRow, UserUpdate } from "../../store/schema.ts";
-import { deleteUserSessions } from "../../store/sessions.ts";
-import { lockUser } from "../../store/settings.ts";
-import type { Db } from "../../store/types.ts";
+import { deleteUserDrafts } from "../../store/messages/drafts.ts";
+import { apiEmail, emailDomain, EMAIL_VISIBILITY } from "../../model/emails.ts";
+import type { UserRow, UserUpdate } from "../../store/schema/database.ts";
+import { deleteUserSessions } from "../../store/users/sessions.ts";
+import { lockUser } from "../../store/users/settings.ts";
+import type { Db } from "../../store/schema/types.ts";
 import {
   isSettingName,
   LEGACY_DISPLAY_SETTINGS,
@@ -28,8 +28,8 @@ import {
   userSetting,
   type UserSettingName,
   type UserSettingValue,
-} from "../../store/user-settings.ts";
-import { activeNameTaken, getUserByDeliveryEmail, updateUser } from "../../store/users.ts";
+} from "../../model/user-settings.ts";
+import { activeNameTaken, getUserByDeliveryEmail, updateUser } from "../../store/users/users.ts";
 import { doEnv, withTransaction, type AuthedCtx, type DoEnv } from "../context.ts";
 import { checkFullName, isEmailAddress } from "./accounts.ts";
 import { doUpdatePresenceEnabled, type PresenceWrites } from "./presence.ts";

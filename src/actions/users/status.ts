@@ -3,19 +3,19 @@
  * status text, status emoji, and the deprecated `away` that mirrors presence_enabled (FL 148).
  */
 import { JsonableError } from "../../errors.ts";
-import { apiEmail, emailDomain } from "../../store/emails.ts";
+import { apiEmail, emailDomain } from "../../model/emails.ts";
 import { presentUserStatus, type ApiUserStatus } from "../../present/organization.ts";
 import { userStatusEvent, type UserStatusChange } from "../../events/kinds/organization.ts";
 import { updateGlobalNotificationsEvent, userSettingsUpdateEvent } from "../../events/kinds/user-settings.ts";
-import type { Db } from "../../store/types.ts";
-import type { UserRow } from "../../store/schema.ts";
-import { getUserStatus, presenceEnabled, setPresenceEnabled, upsertUserStatus, type StatusPatch } from "../../store/user-status.ts";
+import type { Db } from "../../store/schema/types.ts";
+import type { UserRow } from "../../store/schema/database.ts";
+import { getUserStatus, presenceEnabled, setPresenceEnabled, upsertUserStatus, type StatusPatch } from "../../store/users/user-status.ts";
 import { nowSeconds } from "../../clock.ts";
 import { doEnv, withTransaction, type AuthedCtx } from "../context.ts";
 import { checkEmoji, EMOJI_TYPE, emojiByName, type EmojiRef } from "../emoji/check.ts";
 import { accessUserById, userIdsWhoCanAccess } from "../../permissions/user-access.ts";
 import { doUpdatePresenceEnabled } from "./presence.ts";
-import type { PresenceWriteBehind } from "../../store/presence-write-behind.ts";
+import type { PresenceWriteBehind } from "../../store/users/presence-write-behind.ts";
 
 /** What POST /users/me/status accepts; absent keys are left unchanged. */
 type StatusInput = { away?: boolean; status_text?: string; emoji_name?: string; emoji_code?: string; reaction_type?: string };

@@ -1,5 +1,5 @@
 /** `update_message_flags` events: a user's personal flags on messages changed. */
-import type { RawUnreads } from "../../store/unreads.ts";
+import type { RawUnreads } from "../../store/lookups/unreads.ts";
 
 /** What a client needs to put a message marked unread back into its unread_msgs (FL 121). */
 type UnreadMessageDetail =

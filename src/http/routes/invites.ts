@@ -4,7 +4,7 @@
  * reusable link on a server that sends email, mail the visitor's address a sign-up confirmation).
  */
 import { z } from "zod";
-import { isRole } from "../../store/roles.ts";
+import { isRole } from "../../model/roles.ts";
 import { MAX_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH } from "../../permissions/realm-settings.ts";
 import { defineEndpoint } from "../endpoint.ts";
 import { bool, dbInt, int, intList, json, pathInt, str } from "../params.ts";

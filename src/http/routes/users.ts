@@ -1,6 +1,6 @@
 /** Users: list and read, create, update, deactivate and reactivate, and one's own API key. */
 import { z } from "zod";
-import { isRole } from "../../store/roles.ts";
+import { isRole } from "../../model/roles.ts";
 import { defineEndpoint } from "../endpoint.ts";
 import { bool, DB_INT_MAX, int, json, pathInt, str } from "../params.ts";
 import { getOwnUser, getUser, getUsers, regenerateOwnApiKey } from "../../actions/users/accounts.ts";

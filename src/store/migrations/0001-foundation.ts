@@ -1,6 +1,6 @@
 /** Realms, users, bots' services, channels, subscriptions, user groups and custom profile fields. */
 import { sql, type Kysely, type Migration } from "kysely";
-import type { Engine } from "../types.ts";
+import type { Engine } from "../schema/types.ts";
 import { timeType, withId } from "./helpers.ts";
 
 const STREAM_GROUP_SETTINGS = [

@@ -4,7 +4,7 @@
  * flags are stored only where they differ from the default.
  */
 import { sql, type Kysely, type Migration } from "kysely";
-import type { Engine } from "../types.ts";
+import type { Engine } from "../schema/types.ts";
 import { timeType, withId } from "./helpers.ts";
 
 async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {

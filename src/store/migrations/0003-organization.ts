@@ -1,6 +1,6 @@
 /** User status, code playgrounds, linkifiers, custom emoji, saved snippets and attachments. */
 import { sql, type Kysely, type Migration } from "kysely";
-import type { Engine } from "../types.ts";
+import type { Engine } from "../schema/types.ts";
 import { timeType, withId } from "./helpers.ts";
 
 async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {

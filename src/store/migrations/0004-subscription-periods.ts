@@ -1,6 +1,6 @@
 /**
  * Opens a subscription period for every active subscription that has none: subscriptions made
- * before subscription periods were written (store/subscriptions.ts) would otherwise receive
+ * before subscription periods were written (store/channels/subscriptions.ts) would otherwise receive
  * nothing. Such a subscriber receives messages from the next one on, as a new subscriber would.
  */
 import { sql, type Kysely, type Migration } from "kysely";

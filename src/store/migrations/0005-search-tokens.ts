@@ -1,13 +1,13 @@
 /**
- * Rebuilds the full-text index with the tokens of store/search-words.ts on both engines (see
- * store/dialect/search-index.ts): SQLite's FTS5 table becomes contentless with the `ascii`
+ * Rebuilds the full-text index with the tokens of model/search-words.ts on both engines (see
+ * store/messages/search-index.ts): SQLite's FTS5 table becomes contentless with the `ascii`
  * tokenizer over pre-cut tokens; PostgreSQL's tsvector is written literally rather than by the
  * 'simple' parser, and its GIN index loses the pending list (fastupdate), which every search
  * would otherwise scan in full.
  */
 import { sql, type Kysely, type Migration } from "kysely";
-import type { Engine } from "../types.ts";
-import { indexMessages } from "../dialect/search-index.ts";
+import type { Engine } from "../schema/types.ts";
+import { indexMessages } from "../messages/search-index.ts";
 
 /** Messages read and re-indexed per round: bounded memory on any history. */
 const MESSAGES_PER_ROUND = 5_000;

@@ -3,7 +3,7 @@
  * per-realm sequence so that clients fetch only rows changed since the number they hold.
  */
 import type { Kysely, Migration } from "kysely";
-import type { Engine } from "../types.ts";
+import type { Engine } from "../schema/types.ts";
 import { timeType } from "./helpers.ts";
 
 function up(engine: Engine) {

@@ -3,7 +3,7 @@
  * message of every realm (the index on delivered, failed, scheduled_timestamp); users list their own.
  */
 import type { Kysely, Migration } from "kysely";
-import type { Engine } from "../types.ts";
+import type { Engine } from "../schema/types.ts";
 import { timeType, withId } from "./helpers.ts";
 
 async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {

@@ -3,7 +3,7 @@
  * muted_user_id) and reads a realm's alert words (the index on realm_id).
  */
 import type { Kysely, Migration } from "kysely";
-import type { Engine } from "../types.ts";
+import type { Engine } from "../schema/types.ts";
 import { timeType, withId } from "./helpers.ts";
 
 async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {

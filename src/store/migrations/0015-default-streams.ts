@@ -3,7 +3,7 @@
  * addresses' tokens (Zulip's ChannelEmailAddress), one per channel, requester and sender.
  */
 import type { Kysely, Migration } from "kysely";
-import type { Engine } from "../types.ts";
+import type { Engine } from "../schema/types.ts";
 import { withId } from "./helpers.ts";
 
 async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {

@@ -1,6 +1,6 @@
 /** The outgoing-webhook delivery jobs. */
 import type { Kysely, Migration } from "kysely";
-import type { Engine } from "../types.ts";
+import type { Engine } from "../schema/types.ts";
 import { timeType, withId } from "./helpers.ts";
 
 async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {

@@ -1,13 +1,13 @@
 /**
  * Mobile push (issue 13): the stable UUIDs the push relay knows organizations and users by
  * (Zulip's Realm.uuid and UserProfile.uuid, given to every existing row here and to new rows by
- * store/realms.ts and store/users.ts), the users' registered device tokens (Zulip's PushDeviceToken)
+ * store/realm/realms.ts and store/users/users.ts), the users' registered device tokens (Zulip's PushDeviceToken)
  * and end-to-end encrypted registrations (Zulip's PushDevice), and the relay calls waiting to be
  * made (registrations and removals, retried off the request path).
  */
 import { randomUUID } from "node:crypto";
 import { sql, type Kysely, type Migration } from "kysely";
-import type { Engine } from "../types.ts";
+import type { Engine } from "../schema/types.ts";
 import { timeType, withId } from "./helpers.ts";
 
 async function backfill(db: Kysely<unknown>, table: "realms" | "users"): Promise<void> {

@@ -1,6 +1,6 @@
 /** Browser sessions (issue 14): the web app's logins, kept in the database so they survive restarts and are shared by every process. */
 import type { Kysely, Migration } from "kysely";
-import type { Engine } from "../types.ts";
+import type { Engine } from "../schema/types.ts";
 import { timeType, withId } from "./helpers.ts";
 
 async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {

@@ -6,7 +6,7 @@
  * notifications into one and delivers them only if it commits.
  */
 import { sql, type Kysely, type Migration } from "kysely";
-import type { Engine } from "../types.ts";
+import type { Engine } from "../schema/types.ts";
 
 /** The tables the triggers watch; test/store/read-cache.test.ts checks it and later migrations' lists cover every cached read. */
 export const NOTIFYING_TABLES = [

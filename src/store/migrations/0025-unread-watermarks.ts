@@ -3,12 +3,12 @@
  * for a received message without a flag row, so the register snapshot used to walk every message
  * the user ever received. Now each user has a watermark: below it, every received message that
  * is unread holds a flag row (the rows are written when the watermark moves, see
- * store/unread-watermarks.ts), and only messages above it are checked for missing rows. Partial
+ * store/messages/unread-watermarks.ts), and only messages above it are checked for missing rows. Partial
  * indexes make the flag rows that matter cheap to find among a reader's many read rows: the
  * unread and starred ones (the snapshot) and the historical ones (every narrow's visibility test).
  */
 import { sql, type Kysely, type Migration } from "kysely";
-import { MESSAGE_FLAG } from "../schema.ts";
+import { MESSAGE_FLAG } from "../schema/database.ts";
 
 async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema

@@ -5,7 +5,7 @@
  * users' default settings and user statuses.
  */
 import type { Kysely, Migration } from "kysely";
-import type { Engine } from "../types.ts";
+import type { Engine } from "../schema/types.ts";
 import { createNotifyTriggers } from "./0024-table-notify.ts";
 
 /** The tables this migration watches; test/store/read-cache.test.ts counts them with 0024's. */

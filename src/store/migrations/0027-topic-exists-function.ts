@@ -16,7 +16,7 @@
  * does not see that insert's own message.
  */
 import { sql, type Kysely, type Migration } from "kysely";
-import type { Engine } from "../types.ts";
+import type { Engine } from "../schema/types.ts";
 
 async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
   if (engine !== "postgres") return;

@@ -10,7 +10,7 @@
  * (722/s against 634/s). VACUUM merges the list too, as does autovacuum where it runs.
  */
 import { sql, type Kysely, type Migration } from "kysely";
-import type { Engine } from "../types.ts";
+import type { Engine } from "../schema/types.ts";
 
 /** The pending list's size in kB (PostgreSQL's gin_pending_list_limit for this index). */
 const SEARCH_PENDING_LIST_KB = 256;

@@ -1,11 +1,11 @@
 /**
- * Every channel has its recipient row from its creation (store/streams.ts insertStream), so a
+ * Every channel has its recipient row from its creation (store/channels/streams.ts insertStream), so a
  * channel send can be checked with reads alone, before its write transaction
  * (actions/messages/send.ts). Channels made before then got theirs at their first message; this
  * gives one to each that has none yet.
  */
 import { sql, type Kysely, type Migration } from "kysely";
-import { RECIPIENT_TYPE } from "../schema.ts";
+import { RECIPIENT_TYPE } from "../schema/database.ts";
 
 async function up(db: Kysely<unknown>): Promise<void> {
   const stream = sql.lit(RECIPIENT_TYPE.stream);

@@ -8,12 +8,12 @@
  * takes as a repeat.
  *
  * What a send with a relay configured reads to record its notification facts is kept by the read
- * cache (store/push-notifications.ts): the realm's users who have a phone, so push_device_tokens
+ * cache (store/push/push-notifications.ts): the realm's users who have a phone, so push_device_tokens
  * notifies its commits on PostgreSQL; and a topic's visibility policies, read on a miss through
  * a new index of user_topics by channel and topic (the unique one leads with the user).
  */
 import { sql, type Kysely, type Migration } from "kysely";
-import type { Engine } from "../types.ts";
+import type { Engine } from "../schema/types.ts";
 import { createNotifyTriggers } from "./0024-table-notify.ts";
 
 /** The tables this migration watches; test/store/read-cache.test.ts counts them with the others. */

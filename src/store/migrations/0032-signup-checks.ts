@@ -4,7 +4,7 @@
  * from an emailed sign-up confirmation back to the reusable invitation link it came from.
  */
 import type { Kysely, Migration } from "kysely";
-import type { Engine } from "../types.ts";
+import type { Engine } from "../schema/types.ts";
 import { createNotifyTriggers } from "./0024-table-notify.ts";
 import { withId } from "./helpers.ts";
 

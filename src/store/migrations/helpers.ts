@@ -1,6 +1,6 @@
 /** Column helpers that differ between SQLite and PostgreSQL. */
 import type { CreateTableBuilder } from "kysely";
-import type { Engine } from "../types.ts";
+import type { Engine } from "../schema/types.ts";
 
 /** Adds an auto-incrementing integer primary key named `id`. */
 export function withId<T extends string>(table: CreateTableBuilder<T, never>, engine: Engine) {

@@ -1,6 +1,6 @@
 /** The ordered list of migrations; each takes the engine so it can pick column types. */
 import type { Migration } from "kysely";
-import type { Engine } from "../types.ts";
+import type { Engine } from "../schema/types.ts";
 import { foundation } from "./0001-foundation.ts";
 import { messagesMigration } from "./0002-messages.ts";
 import { organizationMigration } from "./0003-organization.ts";
