@@ -6,12 +6,13 @@
  * Messages without a row are looked for only above the user's unread watermark
  * (store/messages/unread-watermarks.ts); below it every unread message has its row.
  */
-import { sql } from "kysely";
+import { sql, type ExpressionBuilder } from "kysely";
 import type { Db } from "../schema/types.ts";
 import { receivedBySql } from "../messages/message-flags.ts";
 import { directRecipientMembers, maxMessageId } from "../messages/messages.ts";
 import { mutedStreamIds } from "../channels/subscriptions.ts";
 import { MESSAGE_FLAG, RECIPIENT_TYPE } from "../schema/database.ts";
+import type { MessageTable, UserMessageFlagTable } from "../schema/messages.ts";
 import { userTopicRows, VISIBILITY_POLICY } from "../messages/user-topics.ts";
 import { unreadWatermark } from "../messages/unread-watermarks.ts";
 import { prepared, type Placeholder, type Placeholders } from "../engine/prepared.ts";
@@ -64,6 +65,17 @@ type UnreadFilter = { streamId?: number; topic?: string; includeUnsubscribed?: b
 /** Which ids the search for messages without a row covers: above `afterId`, up to `throughId`; newest first unless `oldestFirst`. */
 type IdRange = { afterId: number; throughId?: number; oldestFirst?: boolean };
 
+/** What both halves of defaultUnread ask of a message: in `range`, no flag row of the user's, not sent by them. */
+function withoutRowIn(userId: number, range: IdRange) {
+  return (eb: ExpressionBuilder<{ m: MessageTable; f: UserMessageFlagTable }, "m" | "f">) =>
+    eb.and([
+      eb("m.id", ">", range.afterId),
+      ...(range.throughId === undefined ? [] : [eb("m.id", "<=", range.throughId)]),
+      eb("f.user_id", "is", null),
+      eb("m.sender_id", "<>", userId),
+    ]);
+}
+
 /** Received messages without a flag row that the user did not send (unread by default), within `range`. */
 async function defaultUnread(db: Db, realmId: number, userId: number, filter: UnreadFilter, range: IdRange): Promise<UnreadRow[]> {
   const order = range.oldestFirst ? "asc" : "desc";
@@ -80,10 +92,7 @@ async function defaultUnread(db: Db, realmId: number, userId: number, filter: Un
     .$if(filter.streamId !== undefined, (q) => q.where("sp.stream_id", "=", filter.streamId ?? 0))
     .$if(filter.topic !== undefined, (q) => q.where(sql<string>`lower(m.topic)`, "=", (filter.topic ?? "").toLowerCase()))
     .where((eb) => eb.or([eb("sp.last_message_id", "is", null), eb("m.id", "<=", eb.ref("sp.last_message_id"))]))
-    .where("m.id", ">", range.afterId)
-    .$if(range.throughId !== undefined, (q) => q.where("m.id", "<=", range.throughId ?? 0))
-    .where("f.user_id", "is", null)
-    .where("m.sender_id", "<>", userId)
+    .where(withoutRowIn(userId, range))
     .orderBy("m.id", order)
     .limit(filter.limit)
     .execute();
@@ -96,10 +105,7 @@ async function defaultUnread(db: Db, realmId: number, userId: number, filter: Un
     .select(["m.id", "m.stream_id", "m.topic", "m.recipient_id", "m.sender_id", "m.stream_wildcard_mention"])
     .where("r.realm_id", "=", realmId)
     .where("g.user_id", "=", userId)
-    .where("m.id", ">", range.afterId)
-    .$if(range.throughId !== undefined, (q) => q.where("m.id", "<=", range.throughId ?? 0))
-    .where("f.user_id", "is", null)
-    .where("m.sender_id", "<>", userId)
+    .where(withoutRowIn(userId, range))
     .orderBy("m.id", order)
     .limit(filter.limit)
     .execute();
