@@ -98,8 +98,9 @@ const DATABASE_PACKAGES: ReadonlySet<string> = new Set(["kysely", "better-sqlite
 const QUERY_CALL = /\.(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto|selectNoFrom)\(|\bsql\s*[`<]|\.executeQuery\(/;
 
 /**
- * `store.transact` opens a write transaction; only `withTransaction` may, so its guard against
- * nested transactions (TransactionGuard) sees every one.
+ * `store.transact` opens a write transaction; only actions/context.ts may: `withTransaction`, so its
+ * guard against nested transactions (TransactionGuard) sees every request's, and
+ * `withBackgroundTransaction` for background batches that publish nothing.
  */
 const TRANSACT_CALL = /\.transact\(/;
 const TRANSACT_CALLER = "actions/context.ts";
@@ -348,7 +349,7 @@ describe("layers", () => {
     }
   });
 
-  test("every import of src/ is an allowed edge, only store/ builds queries, only withTransaction opens transactions", () => {
+  test("every import of src/ is an allowed edge, only store/ builds queries, only actions/context.ts opens transactions", () => {
     const found = violations(SRC);
     assert.deepEqual(found, [], `${found.length} broken rules:\n${found.join("\n")}`);
   });
