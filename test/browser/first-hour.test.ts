@@ -10,14 +10,14 @@
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { after, before, describe, test } from "node:test";
+import { before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
-import type { Browser, Page, Route } from "playwright-core";
+import type { Page, Route } from "playwright-core";
 import { uploadFile, PNG } from "../api/uploads-support.ts";
-import { launchBrowser, openPage, signIn as signInAs, type PageErrors } from "../helpers/browser.ts";
+import { signIn as signInAs } from "../helpers/browser.ts";
+import { useBrowserSuite } from "../helpers/browser-suite.ts";
 import { expectSuccess } from "../helpers/client.ts";
 import type { TestUser } from "../helpers/fixtures.ts";
-import { startServer, type TestServer } from "../helpers/server.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -44,14 +44,12 @@ const WATCH_NOTIFICATIONS = `
 `;
 
 describe("web app: a newcomer's first hour (sqlite)", () => {
-  let server: TestServer;
-  let browser: Browser;
-  const errors: PageErrors = [];
+  const suite = useBrowserSuite();
+  const { server } = suite;
   let generalId: number;
   let lobbyId: number;
 
   before(async () => {
-    [server, browser] = await Promise.all([startServer("sqlite"), launchBrowser()]);
     const { fixtures, api } = server;
     const principals = [fixtures.owner.email, fixtures.admin.email, fixtures.member.email];
     expectSuccess(await api.post(fixtures.owner, "/users/me/subscriptions", { subscriptions: [{ name: "lobby" }, { name: "general" }], principals }));
@@ -63,11 +61,6 @@ describe("web app: a newcomer's first hour (sqlite)", () => {
     expectSuccess(await api.post(fixtures.owner, "/messages", { type: "stream", to: "lobby", topic: "welcome", content: "Hello all." }));
   });
 
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-    assert.deepEqual(errors, [], "the pages reported errors");
-  });
 
   const feed = (page: Page) => page.getByRole("log", { name: "Messages" });
   const articles = (page: Page) => feed(page).getByRole("article");
@@ -76,7 +69,7 @@ describe("web app: a newcomer's first hour (sqlite)", () => {
   const messageBox = (page: Page) => page.getByRole("textbox", { name: "Message" });
 
   async function signedIn(user: TestUser, viewport?: { width: number; height: number }): Promise<Page> {
-    const { page } = await openPage(browser, server.url, errors, viewport);
+    const { page } = await suite.open(viewport);
     await signInAs(page, server.url, user);
     return page;
   }
@@ -157,7 +150,7 @@ describe("web app: a newcomer's first hour (sqlite)", () => {
     const link = await panel.getByRole("textbox", { name: "Invitation link" }).inputValue();
     await owner.context().close();
 
-    const { page: newcomer } = await openPage(browser, server.url, errors);
+    const { page: newcomer } = await suite.open();
     await newcomer.goto(link);
     await newcomer.getByLabel("Email").fill("nora@example.com");
     await newcomer.getByLabel("Full name").fill("Nora Newcomer");
@@ -220,7 +213,7 @@ describe("web app: a newcomer's first hour (sqlite)", () => {
 
   test("6. a desktop notification (permission granted) for a direct message, none for a muted topic", async () => {
     const { api, fixtures } = server;
-    const { context, page: member } = await openPage(browser, server.url, errors);
+    const { context, page: member } = await suite.open();
     await context.grantPermissions(["notifications"], { origin: server.url });
     await context.addInitScript(WATCH_NOTIFICATIONS);
     await signInAs(member, server.url, fixtures.member);

@@ -6,29 +6,16 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import type { Browser } from "playwright-core";
-import { launchBrowser, openPage, type PageErrors } from "../helpers/browser.ts";
+import { useBrowserSuite } from "../helpers/browser-suite.ts";
 import { expectError, expectSuccess } from "../helpers/client.ts";
-import { startServer, type TestServer } from "../helpers/server.ts";
 import { linkToken, smtpUrl, TestSmtp, waitFor } from "../helpers/smtp.ts";
 
 describe("web app sign-up with email confirmation (sqlite)", () => {
-  let server: TestServer;
-  let browser: Browser;
   const smtp = new TestSmtp();
-  const errors: PageErrors = [];
-
-  before(async () => {
-    await smtp.start();
-    [server, browser] = await Promise.all([startServer("sqlite", { SMTP_URL: smtpUrl(smtp), EMAIL_RETRY_BASE_MS: "50" }), launchBrowser()]);
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-    await smtp.stop();
-    assert.deepEqual(errors, [], "the pages reported errors");
-  });
+  before(() => smtp.start());
+  const suite = useBrowserSuite(() => ({ SMTP_URL: smtpUrl(smtp), EMAIL_RETRY_BASE_MS: "50" }));
+  const { server } = suite;
+  after(() => smtp.stop());
 
   test("a visitor of a reusable link confirms their address by email, then chooses a name and a password", async () => {
     const { owner } = server.fixtures;
@@ -36,7 +23,7 @@ describe("web app sign-up with email confirmation (sqlite)", () => {
     const streamId = expectSuccess(await server.api.get(owner, "/get_stream_id", { stream: "welcome" })).stream_id as number;
     const link = expectSuccess(await server.api.post(owner, "/invites/multiuse", { stream_ids: [streamId] })).invite_link as string;
 
-    const { page } = await openPage(browser, server.url, errors);
+    const { page } = await suite.open();
     await page.goto(link);
     await page.getByRole("heading", { name: "Join Test Org" }).waitFor();
     assert.equal(await page.getByLabel("Password").count(), 0, "no password before the address is confirmed");
@@ -51,7 +38,7 @@ describe("web app sign-up with email confirmation (sqlite)", () => {
     expectError(await server.api.post(null, "/fetch_api_key", { username: "olga@example.org", password: "a long enough password 9" }), "AUTHENTICATION_FAILED", "Your username or password is incorrect", 401);
 
     const mail = await waitFor("the confirmation mail", () => smtp.mails.find((m) => m.to.includes("olga@example.org")));
-    const { page: confirmed } = await openPage(browser, server.url, errors);
+    const { page: confirmed } = await suite.open();
     await confirmed.goto(`${server.url}/join/${linkToken(server, mail)}/`);
     await confirmed.getByRole("heading", { name: "Join Test Org" }).waitFor();
     await confirmed.getByText("Your account: olga@example.org").waitFor();

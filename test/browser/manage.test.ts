@@ -6,37 +6,29 @@
  * its accessible role and name; every wait is on a locator or a response, never a fixed sleep.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
-import type { Browser, Page } from "playwright-core";
-import { launchBrowser, openPage, type PageErrors } from "../helpers/browser.ts";
+import { before, describe, test } from "node:test";
+import type { Page } from "playwright-core";
+import { useBrowserSuite } from "../helpers/browser-suite.ts";
 import { expectSuccess } from "../helpers/client.ts";
 import type { TestUser } from "../helpers/fixtures.ts";
-import { startServer, type TestServer } from "../helpers/server.ts";
 
 describe("web app settings and administration (sqlite)", () => {
-  let server: TestServer;
-  let browser: Browser;
-  const errors: PageErrors = [];
+  const suite = useBrowserSuite();
+  const { server } = suite;
 
   before(async () => {
-    [server, browser] = await Promise.all([startServer("sqlite"), launchBrowser()]);
     const { fixtures, api } = server;
     const principals = [fixtures.owner.email, fixtures.admin.email, fixtures.member.email];
     expectSuccess(await api.post(fixtures.owner, "/users/me/subscriptions", { subscriptions: [{ name: "lobby" }, { name: "quiet" }], principals }));
   });
 
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-    assert.deepEqual(errors, [], "the pages reported errors");
-  });
 
   const feed = (page: Page) => page.getByRole("log", { name: "Messages" });
   const dialog = (page: Page) => page.getByRole("dialog", { name: "Settings" });
 
   /** A new browser profile, signed in as `user`. */
   async function signedIn(user: TestUser): Promise<Page> {
-    const { page } = await openPage(browser, server.url, errors);
+    const { page } = await suite.open();
     await page.goto(server.url);
     await page.getByLabel("Email").fill(user.email);
     await page.getByLabel("Password").fill(user.password);
@@ -67,7 +59,7 @@ describe("web app settings and administration (sqlite)", () => {
     await dialog(owner).getByRole("button", { name: "Close" }).click();
     await dialog(owner).waitFor({ state: "detached" });
 
-    const { page: newcomer } = await openPage(browser, server.url, errors);
+    const { page: newcomer } = await suite.open();
     await newcomer.goto(link);
     await newcomer.getByRole("heading", { name: "Join Test Org" }).waitFor();
     await newcomer.getByLabel("Email").fill("nina@example.com");
@@ -94,7 +86,7 @@ describe("web app settings and administration (sqlite)", () => {
   });
 
   test("an unknown invitation link shows the server's error", async () => {
-    const { page, context } = await openPage(browser, server.url, errors);
+    const { page, context } = await suite.open();
     await page.goto(`${server.url}/join/nosuchtoken/`);
     const alert = page.getByRole("alert");
     await alert.waitFor();

@@ -6,26 +6,24 @@
  * Everything is found by role and name; every wait is on a locator, a response or a request.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
-import type { Browser, Page } from "playwright-core";
-import { launchBrowser, openPage, signIn as signInAs, type PageErrors } from "../helpers/browser.ts";
+import { before, describe, test } from "node:test";
+import type { Page } from "playwright-core";
+import { signIn as signInAs } from "../helpers/browser.ts";
+import { useBrowserSuite } from "../helpers/browser-suite.ts";
 import { expectSuccess } from "../helpers/client.ts";
 import type { TestUser } from "../helpers/fixtures.ts";
-import { startServer, type TestServer } from "../helpers/server.ts";
 
 /** Messages seeded in #history, more than one page (100) of them. */
 const HISTORY_SIZE = 150;
 
 describe("web app: reading, navigation and liveness (sqlite)", () => {
-  let server: TestServer;
-  let browser: Browser;
-  const errors: PageErrors = [];
+  const suite = useBrowserSuite();
+  const { server } = suite;
   let owner: Page;
   let member: Page;
   let lobbyId: number;
 
   before(async () => {
-    [server, browser] = await Promise.all([startServer("sqlite"), launchBrowser()]);
     const { fixtures, api } = server;
     const principals = [fixtures.owner.email, fixtures.member.email, fixtures.admin.email];
     expectSuccess(await api.post(fixtures.owner, "/users/me/subscriptions", { subscriptions: [{ name: "lobby" }, { name: "history" }, { name: "quiet" }], principals }));
@@ -39,11 +37,6 @@ describe("web app: reading, navigation and liveness (sqlite)", () => {
     expectSuccess(await api.post(fixtures.owner, "/mark_all_as_read", {}));
   });
 
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-    assert.deepEqual(errors, [], "the pages reported errors");
-  });
 
   const feed = (page: Page) => page.getByRole("log", { name: "Messages" });
   const articles = (page: Page) => feed(page).getByRole("article");
@@ -70,7 +63,7 @@ describe("web app: reading, navigation and liveness (sqlite)", () => {
   }
 
   test("the page has its landmarks, and the message list is a log named Messages", async () => {
-    ({ page: owner } = await openPage(browser, server.url, errors));
+    ({ page: owner } = await suite.open());
     await signIn(owner, server.fixtures.owner);
     await owner.getByRole("banner").waitFor();
     await owner.getByRole("navigation", { name: "Channels and conversations" }).waitFor();
@@ -106,7 +99,7 @@ describe("web app: reading, navigation and liveness (sqlite)", () => {
   });
 
   test("the mentions and starred views", async () => {
-    ({ page: member } = await openPage(browser, server.url, errors));
+    ({ page: member } = await suite.open());
     await signIn(member, server.fixtures.member);
     const { api, fixtures } = server;
     expectSuccess(await api.post(fixtures.owner, "/messages", { type: "stream", to: "quiet", topic: "review", content: "@**Max Member** please review the draft." }));
@@ -244,7 +237,7 @@ describe("web app: reading, navigation and liveness (sqlite)", () => {
   });
 
   test("on a phone-sized screen the sidebar is behind the Channels menu button", async () => {
-    const { context, page } = await openPage(browser, server.url, errors, { width: 390, height: 800 });
+    const { context, page } = await suite.open({ width: 390, height: 800 });
     await signIn(page, server.fixtures.admin);
     const nav = page.getByRole("navigation", { name: "Channels and conversations" });
     const menu = page.getByRole("button", { name: "Channels", exact: true });
@@ -291,7 +284,7 @@ describe("web app: reading, navigation and liveness (sqlite)", () => {
   });
 
   test("the dark theme: automatic follows the system's dark scheme; the setting overrides it", async () => {
-    const { context, page } = await openPage(browser, server.url, errors);
+    const { context, page } = await suite.open();
     await page.emulateMedia({ colorScheme: "dark" });
     await signIn(page, server.fixtures.admin);
     const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);

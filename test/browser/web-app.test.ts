@@ -8,36 +8,32 @@ import assert from "node:assert/strict";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
-import type { Browser, Page } from "playwright-core";
-import { launchBrowser, openPage, type PageErrors } from "../helpers/browser.ts";
+import type { Page } from "playwright-core";
+import { useBrowserSuite } from "../helpers/browser-suite.ts";
 import { expectSuccess } from "../helpers/client.ts";
 import type { TestUser } from "../helpers/fixtures.ts";
-import { startServer, startServerOnStore, type TestServer } from "../helpers/server.ts";
+import { startServerOnStore, type TestServer } from "../helpers/server.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
 describe("web app in a browser (sqlite)", () => {
-  let server: TestServer;
   let restarted: TestServer | null = null;
-  let browser: Browser;
-  const errors: PageErrors = [];
+  // Registered first, so it runs before the suite's own after(): the restarted process shares the suite's store.
+  after(async () => {
+    await restarted?.stopProcess();
+  });
+  const suite = useBrowserSuite();
+  const { server } = suite;
   /** The owner's and the member's signed-in pages (the member in a second browser profile). */
   let owner: Page;
   let member: Page;
 
   before(async () => {
-    [server, browser] = await Promise.all([startServer("sqlite"), launchBrowser()]);
     const { fixtures, api } = server;
     const principals = [fixtures.owner.email, fixtures.member.email];
     expectSuccess(await api.post(fixtures.owner, "/users/me/subscriptions", { subscriptions: [{ name: "lobby" }, { name: "quiet" }], principals }));
   });
 
-  after(async () => {
-    await browser?.close();
-    await restarted?.stopProcess();
-    await server?.stop();
-    assert.deepEqual(errors, [], "the pages reported errors");
-  });
 
   const feed = (page: Page) => page.getByRole("log", { name: "Messages" });
 
@@ -60,7 +56,7 @@ describe("web app in a browser (sqlite)", () => {
   }
 
   test("a wrong password shows the server's error; the right one opens the app", async () => {
-    const { context, page } = await openPage(browser, server.url, errors);
+    const { context, page } = await suite.open();
     await page.goto(server.url);
     await page.getByLabel("Email").fill(server.fixtures.owner.email);
     await page.getByLabel("Password").fill("not the password");
@@ -70,14 +66,14 @@ describe("web app in a browser (sqlite)", () => {
     assert.match(await alert.innerText(), /incorrect|invalid|wrong/i);
     await context.close();
 
-    ({ page: owner } = await openPage(browser, server.url, errors));
+    ({ page: owner } = await suite.open());
     await signIn(owner, server.fixtures.owner);
     await owner.getByRole("navigation").getByRole("link", { name: "lobby", exact: true }).waitFor();
     await owner.getByRole("button", { name: "Log out" }).waitFor();
   });
 
   test("a message sent to a channel is rendered, and a second signed-in user sees it live", async () => {
-    ({ page: member } = await openPage(browser, server.url, errors));
+    ({ page: member } = await suite.open());
     await signIn(member, server.fixtures.member);
     await compose(owner, "lobby", "plans", "Lunch at **noon** today?");
     const mine = feed(owner).getByRole("article").filter({ hasText: "Lunch at noon today?" });
