@@ -8,6 +8,9 @@ import type { ApiStream, ApiSubscription } from "../src/present/streams.ts";
 import type { ReactionEvent } from "../src/events/kinds/reactions.ts";
 import type { UpdateMessageFlagsEvent } from "../src/events/kinds/message-flags.ts";
 import type { TypingEvent } from "../src/events/kinds/typing.ts";
+import type { MutedUsersEvent } from "../src/events/kinds/alert-words.ts";
+import type { HistorySnapshot } from "../src/actions/messages/history.ts";
+import type { HistorySnapshot as ClientHistorySnapshot } from "./src/api/message-actions.ts";
 import type { ModernPresence } from "../src/present/presence.ts";
 import type { Message, PresenceTimes, Reaction, ServerEvent, Subscription } from "./src/api/types.ts";
 import type { Stream } from "./src/api/manage.ts";
@@ -25,5 +28,7 @@ export type ServerTypesFit = [
   Fits<Omit<ReactionEvent, never>, EventOf<"reaction">>,
   Fits<UpdateMessageFlagsEvent, EventOf<"update_message_flags">>,
   Fits<TypingEvent, EventOf<"typing">>,
+  Fits<MutedUsersEvent, EventOf<"muted_users">>,
+  Fits<HistorySnapshot, ClientHistorySnapshot>,
   Fits<ModernPresence, PresenceTimes>,
 ];

@@ -12,7 +12,7 @@ import type { AuthedCtx } from "../context.ts";
 import { highlightHtmlDifferences } from "../../markdown/html-diff.ts";
 
 /** One snapshot of the history call (SPEC.md's Edit-history snapshot). */
-type HistorySnapshot = {
+export type HistorySnapshot = {
   topic: string;
   content: string;
   rendered_content: string;

@@ -106,6 +106,8 @@ export type RegisterResponse = {
   can_create_private_streams?: boolean;
   /** The user's topic settings (muted, followed: visibility_policy), with the `user_topic` event type. */
   user_topics?: UserTopic[];
+  /** The users the user muted, with the `muted_users` event type. */
+  muted_users?: MutedUser[];
   /** The organization's other settings (realm_description, the realm_can_*_group permissions, ...). */
   [key: `realm_${string}`]: unknown;
   /** Presence (slim: keyed by user id) and the server's clock and timing rules for it and typing. */
@@ -117,6 +119,9 @@ export type RegisterResponse = {
   server_typing_stopped_wait_period_milliseconds?: number;
   server_typing_started_wait_period_milliseconds?: number;
 };
+
+/** A muted user as the snapshot's `muted_users` and the `muted_users` event list them. */
+export type MutedUser = { id: number; timestamp: number };
 
 /** A user's setting for a topic: visibility_policy 1 muted, 2 unmuted, 3 followed, 0 none. */
 export type UserTopic = { stream_id: number; topic_name: string; visibility_policy: number };
@@ -182,6 +187,7 @@ export type ServerEvent =
   | { id: number; type: "stream"; op: "delete"; streams: Array<{ stream_id: number }> }
   | { id: number; type: "stream"; op: "create"; streams: Channel[] }
   | ({ id: number; type: "user_topic" } & UserTopic)
+  | { id: number; type: "muted_users"; muted_users: MutedUser[] }
   | { id: number; type: "default_streams"; default_streams: number[] }
   | { id: number; type: "stream"; op: "update"; stream_id: number; property: string; value: unknown }
   | { id: number; type: "realm_user"; op: "remove"; person: { user_id: number } }

@@ -4,11 +4,12 @@ import type { Message, ServerEvent } from "../api/types.ts";
 import { applyRealmEvent } from "./admin.ts";
 import { defaultChannelIds } from "./channels.ts";
 import * as feed from "./feed.ts";
-import { applyUserTopic, notifyOf } from "./notifications.ts";
+import { applyMutedUsers, applyUserTopic, inMutedTopic } from "./muting.ts";
+import { notifyOf } from "./notifications.ts";
 import { applyPresence } from "./presence.ts";
 import { applyTyping } from "./typing.ts";
 import { dmKey, dmUserIds } from "./narrow.ts";
-import { channels, me, recentDms, setEntry, settings, subscriptions, topics, users } from "./store.ts";
+import { applyRealmSettings, channels, me, recentDms, setEntry, settings, subscriptions, topics, users } from "./store.ts";
 import * as unread from "./unread.ts";
 
 function onMessage(message: Message, myId: number): void {
@@ -36,7 +37,7 @@ function onFlags(event: Extract<ServerEvent, { type: "update_message_flags" }>, 
   else if (event.message_details) unread.restore(event.message_details, myId);
 }
 
-function onUpdateMessage(event: Extract<ServerEvent, { type: "update_message" }>): void {
+function onUpdateMessage(event: Extract<ServerEvent, { type: "update_message" }>, myId: number): void {
   const { rendered_content: html, subject, new_stream_id: streamId } = event;
   if (html !== undefined) {
     feed.updateMessages([event.message_id], (m) => ({ ...m, content: html, last_edit_timestamp: event.rendering_only ? m.last_edit_timestamp : event.edit_timestamp }));
@@ -44,6 +45,7 @@ function onUpdateMessage(event: Extract<ServerEvent, { type: "update_message" }>
   if (subject !== undefined || streamId !== undefined) {
     feed.updateMessages(event.message_ids, (m) => ({ ...m, subject: subject ?? m.subject, stream_id: streamId ?? m.stream_id, last_moved_timestamp: event.edit_timestamp }));
     unread.moveIds(event.message_ids, { streamId, topic: subject });
+    feed.dropMovedOut(event.message_ids, myId);
   }
 }
 
@@ -94,7 +96,7 @@ export function applyEvents(events: readonly ServerEvent[]): void {
           onFlags(event, myId);
           break;
         case "update_message":
-          onUpdateMessage(event);
+          onUpdateMessage(event, myId);
           break;
         case "delete_message": {
           const ids = event.message_ids ?? (event.message_id === undefined ? [] : [event.message_id]);
@@ -124,6 +126,7 @@ export function applyEvents(events: readonly ServerEvent[]): void {
         }
         case "realm":
           applyRealmEvent(event);
+          applyRealmSettings(event.op === "update" ? { [event.property]: event.value } : event.data);
           break;
         case "stream":
           onStream(event);
@@ -136,6 +139,11 @@ export function applyEvents(events: readonly ServerEvent[]): void {
           break;
         case "user_topic":
           applyUserTopic(event);
+          // A topic muted while the combined feed shows it leaves the feed, as upstream.
+          if (feed.narrow.value.kind === "feed") feed.removeMessages(feed.messages.value.filter(inMutedTopic).map((m) => m.id));
+          break;
+        case "muted_users":
+          applyMutedUsers(event.muted_users);
           break;
         case "default_streams":
           defaultChannelIds.value = event.default_streams;

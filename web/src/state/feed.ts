@@ -6,6 +6,7 @@
 import { batch, signal } from "@preact/signals";
 import { api, ApiError } from "../api/client.ts";
 import type { Message, Reaction } from "../api/types.ts";
+import { inMutedTopic } from "./muting.ts";
 import { apiTerms, FEED, matches, sameNarrow, type Narrow } from "./narrow.ts";
 
 /** Messages fetched per page. */
@@ -93,6 +94,7 @@ export async function loadOlder(): Promise<void> {
 /** A new message arrived: append it if it belongs here and the feed reaches the newest. */
 export function addLive(message: Message, me: number): void {
   if (!foundNewest.value || !matches(narrow.value, message, me)) return;
+  if (narrow.value.kind === "feed" && inMutedTopic(message)) return;
   if (messages.value.some((m) => m.id === message.id)) return;
   messages.value = [...messages.value, message];
 }
@@ -102,6 +104,14 @@ export function updateMessages(ids: readonly number[], change: (m: Message) => M
   const wanted = new Set(ids);
   if (!messages.value.some((m) => wanted.has(m.id))) return;
   messages.value = messages.value.map((m) => (wanted.has(m.id) ? change(m) : m));
+}
+
+/** Drops loaded messages among `ids` that a move took out of the channel or topic shown. */
+export function dropMovedOut(ids: readonly number[], me: number): void {
+  const n = narrow.value;
+  if (n.kind !== "channel" && n.kind !== "topic") return;
+  const moved = new Set(ids);
+  removeMessages(messages.value.filter((m) => moved.has(m.id) && !matches(n, m, me)).map((m) => m.id));
 }
 
 /** Drops deleted messages. */

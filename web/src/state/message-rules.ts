@@ -54,6 +54,48 @@ export function canEditTopic(message: Message, myId: number, nowSeconds = Date.n
   return (role !== undefined && role <= MODERATOR_ROLE) || withinLimit(message, "realm_move_messages_within_stream_limit_seconds", nowSeconds);
 }
 
+/**
+ * Whether this user may move a channel message to another channel (unknown group membership:
+ * offered): the realm's can_move_messages_between_channels_group, and for non-moderators the
+ * time limit for moving between channels. The channel's own move settings are the server's to check.
+ */
+export function canMoveToChannel(message: Message, myId: number, nowSeconds = Date.now() / 1000): boolean {
+  if (message.type !== "stream") return false;
+  if (inGroupSetting(groupSetting("realm_can_move_messages_between_channels_group"), myId) === false) return false;
+  const role = users.value.get(myId)?.role;
+  return (role !== undefined && role <= MODERATOR_ROLE) || withinLimit(message, "realm_move_messages_between_streams_limit_seconds", nowSeconds);
+}
+
+/**
+ * What the realm's move settings let this user do at all (unknown group membership: allowed):
+ * move messages to other topics, and to other channels. Time limits and the channels' own
+ * settings are the server's to check.
+ */
+export function moveRights(myId: number): { topics: boolean; channels: boolean } {
+  return {
+    topics: inGroupSetting(groupSetting("realm_can_move_messages_between_topics_group"), myId) !== false,
+    channels: inGroupSetting(groupSetting("realm_can_move_messages_between_channels_group"), myId) !== false,
+  };
+}
+
+/**
+ * Whether the organization shows a message's edit history (upstream's
+ * message_edit_history_visibility_policy: "all", "moves_only" or "none"), and the message has one
+ * to show: edited (all), or moved.
+ */
+export function canViewHistory(message: Message): boolean {
+  if (setting("realm_allow_edit_history") === false) return false;
+  const policy = setting("realm_message_edit_history_visibility_policy");
+  if (policy === "none") return false;
+  const moved = message.last_moved_timestamp !== undefined;
+  return moved || (policy !== "moves_only" && message.last_edit_timestamp !== undefined);
+}
+
+/** Whether the organization shows read receipts. */
+export function readReceiptsEnabled(): boolean {
+  return setting("realm_enable_read_receipts") === true;
+}
+
 /** Whether this user may delete a message now (false while the groups are not loaded). */
 export function canDelete(message: Message, myId: number, nowSeconds = Date.now() / 1000): boolean {
   if (inGroupSetting(groupSetting("realm_can_delete_any_message_group"), myId) === true) return true;

@@ -79,8 +79,11 @@ function hashOperand(operator: string, raw: string): string | null {
   return text;
 }
 
-/** The narrow a location hash names; the combined feed for anything else. */
-export function parseHash(hash: string): Narrow {
+/**
+ * The narrow a location hash names; the combined feed for anything else. Upstream's links to a
+ * direct conversation list every participant, the user (`me`) included: the narrow lists the others.
+ */
+export function parseHash(hash: string, me?: number): Narrow {
   const parts = hash.replace(/^#/, "").split("/");
   if (parts[0] !== "narrow") return FEED;
   const terms: SearchTerm[] = [];
@@ -93,7 +96,9 @@ export function parseHash(hash: string): Narrow {
     if (operator === "near") continue;
     terms.push({ operator, operand, negated });
   }
-  return simplify(terms);
+  const n = simplify(terms);
+  if (n.kind !== "dm" || me === undefined || n.userIds.length < 2) return n;
+  return { kind: "dm", userIds: n.userIds.filter((id) => id !== me) };
 }
 
 /** The hash of a narrow; `names` gives the slug text (channel or user names) for readability. */
@@ -121,7 +126,8 @@ export function narrowHash(narrow: Narrow, streamName: (id: number) => string = 
 export function apiTerms(narrow: Narrow): Array<{ operator: string; operand: string | number | number[]; negated?: boolean }> {
   switch (narrow.kind) {
     case "feed":
-      return [];
+      // As upstream's combined feed: muted channels and topics left out.
+      return [{ operator: "in", operand: "home" }];
     case "channel":
       return [{ operator: "channel", operand: narrow.streamId }];
     case "topic":

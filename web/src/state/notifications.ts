@@ -5,17 +5,13 @@
  * mentions by `wildcard_mentions_notify`), and for channel messages when
  * `enable_stream_desktop_notifications` is on. Nothing for the user's own messages, nor for a
  * message being read in the focused tab; a muted topic, or a muted channel's topic not unmuted,
- * notifies only of a direct mention. The user's topic settings come from the snapshot's
- * `user_topics` and `user_topic` events.
+ * notifies only of a direct mention (the topic settings: state/muting.ts).
  */
 import { signal } from "@preact/signals";
-import type { Message, RegisterResponse, UserTopic } from "../api/types.ts";
+import type { Message } from "../api/types.ts";
+import { inMutedTopic } from "./muting.ts";
 import { matches, narrowHash, type Narrow } from "./narrow.ts";
-import { settings, streamName, subscriptions } from "./store.ts";
-
-/** Zulip's visibility_policy values. */
-const MUTED = 1;
-const UNMUTED = 2;
+import { settings, streamName } from "./store.ts";
 
 /** The browser's answer about notifications: "unsupported" where there is no Notification API. */
 export type Permission = NotificationPermission | "unsupported";
@@ -27,22 +23,9 @@ function currentPermission(): Permission {
 /** Whether this site may show notifications, as the browser says now. */
 export const permission = signal<Permission>(currentPermission());
 
-/** Topic settings by `${streamId}\n${lowercased topic}`. */
-let policies = new Map<string, number>();
-
-function policyKey(streamId: number, topic: string): string {
-  return `${streamId}\n${topic.toLowerCase()}`;
-}
-
-/** Takes the user's topic settings from a register snapshot. */
-export function loadUserTopics(state: RegisterResponse): void {
-  policies = new Map((state.user_topics ?? []).map((t) => [policyKey(t.stream_id, t.topic_name), t.visibility_policy]));
+/** Reads the browser's notification permission again (a new snapshot: the user may have changed it meanwhile). */
+export function refreshPermission(): void {
   permission.value = currentPermission();
-}
-
-/** A `user_topic` event: one topic's setting changed. */
-export function applyUserTopic(t: UserTopic): void {
-  policies.set(policyKey(t.stream_id, t.topic_name), t.visibility_policy);
 }
 
 /** Asks the browser for permission to notify (it asks the user once); resolves to the answer. */
@@ -52,21 +35,13 @@ export async function askPermission(): Promise<Permission> {
   return permission.value;
 }
 
-/** Whether a channel message is silenced: its topic muted, or its channel muted and the topic not unmuted. */
-function silenced(message: Message): boolean {
-  if (message.stream_id === undefined) return false;
-  const policy = policies.get(policyKey(message.stream_id, message.subject));
-  if (policy === MUTED) return true;
-  return subscriptions.value.get(message.stream_id)?.is_muted === true && policy !== UNMUTED;
-}
-
 /** Why a message calls for the user's attention: "personal" (a direct message or mention), "channel", or null. */
 function reason(message: Message): "personal" | "channel" | null {
   const s = settings.value;
   const personal = s.enable_desktop_notifications !== false || s.enable_sounds !== false;
   if (message.type === "private") return "personal";
   if (message.flags.includes("mentioned")) return "personal";
-  if (silenced(message)) return null;
+  if (inMutedTopic(message)) return null;
   const wildcard = message.flags.includes("stream_wildcard_mentioned") || message.flags.includes("topic_wildcard_mentioned");
   if (wildcard && personal && s.wildcard_mentions_notify !== false) return "personal";
   return s.enable_stream_desktop_notifications === true ? "channel" : null;

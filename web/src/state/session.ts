@@ -10,7 +10,8 @@ import { emailSending, loadRealm } from "./admin.ts";
 import { loadChannelRights } from "./channels.ts";
 import { applyEvents } from "./events.ts";
 import * as feed from "./feed.ts";
-import { loadUserTopics } from "./notifications.ts";
+import { loadMuting } from "./muting.ts";
+import { refreshPermission } from "./notifications.ts";
 import { parseHash } from "./narrow.ts";
 import { clearNetworkError, forget as forgetCompose } from "./compose.ts";
 import { closeSettings } from "./settings.ts";
@@ -23,7 +24,7 @@ import { clearTypists, loadTypingTimes } from "./typing.ts";
 const EVENT_TYPES = [
   "message", "update_message", "delete_message", "update_message_flags", "reaction", "subscription",
   "realm_user", "user_settings", "recent_private_conversations", "realm", "stream", "heartbeat", "restart",
-  "typing", "presence", "default_streams", "user_topic",
+  "typing", "presence", "default_streams", "user_topic", "muted_users",
 ];
 
 let queue: EventQueue | null = null;
@@ -37,7 +38,8 @@ function onSnapshot(state: RegisterResponse): void {
     loadSnapshot(state);
     loadRealm(state);
     loadChannelRights(state);
-    loadUserTopics(state);
+    loadMuting(state);
+    refreshPermission();
     loadUnreads(state.unread_msgs, user.user_id);
     loadPresences(state);
     loadTypingTimes(state);
@@ -45,7 +47,7 @@ function onSnapshot(state: RegisterResponse): void {
     phase.value = "ready";
   });
   // After a reconnect the loaded messages may be stale: load the narrow afresh.
-  void feed.showNarrow(parseHash(location.hash), true);
+  void feed.showNarrow(parseHash(location.hash, user.user_id), true);
 }
 
 /** The queue's reports of the connection; back online, what failed for want of it is tried again. */

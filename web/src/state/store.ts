@@ -69,6 +69,11 @@ export function loadSnapshot(state: RegisterResponse): void {
   realmSettings.value = Object.fromEntries(Object.entries(state).filter(([key]) => key.startsWith("realm_") || key.startsWith("max_")));
 }
 
+/** A `realm` event's changed settings, kept under their snapshot names (`realm_<name>`). */
+export function applyRealmSettings(changes: Readonly<Record<string, unknown>>): void {
+  realmSettings.value = { ...realmSettings.value, ...Object.fromEntries(Object.entries(changes).map(([key, value]) => [`realm_${key}`, value])) };
+}
+
 /** Sets a map signal's entry (a new map, so readers update). */
 export function setEntry<K, V>(sig: { value: ReadonlyMap<K, V> }, key: K, value: V | undefined): void {
   const next = new Map(sig.value);

@@ -1,12 +1,14 @@
 /**
  * Unread messages: which messages are unread and where they are (channel and topic, or direct
  * conversation), from the snapshot's unread_msgs, new messages and flag events. Counts per
- * channel, topic and conversation are derived. Messages seen in the feed are marked read in
- * small batches (`markSeen`), optimistically.
+ * channel, topic and conversation are derived; as upstream, muted topics (state/muting.ts) count
+ * only in their own topic's count, not in their channel's nor in the total. Messages seen in
+ * the feed are marked read in small batches (`markSeen`), optimistically.
  */
 import { computed, signal } from "@preact/signals";
 import { api } from "../api/client.ts";
 import type { Message, UnreadDetail, UnreadMsgs } from "../api/types.ts";
+import { isTopicMuted } from "./muting.ts";
 import { dmKey, dmUserIds } from "./narrow.ts";
 
 type Where = { streamId: number; topic: string } | { dm: string };
@@ -20,23 +22,26 @@ function changed(): void {
   version.value += 1;
 }
 
-/** Per-place unread counts. Topic keys are `${streamId}\n${lowercased topic}`. */
+/** Per-place unread counts (muted topics only in `topics`). Topic keys are `${streamId}\n${lowercased topic}`. */
 export const unreadCounts = computed(() => {
   version.value;
   const streams = new Map<number, number>();
   const topics = new Map<string, number>();
   const dms = new Map<string, number>();
   let mentions = 0;
+  let total = 0;
   for (const entry of entries.values()) {
     if ("dm" in entry) dms.set(entry.dm, (dms.get(entry.dm) ?? 0) + 1);
     else {
-      streams.set(entry.streamId, (streams.get(entry.streamId) ?? 0) + 1);
       const key = topicKey(entry.streamId, entry.topic);
       topics.set(key, (topics.get(key) ?? 0) + 1);
+      if (isTopicMuted(entry.streamId, entry.topic)) continue;
+      streams.set(entry.streamId, (streams.get(entry.streamId) ?? 0) + 1);
     }
+    total += 1;
     if (entry.mentioned) mentions += 1;
   }
-  return { total: entries.size, streams, topics, dms, mentions };
+  return { total, streams, topics, dms, mentions };
 });
 
 /** The key of a topic in unreadCounts.topics. */
@@ -61,12 +66,12 @@ export function unreadTopics(streamId: number): Map<string, string> {
 /**
  * The next unread topic after (streamId, topic), for the `n` key, as Zulip goes: channels in the
  * order given (the sidebar's, muted ones left out), within a channel its topics oldest unread
- * first, wrapping around; null when no other topic has unread messages.
+ * first, muted topics left out, wrapping around; null when no other topic has unread messages.
  */
 export function nextUnreadTopic(after: { streamId: number; topic: string } | null, channelOrder: readonly number[]): { streamId: number; topic: string } | null {
   const firstIds = new Map<string, { streamId: number; topic: string; id: number }>();
   for (const [id, e] of entries) {
-    if (!("streamId" in e)) continue;
+    if (!("streamId" in e) || isTopicMuted(e.streamId, e.topic)) continue;
     const key = topicKey(e.streamId, e.topic);
     const known = firstIds.get(key);
     if (known === undefined || id < known.id) firstIds.set(key, { streamId: e.streamId, topic: e.topic, id });

@@ -3,7 +3,7 @@ import { useEffect } from "preact/hooks";
 import * as compose from "../state/compose.ts";
 import { narrow, showNarrow } from "../state/feed.ts";
 import { parseHash } from "../state/narrow.ts";
-import { phase, realmName } from "../state/store.ts";
+import { me, phase, realmName } from "../state/store.ts";
 import { unreadCounts } from "../state/unread.ts";
 import { ChannelBrowser, SubscribeNotice } from "./ChannelBrowser.tsx";
 import { Compose } from "./Compose.tsx";
@@ -12,7 +12,9 @@ import { joinToken } from "../state/join.ts";
 import { Join } from "./Join.tsx";
 import { installShortcuts } from "./keyboard.ts";
 import { Login } from "./Login.tsx";
+import { MessageDialogs } from "./MessageDialogs.tsx";
 import { SettingsDialog } from "./settings/SettingsDialog.tsx";
+import { ShortcutsHelp } from "./ShortcutsHelp.tsx";
 import { Sidebar } from "./Sidebar.tsx";
 import { narrowTitle, TopBar } from "./TopBar.tsx";
 import { UserList } from "./UserList.tsx";
@@ -20,7 +22,7 @@ import { UserList } from "./UserList.tsx";
 function Main() {
   useEffect(() => {
     const onHash = () => {
-      const next = parseHash(location.hash);
+      const next = parseHash(location.hash, me.value?.user_id);
       void showNarrow(next);
       compose.followNarrow(next);
     };
@@ -48,6 +50,8 @@ function Main() {
       <UserList />
       <SettingsDialog />
       <ChannelBrowser />
+      <MessageDialogs />
+      <ShortcutsHelp />
     </div>
   );
 }

@@ -8,9 +8,11 @@ import type { Message } from "../api/types.ts";
 import { foundOldest, loadError, loading, loadOlder, messages, narrow, selectedId } from "../state/feed.ts";
 import { dmKey, dmUserIds, narrowHash, type Narrow } from "../state/narrow.ts";
 import { dmTitle, me, streamName, subscriptions } from "../state/store.ts";
+import { readingPaused } from "../state/message-menu.ts";
 import { markSeen } from "../state/unread.ts";
 import { dayLabel } from "./format.ts";
 import { MessageItem } from "./MessageItem.tsx";
+import { TopicMarks, TopicMenuButton } from "./TopicMenu.tsx";
 import { TypingNotice } from "./TypingNotice.tsx";
 
 /** Within this many seconds, a sender's next message in a conversation hides their name. */
@@ -56,6 +58,8 @@ function RecipientBar({ group }: { group: Group }) {
         <a class="recipient-topic" href={narrowHash(to, streamName)}>
           {to.topic === "" ? "general chat" : to.topic}
         </a>
+        <TopicMarks streamId={to.streamId} topic={to.topic} />
+        <TopicMenuButton streamId={to.streamId} topic={to.topic} messageId={group.first.id} />
         <span class="recipient-date">{date}</span>
       </header>
     );
@@ -190,7 +194,7 @@ export function Feed() {
   const myId = me.value?.user_id ?? 0;
   const n = narrow.value;
   useScrollKeeping(scroller, list);
-  useReadMarking(scroller, list, n.kind !== "search");
+  useReadMarking(scroller, list, n.kind !== "search" && !readingPaused(n));
   useSelectionMark(scroller, list);
   useEffect(() => {
     // A short first page leaves nothing to scroll: fetch older ones until it fills the view.

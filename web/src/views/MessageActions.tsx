@@ -1,8 +1,9 @@
 /**
  * A message's actions: the hover toolbar with "Add emoji reaction" and the "Message actions"
- * menu (quote and reply, edit, delete, star), offered as the organization's rules allow
- * (state/message-rules.ts), and the confirmation before deleting. The menu is an ARIA menu:
- * arrow keys move between items, Esc closes it and gives the focus back to its button.
+ * menu, as upstream's: quote and reply, edit, move (where the organization's move settings and
+ * the user's role allow: state/message-rules.ts), mark as unread from here, star, copy link,
+ * view source, edit history and read receipts (where the organization shows them), delete; and
+ * the confirmation before deleting. The dialogs the menu opens are MessageDialogs.tsx's.
  */
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { Message } from "../api/types.ts";
@@ -10,104 +11,61 @@ import * as compose from "../state/compose.ts";
 import { errorText } from "../state/errors.ts";
 import { ensureGroups } from "../state/groups.ts";
 import { deleteMessage, setStarred } from "../state/message-changes.ts";
-import { canDelete, canEditContent, canEditTopic } from "../state/message-rules.ts";
+import { copyMessageLink, markUnreadFrom, messageDialog, showNotice } from "../state/message-menu.ts";
+import { canDelete, canEditContent, canEditTopic, canMoveToChannel, canViewHistory, readReceiptsEnabled } from "../state/message-rules.ts";
 import { me } from "../state/store.ts";
-import { usePopoverPlacement } from "./popover.ts";
+import { MenuButton, type MenuItem } from "./ActionMenu.tsx";
 
-type MenuItem = { label: string; run: () => void };
+/** Opens the move dialog for a message (MessageDialogs.tsx). */
+export function openMove(message: Message, wholeTopic = false): void {
+  if (message.type !== "stream" || message.stream_id === undefined) return;
+  messageDialog.value = { kind: "move", target: { messageId: message.id, streamId: message.stream_id, topic: message.subject, wholeTopic } };
+}
+
+/** Marks a message and the later ones unread; a refusal shows as the notice. */
+export function markUnread(message: Message): void {
+  markUnreadFrom(message.id).catch((err: unknown) => showNotice(errorText(err, "Could not mark the messages unread.")));
+}
 
 function menuItems(message: Message, myId: number, on: { react: () => void; edit: () => void; remove: () => void }): MenuItem[] {
   const starred = message.flags.includes("starred");
+  const contentEditable = canEditContent(message, myId);
   const items: MenuItem[] = [
     { label: "Add emoji reaction", run: on.react },
     { label: "Quote and reply", run: () => void compose.quoteAndReply(message, myId) },
   ];
-  if (canEditContent(message, myId)) items.push({ label: "Edit message", run: on.edit });
+  if (contentEditable) items.push({ label: "Edit message", run: on.edit });
   else if (canEditTopic(message, myId)) items.push({ label: "Edit topic", run: on.edit });
+  if (canEditTopic(message, myId) || canMoveToChannel(message, myId)) items.push({ label: "Move messages", run: () => openMove(message) });
+  if (message.flags.includes("read")) items.push({ label: "Mark as unread from here", run: () => markUnread(message) });
   items.push({ label: starred ? "Unstar message" : "Star message", run: () => setStarred(message.id, !starred) });
+  items.push({ label: "Copy link to message", run: () => void copyMessageLink(message, myId) });
+  if (!contentEditable) items.push({ label: "View message source", run: () => (messageDialog.value = { kind: "source", message }) });
+  if (canViewHistory(message)) items.push({ label: "View edit history", run: () => (messageDialog.value = { kind: "history", message }) });
+  if (readReceiptsEnabled()) items.push({ label: "View read receipts", run: () => (messageDialog.value = { kind: "receipts", message }) });
   if (canDelete(message, myId)) items.push({ label: "Delete message", run: on.remove });
   return items;
-}
-
-function Menu({ items, onClose }: { items: MenuItem[]; onClose: (refocus: boolean) => void }) {
-  const root = useRef<HTMLDivElement>(null);
-  usePopoverPlacement(root, (el) => el.parentElement?.querySelector("[aria-haspopup=menu]"));
-  useEffect(() => {
-    root.current?.querySelector<HTMLElement>("[role=menuitem]")?.focus();
-    const outside = (e: MouseEvent) => {
-      if (e.target instanceof Node && root.current && !root.current.parentElement?.contains(e.target)) onClose(false);
-    };
-    document.addEventListener("mousedown", outside);
-    return () => document.removeEventListener("mousedown", outside);
-  }, []);
-  const onKeyDown = (e: KeyboardEvent) => {
-    e.stopPropagation();
-    const buttons = [...(root.current?.querySelectorAll<HTMLElement>("[role=menuitem]") ?? [])];
-    const at = buttons.findIndex((b) => b === document.activeElement);
-    const go = (i: number) => buttons[(i + buttons.length) % buttons.length]?.focus();
-    if (e.key === "ArrowDown") go(at + 1);
-    else if (e.key === "ArrowUp") go(at - 1);
-    else if (e.key === "Home") go(0);
-    else if (e.key === "End") go(buttons.length - 1);
-    else if (e.key === "Escape") onClose(true);
-    else if (e.key === "Tab") return onClose(false);
-    else return;
-    e.preventDefault();
-  };
-  return (
-    <div class="actions-menu" role="menu" aria-label="Message actions" ref={root} onKeyDown={onKeyDown}>
-      {items.map((item) => (
-        <button
-          key={item.label}
-          type="button"
-          role="menuitem"
-          tabIndex={-1}
-          onClick={(e) => {
-            e.stopPropagation();
-            onClose(false);
-            item.run();
-          }}
-        >
-          {item.label}
-        </button>
-      ))}
-    </div>
-  );
 }
 
 /** The toolbar of a message: the reaction button and the actions menu. */
 export function MessageToolbar({ message, onReact, onEdit, onDelete }: { message: Message; onReact: () => void; onEdit: () => void; onDelete: () => void }) {
   const [open, setOpen] = useState(false);
-  const button = useRef<HTMLButtonElement>(null);
   const myId = me.value?.user_id;
   if (myId === undefined) return null;
-  const close = (refocus: boolean) => {
-    setOpen(false);
-    if (refocus) button.current?.focus();
-  };
   return (
     <div class={`message-toolbar${open ? " open" : ""}`}>
       <button type="button" class="toolbar-button" data-picker-toggle aria-label="Add emoji reaction" title="Add emoji reaction" onClick={onReact}>
         <span aria-hidden="true">☺+</span>
       </button>
-      <button
-        ref={button}
-        type="button"
-        class="toolbar-button"
-        aria-label="Message actions"
-        title="Message actions"
-        aria-haspopup="menu"
-        aria-expanded={open}
-        onMouseEnter={() => void ensureGroups()}
-        onFocus={() => void ensureGroups()}
-        onClick={() => {
-          void ensureGroups();
-          setOpen(!open);
-        }}
+      <MenuButton
+        label="Message actions"
+        menuLabel="Message actions"
+        prepare={() => void ensureGroups()}
+        onOpenChange={setOpen}
+        items={() => menuItems(message, myId, { react: onReact, edit: onEdit, remove: onDelete })}
       >
         <span aria-hidden="true">⋮</span>
-      </button>
-      {open && <Menu items={menuItems(message, myId, { react: onReact, edit: onEdit, remove: onDelete })} onClose={close} />}
+      </MenuButton>
     </div>
   );
 }

@@ -1,18 +1,23 @@
 /**
- * One message of the feed: avatar, sender, time, rendered content, edited mark, reactions and
- * its actions (toolbar and menu, the emoji picker, the in-place editor, the delete confirmation).
+ * One message of the feed: avatar, sender (a button opening the sender's menu), time, rendered
+ * content, edited mark, reactions and its actions (toolbar and menu, the emoji picker, the
+ * in-place editor, the delete confirmation). A muted sender's message is collapsed until revealed.
  */
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { Message, Reaction } from "../api/types.ts";
 import { ensureEmoji, realmEmojiById, spokenEmojiName, type EmojiChoice } from "../state/emoji.ts";
 import { selectedId } from "../state/feed.ts";
 import { toggleReaction, type ReactionEmoji } from "../state/message-changes.ts";
+import { editingId, openFor, reactingId } from "../state/message-menu.ts";
+import { isUserMuted } from "../state/muting.ts";
 import { me, settings, users } from "../state/store.ts";
 import { Avatar } from "./Avatar.tsx";
 import { EmojiGlyph, EmojiPicker } from "./EmojiPicker.tsx";
 import { fullTime, timeOfDay, withEmojiGlyphs } from "./format.ts";
 import { DeleteDialog, MessageToolbar } from "./MessageActions.tsx";
 import { MessageEditor } from "./MessageEditor.tsx";
+import { MutedMessage } from "./MutedMessage.tsx";
+import { UserMenuButton } from "./UserMenu.tsx";
 
 type ReactionGroup = { key: string; emoji: ReactionEmoji; userIds: number[] };
 
@@ -92,9 +97,12 @@ function useLinksInNewTabs(content: { current: HTMLElement | null }, html: strin
 
 /** A message; `continued` hides the sender line under the same sender's previous message. */
 export function MessageItem({ message, continued }: { message: Message; continued: boolean }) {
-  const [editing, setEditing] = useState(false);
-  const [picking, setPicking] = useState(false);
+  const editing = editingId.value === message.id;
+  const picking = reactingId.value === message.id;
+  const setEditing = (on: boolean) => openFor(editingId, message.id, on);
+  const setPicking = (on: boolean) => openFor(reactingId, message.id, on);
   const [deleting, setDeleting] = useState(false);
+  const [revealed, setRevealed] = useState(false);
   const selected = selectedId.value === message.id;
   const time = timeOfDay(message.timestamp, settings.value.twenty_four_hour_time);
   const edited = message.last_edit_timestamp !== undefined;
@@ -107,6 +115,7 @@ export function MessageItem({ message, continued }: { message: Message; continue
   const contentRef = useRef<HTMLDivElement>(null);
   useLinksInNewTabs(contentRef, editing ? "" : html);
   const myId = me.value?.user_id;
+  const hidden = !revealed && message.sender_id !== myId && isUserMuted(message.sender_id);
   const pick = (emoji: EmojiChoice) => {
     setPicking(false);
     if (myId !== undefined) toggleReaction(message, { emoji_name: emoji.name, emoji_code: emoji.emoji_code, reaction_type: emoji.reaction_type }, myId);
@@ -115,13 +124,22 @@ export function MessageItem({ message, continued }: { message: Message; continue
     <article
       class={`message${continued ? " continued" : ""}${selected ? " selected" : ""}${unread ? " unread" : ""}`}
       data-message-id={message.id}
-      aria-label={`${message.sender_full_name}, ${time}`}
+      aria-label={`${hidden ? "Muted user" : message.sender_full_name}, ${time}`}
       onClick={() => (selectedId.value = message.id)}
     >
-      <div class="message-gutter">{!continued && <Avatar userId={message.sender_id} name={message.sender_full_name} url={sender?.avatar_url ?? message.avatar_url} />}</div>
+      <div class="message-gutter">
+        {!continued && (hidden ? <Avatar userId={0} name="?" url={null} /> : <Avatar userId={message.sender_id} name={message.sender_full_name} url={sender?.avatar_url ?? message.avatar_url} />)}
+      </div>
       <div class="message-body">
         <div class={`message-header${edited || moved || starred ? " marked" : ""}`}>
-          {!continued && <span class="sender">{message.sender_full_name}</span>}
+          {!continued &&
+            (hidden ? (
+              <span class="sender">Muted user</span>
+            ) : (
+              <UserMenuButton userId={message.sender_id} label={message.sender_full_name} class="sender sender-button">
+                {message.sender_full_name}
+              </UserMenuButton>
+            ))}
           {edited && (
             <span class="edited" title={message.last_edit_timestamp === undefined ? undefined : `Edited ${fullTime(message.last_edit_timestamp)}`}>
               (edited)
@@ -141,12 +159,14 @@ export function MessageItem({ message, continued }: { message: Message; continue
             {time}
           </time>
         </div>
-        {editing ? (
+        {hidden ? (
+          <MutedMessage onReveal={() => setRevealed(true)} />
+        ) : editing ? (
           <MessageEditor message={message} onDone={() => setEditing(false)} />
         ) : (
           <div ref={contentRef} class={`message-content rendered${message.is_me_message ? " me-message" : ""}`} dangerouslySetInnerHTML={{ __html: html }} />
         )}
-        <Reactions message={message} />
+        {!hidden && <Reactions message={message} />}
         {picking && <EmojiPicker label="Add emoji reaction" onPick={pick} onClose={() => setPicking(false)} />}
       </div>
       <MessageToolbar message={message} onReact={() => setPicking(!picking)} onEdit={() => setEditing(true)} onDelete={() => setDeleting(true)} />

@@ -1,6 +1,7 @@
 /**
  * The left sidebar: the views (combined feed, mentions, starred), the subscribed channels with
- * the current channel's topics, and the direct conversations, each with its unread count.
+ * the current channel's topics (each with its menu: TopicMenu.tsx; muted ones dimmed), and the
+ * direct conversations, each with its unread count.
  */
 import { useEffect, useRef } from "preact/hooks";
 import { BrowseButton } from "./ChannelBrowser.tsx";
@@ -9,8 +10,10 @@ import { sidebarOpen } from "../state/layout.ts";
 import { dmKey, narrowHash, sameNarrow, type Narrow } from "../state/narrow.ts";
 import { presenceOf, type PresenceStatus } from "../state/presence.ts";
 import { dmTitle, setEntry, sortedDms, sortedSubscriptions, streamName, topics } from "../state/store.ts";
+import { isTopicMuted } from "../state/muting.ts";
 import { fetchTopics } from "../state/topics.ts";
 import { topicKey, unreadCounts, unreadTopics } from "../state/unread.ts";
+import { TopicMarks, TopicMenuButton } from "./TopicMenu.tsx";
 
 /** What a presence dot means, for its tooltip. */
 export const PRESENCE_TITLES: Record<PresenceStatus, string> = { active: "Active", idle: "Idle", offline: "Offline" };
@@ -71,8 +74,10 @@ function ChannelTopics({ streamId }: { streamId: number }) {
   return (
     <ul class="topic-list" aria-label={`Topics in ${streamName(streamId)}`}>
       {[...names.values()].map((name) => (
-        <li key={name}>
+        <li key={name} class={`topic-row${isTopicMuted(streamId, name) ? " muted-topic" : ""}`}>
           <Item to={{ kind: "topic", streamId, topic: name }} label={name === "" ? "general chat" : name} count={counts.get(topicKey(streamId, name)) ?? 0} level={1} />
+          <TopicMarks streamId={streamId} topic={name} />
+          <TopicMenuButton streamId={streamId} topic={name} messageId={fetched.find((t) => t.name.toLowerCase() === name.toLowerCase())?.max_id} />
         </li>
       ))}
     </ul>

@@ -3,14 +3,24 @@
  * x (new direct message), r or Enter (reply to the selected message), n (next unread topic),
  * arrows or j/k (select messages; the selected one takes focus), End (the last message),
  * / (search), Esc (close the menu, clear the selection, then back to the combined feed; in
- * the compose box it leaves the box).
+ * the compose box it leaves the box), ? (the shortcuts' help), and on the selected message (the
+ * last one when none is): e (edit it, or your last message; its source when it cannot be
+ * edited), * (star), : (react), m (mute or unmute its topic), Shift+U (mark unread from it).
  */
+import type { Message } from "../api/types.ts";
 import * as compose from "../state/compose.ts";
+import { errorText } from "../state/errors.ts";
+import { ensureGroups } from "../state/groups.ts";
+import { setStarred } from "../state/message-changes.ts";
+import { editingId, messageDialog, reactingId, showNotice } from "../state/message-menu.ts";
+import { canEditContent, canEditTopic } from "../state/message-rules.ts";
+import { toggleTopicMute } from "../state/muting.ts";
 import { messages, narrow, selectedId } from "../state/feed.ts";
-import { sidebarOpen } from "../state/layout.ts";
+import { shortcutsOpen, sidebarOpen } from "../state/layout.ts";
 import { FEED, narrowHash, sameNarrow } from "../state/narrow.ts";
 import { me, sortedSubscriptions, streamName } from "../state/store.ts";
 import { nextUnreadTopic } from "../state/unread.ts";
+import { markUnread } from "./MessageActions.tsx";
 
 function typingTarget(target: EventTarget | null): boolean {
   return target instanceof HTMLElement && (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName));
@@ -64,6 +74,49 @@ function nextUnread(): void {
   if (next) location.hash = narrowHash({ kind: "topic", ...next }, streamName);
 }
 
+/** The selected message, else the last one (selected from now on). */
+function target(): Message | undefined {
+  const list = messages.value;
+  const message = list.find((m) => m.id === selectedId.value) ?? list[list.length - 1];
+  if (message !== undefined && selectedId.value !== message.id) select(message.id);
+  return message;
+}
+
+/** `e`: edit the selected message, or the user's last one; a message that cannot be edited shows its source. */
+function edit(): void {
+  const myId = me.value?.user_id;
+  const list = messages.value;
+  const message = list.find((m) => m.id === selectedId.value) ?? [...list].reverse().find((m) => m.sender_id === myId);
+  if (message === undefined || myId === undefined) return;
+  void ensureGroups();
+  select(message.id);
+  if (canEditContent(message, myId) || canEditTopic(message, myId)) editingId.value = message.id;
+  else messageDialog.value = { kind: "source", message };
+}
+
+function star(): void {
+  const message = target();
+  if (message) setStarred(message.id, !message.flags.includes("starred"));
+}
+
+function react(): void {
+  const message = target();
+  if (message) reactingId.value = message.id;
+}
+
+/** `m`: mute or unmute the topic of the selected message (or of the topic being read). */
+function muteTopic(): void {
+  const message = target();
+  const n = narrow.value;
+  const where = message?.type === "stream" && message.stream_id !== undefined ? { streamId: message.stream_id, topic: message.subject } : n.kind === "topic" ? n : null;
+  if (where) toggleTopicMute(where.streamId, where.topic).catch((err: unknown) => showNotice(errorText(err, "Could not change the topic's setting.")));
+}
+
+function unreadFromHere(): void {
+  const message = target();
+  if (message) markUnread(message);
+}
+
 const ACTIONS: Record<string, () => void> = {
   c: composeHere,
   x: compose.newDirect,
@@ -77,6 +130,12 @@ const ACTIONS: Record<string, () => void> = {
   End: () => moveSelection(messages.value.length),
   "/": () => document.getElementById("search-input")?.focus(),
   Escape: escape,
+  "?": () => (shortcutsOpen.value = true),
+  e: edit,
+  "*": star,
+  ":": react,
+  m: muteTopic,
+  U: unreadFromHere,
 };
 
 /** Listens for the shortcuts on the document; returns the function that stops listening. */
