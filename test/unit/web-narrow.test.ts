@@ -1,6 +1,7 @@
 /**
  * The web app's narrows, pure parts: Zulip's search syntax to narrow terms (names resolved to
- * ids), URL hashes both ways, the API terms, and the `n` key's next unread topic.
+ * ids), URL hashes both ways, the API terms, and the `n` key's next unread topic with muted
+ * topics left out of it and of the unread counts.
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
@@ -8,7 +9,8 @@ import type { Message, Subscription, User } from "../../web/src/api/types.ts";
 import { apiTerms, matches, narrowHash, parseHash, simplify } from "../../web/src/state/narrow.ts";
 import { narrowFromSearch, parseSearch, searchText } from "../../web/src/state/search.ts";
 import { channels, me, subscriptions, users } from "../../web/src/state/store.ts";
-import { loadUnreads, nextUnreadTopic } from "../../web/src/state/unread.ts";
+import { applyUserTopic, VISIBILITY } from "../../web/src/state/muting.ts";
+import { loadUnreads, nextUnreadTopic, unreadCounts } from "../../web/src/state/unread.ts";
 
 const sub = (stream_id: number, name: string): Subscription => ({ stream_id, name, description: "", color: "#ccc", invite_only: false, is_muted: false, pin_to_top: false, is_archived: false });
 const user = (user_id: number, full_name: string, email: string): User => ({ user_id, full_name, email, is_bot: false });
@@ -66,6 +68,12 @@ describe("web narrow hashes", () => {
     assert.deepEqual(parseHash("#settings"), { kind: "feed" });
   });
 
+  test("upstream's links to a direct message list the user too: the narrow lists the others", () => {
+    assert.deepEqual(parseHash("#narrow/dm/3,9-dm/near/42", 9), { kind: "dm", userIds: [3] });
+    assert.deepEqual(parseHash("#narrow/dm/3,7,9-group/near/42", 9), { kind: "dm", userIds: [3, 7] });
+    assert.deepEqual(parseHash("#narrow/dm/9-dm/near/42", 9), { kind: "dm", userIds: [9] }, "a note to self");
+  });
+
   test("API terms carry ids as numbers and the negation", () => {
     assert.deepEqual(apiTerms(simplify(parseSearch("channel:general -sender:me dm-including:3 words"))), [
       { operator: "channel", operand: 12 },
@@ -74,6 +82,7 @@ describe("web narrow hashes", () => {
       { operator: "search", operand: "words" },
     ]);
     assert.deepEqual(apiTerms({ kind: "search", terms: [{ operator: "dm", operand: "3,7", negated: false }] }), [{ operator: "dm", operand: [3, 7] }]);
+    assert.deepEqual(apiTerms({ kind: "feed" }), [{ operator: "in", operand: "home" }], "the combined feed leaves muted channels and topics out");
   });
 });
 
@@ -117,5 +126,19 @@ describe("the next unread topic", () => {
     assert.deepEqual(nextUnreadTopic({ streamId: 13, topic: "b" }, order), { streamId: 12, topic: "early" });
     assert.deepEqual(nextUnreadTopic({ streamId: 13, topic: "\u0000" }, order), { streamId: 13, topic: "b" });
     assert.deepEqual(nextUnreadTopic(null, [13]), { streamId: 13, topic: "b" }, "muted channels are left out");
+  });
+
+  test("muted topics are skipped, and count only in their own topic's count", () => {
+    applyUserTopic({ stream_id: 12, topic_name: "Early", visibility_policy: VISIBILITY.muted });
+    try {
+      assert.deepEqual(nextUnreadTopic(null, [12, 13]), { streamId: 12, topic: "late" });
+      const counts = unreadCounts.value;
+      assert.equal(counts.total, 2);
+      assert.equal(counts.streams.get(12), 1);
+      assert.equal(counts.topics.get("12\nearly"), 2);
+    } finally {
+      applyUserTopic({ stream_id: 12, topic_name: "early", visibility_policy: VISIBILITY.inherit });
+    }
+    assert.equal(unreadCounts.value.total, 4);
   });
 });
