@@ -1,49 +1,28 @@
-// Code blocks as upstream renders them without Pygments highlighting (its accepted
-// `marked_expected_output` form): <div class="codehilite" data-code-language="..."><pre>...
+// Code blocks as upstream renders them: <div class="codehilite" data-code-language="..."><pre>...,
+// highlighted with Pygments' token classes where we know the language (markdown/highlight.ts).
+import { codeLanguageName, codeLanguageProfile } from "./code-languages.ts";
 import { escapeCode, tag } from "./escape.ts";
+import { highlightPieces, type Piece } from "./highlight.ts";
 
-/** Language aliases and the display name upstream puts in data-code-language (Pygments' lexer name). */
-const LANGUAGES: ReadonlyArray<readonly [string, readonly string[]]> = [
-  ["Python", ["python", "py", "py3", "python3", "sage", "bazel", "starlark"]],
-  ["Python 2.x", ["python2", "py2"]],
-  ["JavaScript", ["javascript", "js"]],
-  ["TypeScript", ["typescript", "ts"]],
-  ["JSON", ["json"]],
-  ["TeX", ["tex", "latex"]],
-  ["PHP", ["php", "php3", "php4", "php5"]],
-  ["CSS+PHP", ["css+php"]],
-  ["HTML+PHP", ["html+php"]],
-  ["JavaScript+PHP", ["javascript+php", "js+php"]],
-  ["XML+PHP", ["xml+php"]],
-  ["HTML", ["html"]],
-  ["CSS", ["css"]],
-  ["XML", ["xml"]],
-  ["C", ["c"]],
-  ["C++", ["cpp", "c++"]],
-  ["C#", ["csharp", "c#", "cs"]],
-  ["Java", ["java"]],
-  ["Go", ["go", "golang"]],
-  ["Rust", ["rust", "rs"]],
-  ["Ruby", ["ruby", "rb"]],
-  ["Bash", ["bash", "sh", "shell", "zsh", "ksh"]],
-  ["Console", ["console", "shell-session"]],
-  ["SQL", ["sql"]],
-  ["YAML", ["yaml", "yml"]],
-  ["Markdown", ["markdown", "md"]],
-  ["Diff", ["diff", "udiff"]],
-  ["Kotlin", ["kotlin"]],
-  ["Swift", ["swift"]],
-  ["Dart", ["dart"]],
-  ["Haskell", ["haskell", "hs"]],
-  ["Text only", ["text"]],
-];
+/**
+ * Code blocks longer than this (in characters) are not highlighted, unless the render context
+ * says otherwise (`HIGHLIGHT_MAX_CHARS`): highlighting costs time roughly in proportion to the
+ * code, and a message is at most 10,000 characters.
+ */
+export const DEFAULT_HIGHLIGHT_MAX_CHARS = 20_000;
 
-const DISPLAY_NAMES = new Map(LANGUAGES.flatMap(([display, aliases]) => aliases.map((a): [string, string] => [a, display])));
+/**
+ * The first line of an untagged fenced block may name its language, as upstream's CodeHilite
+ * reads it: `#!python`, `#!/usr/bin/env python`, `:::python`. Upstream keeps that line (it turned
+ * off Python-Markdown's hiding of it) and highlights without a data-code-language.
+ */
+const FIRST_LINE_LANGUAGE = /^(?:::+|#!)(?:(?:\/[\p{L}\p{N}_]+)*[/ ])?([\p{L}\p{N}_#.+-]*)/u;
 
-/** The data-code-language value for a fence's language, or null for none. */
-function codeLanguage(lang: string): string | null {
-  if (lang === "") return null;
-  return DISPLAY_NAMES.get(lang.toLowerCase()) ?? lang;
+/** How a block is highlighted: its fence's language, and the size past which it stays plain. */
+export interface CodeBlockOptions {
+  /** Read the first line for a language when the fence names none (fenced blocks, not indented ones). */
+  firstLineLanguage: boolean;
+  maxHighlightChars: number | undefined;
 }
 
 /**
@@ -59,8 +38,41 @@ function normalizeCode(text: string): string {
   return lines.slice(first, end).join("\n");
 }
 
+/** The language to highlight `code` as: the fence's, or one its first line names. */
+function highlightLanguage(code: string, lang: string, options: CodeBlockOptions): string {
+  if (lang !== "" || !options.firstLineLanguage) return lang;
+  const newline = code.indexOf("\n");
+  return FIRST_LINE_LANGUAGE.exec(newline === -1 ? code : code.slice(0, newline))?.[1].toLowerCase() ?? "";
+}
+
+/** Pieces of `code` with their Pygments classes, or null to leave it plain. */
+function highlighted(code: string, lang: string, maxChars: number): Piece[] | null {
+  const profile = codeLanguageProfile(lang);
+  if (profile === null || code.length > maxChars) return null;
+  try {
+    return highlightPieces(code, profile);
+  } catch {
+    // Upstream, too, falls back to the plain block when its highlighter fails.
+    return null;
+  }
+}
+
+/** HTML of pieces as Pygments writes it: a span per class and line, plain text bare. */
+function piecesHtml(pieces: readonly Piece[], hasLanguage: boolean): string {
+  let html = "";
+  for (const [cls, text] of pieces) {
+    const lines = text.split("\n");
+    html += lines.map((line) => (line === "" ? "" : cls === "" ? escapeCode(line, hasLanguage) : `<span class="${cls}">${escapeCode(line, hasLanguage)}</span>`)).join("\n");
+  }
+  return html;
+}
+
 /** HTML of a code block (ends with a newline, like every block). */
-export function codeBlockHtml(code: string, lang: string): string {
-  const body = `<pre><span></span><code>${escapeCode(normalizeCode(code), lang !== "")}\n</code></pre>`;
-  return `${tag("div", [["class", "codehilite"], ["data-code-language", codeLanguage(lang)]], body)}\n`;
+export function codeBlockHtml(rawCode: string, lang: string, options: CodeBlockOptions): string {
+  const code = normalizeCode(rawCode);
+  const hasLanguage = lang !== "";
+  const pieces = highlighted(code, highlightLanguage(code, lang, options), options.maxHighlightChars ?? DEFAULT_HIGHLIGHT_MAX_CHARS);
+  const inner = pieces === null ? escapeCode(code, hasLanguage) : piecesHtml(pieces, hasLanguage);
+  const body = `<pre><span></span><code>${inner}\n</code></pre>`;
+  return `${tag("div", [["class", "codehilite"], ["data-code-language", hasLanguage ? codeLanguageName(lang) : null]], body)}\n`;
 }

@@ -10,9 +10,13 @@ export function escapeAttr(value: string): string {
   return escapeText(value).replace(/"/g, "&quot;");
 }
 
-/** Escapes code-block text as upstream's output shows: `'` becomes an entity only without a language. */
+/**
+ * Escapes code-block text as upstream's output has it. Pygments escapes &, <, >, " and ' (as
+ * `&#39;`); a block with a language then goes through lxml to gain its data-code-language, and
+ * lxml writes text back with only &, < and > escaped.
+ */
 export function escapeCode(text: string, hasLanguage: boolean): string {
-  return hasLanguage ? escapeAttr(text) : escapeAttr(text).replace(/'/g, "&#39;");
+  return hasLanguage ? escapeText(text) : escapeAttr(text).replace(/'/g, "&#39;");
 }
 
 /** Escapes like Python's html.escape (used by upstream for TeX error text in display math). */

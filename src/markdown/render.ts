@@ -47,7 +47,7 @@ function createParser(): InstanceType<typeof MarkdownIt> {
   const rules = md.renderer.rules;
   rules.text = (tokens, idx) => escapeText(tokens[idx].content);
   rules.code_inline = (tokens, idx) => `<code>${escapeText(tokens[idx].content)}</code>`;
-  rules.code_block = (tokens, idx) => codeBlockHtml(tokens[idx].content, "");
+  rules.code_block = (tokens, idx) => codeBlockHtml(tokens[idx].content, "", { firstLineLanguage: false, maxHighlightChars: undefined });
   rules.s_open = () => "<del>";
   rules.s_close = () => "</del>";
   rules.bullet_list_open = listOpen;

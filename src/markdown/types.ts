@@ -50,6 +50,8 @@ export interface RenderContext {
   translateEmoticons?: boolean;
   /** Realm default language for fenced code blocks without one. */
   defaultCodeBlockLanguage?: string;
+  /** Code blocks longer than this many characters stay unhighlighted (default DEFAULT_HIGHLIGHT_MAX_CHARS). */
+  highlightMaxChars?: number;
   /** Latest message id per topic, keyed by topicKey(channelId, topic), for `/with/` topic links. */
   topicMessageIds?: ReadonlyMap<string, number>;
   /** Image proxy (camo) for previews of external images; without it external images get no preview. */
