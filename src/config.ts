@@ -68,6 +68,8 @@ export type Config = {
   scheduledLateCutoffSeconds: number;
   /** At most this many alert words per user (every send matches its receivers' words). */
   maxAlertWordsPerUser: number;
+  /** Characters of code one message may have syntax-highlighted; blocks past it render plain. */
+  highlightMaxChars: number;
   /** How long an outgoing-webhook bot has to answer, in seconds (Zulip's OUTGOING_WEBHOOK_TIMEOUT_SECONDS, 10). */
   outgoingWebhookTimeoutSeconds: number;
   /** The wait before the first retry of a failed outgoing-webhook request, in ms; each later retry waits twice the one before. */
@@ -344,6 +346,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     presenceWriteDelayMs: intEnv(env, "PRESENCE_WRITE_DELAY_MS", 1000),
     scheduledLateCutoffSeconds: intEnv(env, "SCHEDULED_MESSAGE_LATE_CUTOFF_SECONDS", 600),
     maxAlertWordsPerUser: intEnv(env, "MAX_ALERT_WORDS_PER_USER", 1000),
+    // Same as markdown/code.ts's DEFAULT_HIGHLIGHT_MAX_CHARS (config imports no other module).
+    highlightMaxChars: intEnv(env, "HIGHLIGHT_MAX_CHARS", 4000),
     outgoingWebhookTimeoutSeconds: intEnv(env, "OUTGOING_WEBHOOK_TIMEOUT_SECONDS", 10, 1),
     outgoingWebhookRetryBaseMs: intEnv(env, "OUTGOING_WEBHOOK_RETRY_BASE_MS", 5000),
     outgoingHttpAllow: (env.OUTGOING_HTTP_ALLOW ?? "").split(",").map((e) => e.trim()).filter((e) => e !== "").map(outgoingAllowEntry),

@@ -5,11 +5,12 @@ import { escapeCode, tag } from "./escape.ts";
 import { highlightPieces, type Piece } from "./highlight.ts";
 
 /**
- * Code blocks longer than this (in characters) are not highlighted, unless the render context
- * says otherwise (`HIGHLIGHT_MAX_CHARS`): highlighting costs time roughly in proportion to the
- * code, and a message is at most 10,000 characters.
+ * How much code (in characters) one message may have highlighted, unless the render context says
+ * otherwise (`HIGHLIGHT_MAX_CHARS`); blocks past it stay plain. Real code takes Prism about 1 ms
+ * per 1,000 characters, but some grammars are quadratic on crafted input (4,000 characters of one
+ * repeated character took up to 250 ms, and 8,000 up to 670 ms), so the bound is on the total.
  */
-export const DEFAULT_HIGHLIGHT_MAX_CHARS = 20_000;
+export const DEFAULT_HIGHLIGHT_MAX_CHARS = 4000;
 
 /**
  * The first line of an untagged fenced block may name its language, as upstream's CodeHilite
@@ -18,11 +19,12 @@ export const DEFAULT_HIGHLIGHT_MAX_CHARS = 20_000;
  */
 const FIRST_LINE_LANGUAGE = /^(?:::+|#!)(?:(?:\/[\p{L}\p{N}_]+)*[/ ])?([\p{L}\p{N}_#.+-]*)/u;
 
-/** How a block is highlighted: its fence's language, and the size past which it stays plain. */
+/** How a block is highlighted. */
 export interface CodeBlockOptions {
   /** Read the first line for a language when the fence names none (fenced blocks, not indented ones). */
   firstLineLanguage: boolean;
-  maxHighlightChars: number | undefined;
+  /** Characters of code the message may still have highlighted; a block highlighted pays for itself. */
+  highlightBudget: { chars: number };
 }
 
 /**
@@ -46,9 +48,10 @@ function highlightLanguage(code: string, lang: string, options: CodeBlockOptions
 }
 
 /** Pieces of `code` with their Pygments classes, or null to leave it plain. */
-function highlighted(code: string, lang: string, maxChars: number): Piece[] | null {
+function highlighted(code: string, lang: string, budget: { chars: number }): Piece[] | null {
   const profile = codeLanguageProfile(lang);
-  if (profile === null || code.length > maxChars) return null;
+  if (profile === null || code.length > budget.chars) return null;
+  budget.chars -= code.length;
   try {
     return highlightPieces(code, profile);
   } catch {
@@ -71,7 +74,7 @@ function piecesHtml(pieces: readonly Piece[], hasLanguage: boolean): string {
 export function codeBlockHtml(rawCode: string, lang: string, options: CodeBlockOptions): string {
   const code = normalizeCode(rawCode);
   const hasLanguage = lang !== "";
-  const pieces = highlighted(code, highlightLanguage(code, lang, options), options.maxHighlightChars ?? DEFAULT_HIGHLIGHT_MAX_CHARS);
+  const pieces = highlighted(code, highlightLanguage(code, lang, options), options.highlightBudget);
   const inner = pieces === null ? escapeCode(code, hasLanguage) : piecesHtml(pieces, hasLanguage);
   const body = `<pre><span></span><code>${inner}\n</code></pre>`;
   return `${tag("div", [["class", "codehilite"], ["data-code-language", hasLanguage ? codeLanguageName(lang) : null]], body)}\n`;

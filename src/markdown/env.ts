@@ -22,6 +22,8 @@ export type RenderEnv = {
   linkifierBudget: LinkifierBudget;
   /** TeX left to typeset in this rendering (markdown/tex.ts), in source characters. */
   texBudget: number;
+  /** Code left to highlight in this rendering (markdown/code.ts), in characters. */
+  highlightBudget: { chars: number };
   /** Renders already fence-processed Markdown into block HTML (for spoilers). */
   renderFragment: (markdown: string) => string;
 };

@@ -55,7 +55,7 @@ function closeFrame(env: RenderEnv, frame: Frame): string[] {
       return ["", stashBlock(env, displayTexHtml(env, body)), ""];
     default: {
       const lang = frame.lang === "" ? (env.ctx.defaultCodeBlockLanguage ?? "") : frame.lang;
-      return ["", stashBlock(env, codeBlockHtml(body, lang, { firstLineLanguage: true, maxHighlightChars: env.ctx.highlightMaxChars })), ""];
+      return ["", stashBlock(env, codeBlockHtml(body, lang, { firstLineLanguage: true, highlightBudget: env.highlightBudget })), ""];
     }
   }
 }

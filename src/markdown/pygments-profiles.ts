@@ -252,7 +252,7 @@ const BASH: Profile = {
   prism: ["bash"],
   name: "",
   quoteClasses: true,
-  types: { variable: { cls: "nv" }, "assign-left": { cls: "nv" }, "for-or-select": { cls: "" }, function: { cls: "nb" }, builtin: { cls: "nb" }, environment: { cls: "nv" }, parameter: { cls: "" }, shebang: { cls: "ch" }, "file-descriptor": { cls: "m" }, number: { cls: "m" }, entity: { cls: "se" } },
+  types: { variable: { cls: "nv" }, "assign-left": { cls: "nv" }, "for-or-select": { cls: "" }, function: { cls: "" }, builtin: { cls: "nb" }, environment: { cls: "nv" }, parameter: { cls: "" }, shebang: { cls: "ch" }, "file-descriptor": { cls: "m" }, number: { cls: "m" }, entity: { cls: "se" } },
   symbols: { "[": "o", "]": "o", "{": "o", "}": "o", "(": "o", ")": "o", "=": "o", "&&": "o", "||": "o", ";": "p", "*": "" },
   stringParts: null,
 };

@@ -2,7 +2,7 @@
 import MarkdownIt from "markdown-it";
 import type { Token } from "markdown-it";
 import { blockquoteRule, listRule, paragraphRule, stashRule } from "./blocks.ts";
-import { codeBlockHtml } from "./code.ts";
+import { codeBlockHtml, DEFAULT_HIGHLIGHT_MAX_CHARS } from "./code.ts";
 import { registerEnv, type RenderEnv } from "./env.ts";
 import { escapeAttr, escapeText } from "./escape.ts";
 import { processFences } from "./fences.ts";
@@ -47,7 +47,7 @@ function createParser(): InstanceType<typeof MarkdownIt> {
   const rules = md.renderer.rules;
   rules.text = (tokens, idx) => escapeText(tokens[idx].content);
   rules.code_inline = (tokens, idx) => `<code>${escapeText(tokens[idx].content)}</code>`;
-  rules.code_block = (tokens, idx) => codeBlockHtml(tokens[idx].content, "", { firstLineLanguage: false, maxHighlightChars: undefined });
+  rules.code_block = (tokens, idx) => codeBlockHtml(tokens[idx].content, "", { firstLineLanguage: false, highlightBudget: { chars: 0 } });
   rules.s_open = () => "<del>";
   rules.s_close = () => "</del>";
   rules.bullet_list_open = listOpen;
@@ -74,6 +74,7 @@ function newEnv(ctx: RenderContext): RenderEnv {
     previewedUrls: new Set(),
     linkifierBudget: linkifierBudget(),
     texBudget: TEX_BUDGET_PER_MESSAGE,
+    highlightBudget: { chars: ctx.highlightMaxChars ?? DEFAULT_HIGHLIGHT_MAX_CHARS },
     renderFragment: (markdown) => MD.render(markdown, env),
   });
   return env;

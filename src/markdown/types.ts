@@ -50,7 +50,7 @@ export interface RenderContext {
   translateEmoticons?: boolean;
   /** Realm default language for fenced code blocks without one. */
   defaultCodeBlockLanguage?: string;
-  /** Code blocks longer than this many characters stay unhighlighted (default DEFAULT_HIGHLIGHT_MAX_CHARS). */
+  /** Characters of code one message may have highlighted; blocks past it stay plain (default 4,000). */
   highlightMaxChars?: number;
   /** Latest message id per topic, keyed by topicKey(channelId, topic), for `/with/` topic links. */
   topicMessageIds?: ReadonlyMap<string, number>;

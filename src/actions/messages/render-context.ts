@@ -80,6 +80,7 @@ export async function loadRenderContext(ctx: ActionCtx, db: Db, sender: UserRow,
     topicMessageIds: await topicMessageIds(db, realmId, channels, wanted.topics),
     translateEmoticons: userSetting(sender, "translate_emoticons") === true,
     defaultCodeBlockLanguage: settings.default_code_block_language,
+    highlightMaxChars: ctx.config.highlightMaxChars,
   };
 }
 
