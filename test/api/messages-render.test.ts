@@ -41,6 +41,14 @@ describeEachStore("POST /messages/render", (server) => {
     assert.equal(expectSuccess(await server.api.post(member, "/messages/render", { content: "$$\\frac{1}$$" })).rendered, '<p><span class="tex-error">$$\\frac{1}$$</span></p>');
   });
 
+  test("fenced code is highlighted with Pygments' token classes, as upstream's server writes it", async () => {
+    const body = expectSuccess(await server.api.post(server.fixtures.member, "/messages/render", { content: "```py\ndef f(self): return '<b>&'\n```" }));
+    assert.equal(
+      body.rendered,
+      '<div class="codehilite" data-code-language="Python"><pre><span></span><code><span class="k">def</span> <span class="nf">f</span><span class="p">(</span><span class="bp">self</span><span class="p">):</span> <span class="k">return</span> <span class="s1">\'&lt;b&gt;&amp;\'</span>\n</code></pre></div>',
+    );
+  });
+
   test("no credentials; missing content", async () => {
     expectError(await server.api.post(null, "/messages/render", { content: "x" }), "UNAUTHORIZED", NO_AUTH, 401);
     expectError(await server.api.post(server.fixtures.member, "/messages/render", {}), "REQUEST_VARIABLE_MISSING", "Missing 'content' argument");

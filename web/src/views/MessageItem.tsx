@@ -18,6 +18,7 @@ import { DeleteDialog, MessageToolbar } from "./MessageActions.tsx";
 import { MessageEditor } from "./MessageEditor.tsx";
 import { MutedMessage } from "./MutedMessage.tsx";
 import { UserMenuButton } from "./UserMenu.tsx";
+import "./code-highlight.css";
 
 type ReactionGroup = { key: string; emoji: ReactionEmoji; userIds: number[] };
 
