@@ -64,8 +64,9 @@ function highlighted(code: string, lang: string, budget: { chars: number }): Pie
 function piecesHtml(pieces: readonly Piece[], hasLanguage: boolean): string {
   let html = "";
   for (const [cls, text] of pieces) {
-    const lines = text.split("\n");
-    html += lines.map((line) => (line === "" ? "" : cls === "" ? escapeCode(line, hasLanguage) : `<span class="${cls}">${escapeCode(line, hasLanguage)}</span>`)).join("\n");
+    if (cls === "") html += escapeCode(text, hasLanguage);
+    else if (!text.includes("\n")) html += `<span class="${cls}">${escapeCode(text, hasLanguage)}</span>`;
+    else html += text.split("\n").map((line) => (line === "" ? "" : `<span class="${cls}">${escapeCode(line, hasLanguage)}</span>`)).join("\n");
   }
   return html;
 }

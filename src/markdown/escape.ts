@@ -16,8 +16,12 @@ export function escapeAttr(value: string): string {
  * lxml writes text back with only &, < and > escaped.
  */
 export function escapeCode(text: string, hasLanguage: boolean): string {
-  return hasLanguage ? escapeText(text) : escapeAttr(text).replace(/'/g, "&#39;");
+  return text.replace(hasLanguage ? LXML_SPECIAL : PYGMENTS_SPECIAL, (c) => CODE_ENTITIES[c]);
 }
+
+const LXML_SPECIAL = /[&<>]/g;
+const PYGMENTS_SPECIAL = /[&<>"']/g;
+const CODE_ENTITIES: Readonly<Record<string, string>> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 
 /** Escapes like Python's html.escape (used by upstream for TeX error text in display math). */
 export function escapePython(text: string): string {

@@ -105,21 +105,31 @@ const COMMON: Readonly<Record<string, Rule>> = {
 
 /** Classes whose tokens keep the whitespace inside them (strings, comments, generic text). */
 const KEEPS_SPACE = /^(?:s|c|g|l|m)|^$/;
-const GAP = /\s+|[\p{L}\p{N}_$]+|[^\s\p{L}\p{N}_$]+/gu;
-const NUMBER_START = /^\p{N}/u;
+/** Untokenized text: whitespace, a number, a name, or other characters. */
+const GAP = /(\s+)|(\p{N}[\p{L}\p{N}_$]*)|([\p{L}_$][\p{L}\p{N}_$]*)|[^\s\p{L}\p{N}_$]+/uy;
 
 interface Context {
   rule: Rule;
   type: string;
-  /** Ancestor token types, innermost last. */
-  types: readonly string[];
+  /** The type of the token this one is inside ("" at the top). */
+  parentType: string;
+  /** Whether this is inside a template string (JavaScript's `...`). */
+  inTemplate: boolean;
   /** For a string token: its class, its prefix still to write, whether escapes count. */
   string?: { cls: string; prefix: string; parts: boolean };
 }
 
-function aliasesOf(token: PrismToken): readonly string[] {
-  return token.alias === undefined ? [] : typeof token.alias === "string" ? [token.alias] : token.alias;
+/** The rule `table` gives a token's type, else one of its aliases. */
+function ruleIn(table: Readonly<Record<string, Rule>>, token: PrismToken): Rule | undefined {
+  const own = table[token.type];
+  if (own !== undefined || token.alias === undefined) return own;
+  if (typeof token.alias === "string") return table[token.alias];
+  for (const alias of token.alias) if (table[alias] !== undefined) return table[alias];
+  return undefined;
 }
+
+/** Each profile's string-part pattern, global, compiled once. */
+const STRING_PARTS = new Map<RegExp, RegExp>();
 
 function textOf(content: PrismContent): string {
   if (typeof content === "string") return content;
@@ -173,13 +183,16 @@ class Flattener {
       this.lineStart = true;
       this.lineFirstWord = "";
     }
-    const word = tail.trim();
-    if (word !== "" && this.lineStart) {
-      this.lineFirstWord = word;
-      this.lineStart = false;
+    if (this.lineStart) {
+      const word = tail.trim();
+      if (word !== "") {
+        this.lineFirstWord = word;
+        this.lineStart = false;
+      }
     }
-    if (text.trim() !== "") {
-      this.lastWord = text.trim();
+    const trimmed = text.trim();
+    if (trimmed !== "") {
+      this.lastWord = trimmed;
       this.lastCls = cls;
       this.afterSpace = false;
     }
@@ -212,10 +225,12 @@ class Flattener {
 
   /** Text no token classes: whitespace, names and numbers by the profile, the rest plain. */
   private gap(text: string): void {
-    for (const [part] of text.matchAll(GAP)) {
-      if (/^\s/.test(part)) this.space(part);
-      else if (NUMBER_START.test(part)) this.push(this.profile.name === "" ? "" : numberClass(part, this.profile), part);
-      else if (/^[\p{L}_$]/u.test(part)) this.push(this.nameClass(part), part);
+    GAP.lastIndex = 0;
+    for (let m = GAP.exec(text); m !== null; m = GAP.exec(text)) {
+      const part = m[0];
+      if (m[1] !== undefined) this.space(part);
+      else if (m[2] !== undefined) this.push(this.profile.name === "" ? "" : numberClass(part, this.profile), part);
+      else if (m[3] !== undefined) this.push(this.nameClass(part), part);
       else this.push("", part);
     }
   }
@@ -238,7 +253,9 @@ class Flattener {
     }
     const parts = string.parts ? this.profile.stringParts : null;
     if (parts === null) return this.push(string.cls, rest);
-    const pattern = new RegExp(parts.source, "g");
+    let pattern = STRING_PARTS.get(parts);
+    if (pattern === undefined) STRING_PARTS.set(parts, (pattern = new RegExp(parts.source, "g")));
+    pattern.lastIndex = 0;
     let at = 0;
     for (const m of rest.matchAll(pattern)) {
       const index = m.index ?? 0;
@@ -269,12 +286,12 @@ class Flattener {
     this.pieces.push(["w", indent[1]]);
   }
 
-  private startString(token: PrismToken, types: readonly string[]): NonNullable<Context["string"]> {
+  private startString(token: PrismToken, inTemplate: boolean): NonNullable<Context["string"]> {
     const whole = textOf(token.content);
     const prefix = this.profile.stringPrefix?.exec(whole)?.[0] ?? "";
     const body = whole.slice(prefix.length);
     const raw = /[rR]/.test(prefix);
-    if (types.includes("template-string")) return { cls: "sb", prefix, parts: !raw };
+    if (inTemplate) return { cls: "sb", prefix, parts: !raw };
     if (this.profile.docstrings && this.lineStart && /^("""|''')/.test(body)) {
       this.indentBeforeDocstring();
       return { cls: "sd", prefix, parts: false };
@@ -289,11 +306,10 @@ class Flattener {
     const nested = this.profile.nested[parent.type]?.[token.type];
     if (nested !== undefined) return nested;
     if (typeof parent.rule === "object" && "absorbs" in parent.rule) return parent.rule;
-    const aliases = aliasesOf(token);
-    const own = types[token.type] ?? aliases.map((a) => types[a]).find((r) => r !== undefined);
+    const own = ruleIn(types, token);
     if (own !== undefined) return own;
     if (token.type === "punctuation" && isStringRule(parent.rule)) return parent.rule;
-    return COMMON[token.type] ?? aliases.map((a) => COMMON[a]).find((r) => r !== undefined) ?? parent.rule;
+    return ruleIn(COMMON, token) ?? parent.rule;
   }
 
   private text(text: string, ctx: Context): void {
@@ -315,7 +331,7 @@ class Flattener {
 
   private symbol(cls: string, text: string, ctx: Context): void {
     const own = this.profile.symbols[text];
-    if (cls === "p" && ctx.types[ctx.types.length - 2] === "interpolation" && (text === "{" || text === "}" || text === ":")) return this.push("si", text);
+    if (cls === "p" && ctx.parentType === "interpolation" && (text === "{" || text === "}" || text === ":")) return this.push("si", text);
     if (text === "," && this.profile.importLines && this.lineFirstWord === "import") return this.push("o", text);
     if (/^\w+$/.test(text)) return this.push(this.word(text) ?? "ow", text);
     if (text === "." && this.lastCls === "nn") return this.push("nn", text);
@@ -329,9 +345,9 @@ class Flattener {
       return;
     }
     const rule = this.ruleOf(content, ctx);
-    const types = [...ctx.types, content.type];
-    const string = rule === "string" ? this.startString(content, types) : rule === ctx.rule ? ctx.string : undefined;
-    this.walk(content.content, { rule, type: content.type, types, string });
+    const inTemplate = ctx.inTemplate || content.type === "template-string";
+    const string = rule === "string" ? this.startString(content, inTemplate) : rule === ctx.rule ? ctx.string : undefined;
+    this.walk(content.content, { rule, type: content.type, parentType: ctx.type, inTemplate, string });
   }
 }
 
@@ -342,6 +358,6 @@ export function highlightPieces(code: string, profileName: ProfileName): Piece[]
   const grammar = grammarOf(profile);
   if (grammar === null || prism === null) return null;
   const flattener = new Flattener(profile);
-  flattener.walk(prism.tokenize(code, grammar), { rule: "inner", type: "", types: [] });
+  flattener.walk(prism.tokenize(code, grammar), { rule: "inner", type: "", parentType: "", inTemplate: false });
   return flattener.pieces;
 }
