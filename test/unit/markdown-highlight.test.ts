@@ -105,10 +105,10 @@ test("unknown languages and text stay plain; their data-code-language is kept", 
   assert.equal(block("", "def f(): pass"), `<div class="codehilite"><pre><span></span><code>def f(): pass\n</code></pre></div>`);
 });
 
-test("an untagged fenced block's first line may name its language; an indented block's may not", () => {
+test("an untagged fenced block's first line may name its language, and stays", () => {
   const fenced = block("", "#!/bin/bash\necho hi");
   assert.equal(fenced, `<div class="codehilite"><pre><span></span><code><span class="ch">#!/bin/bash</span>\n<span class="nb">echo</span><span class="w"> </span>hi\n</code></pre></div>`);
-  assert.equal(renderMessage("    #!python\n    print(1)", CONTEXT).html, `<div class="codehilite"><pre><span></span><code>#!python\nprint(1)\n</code></pre></div>`);
+  assert.equal(block("", ":::nosuchlanguage\nx"), `<div class="codehilite"><pre><span></span><code>:::nosuchlanguage\nx\n</code></pre></div>`);
   // A tagged block ignores its first line; the realm's default language counts as a tag.
   assert.ok(block("", "#!python\nx", { ...CONTEXT, defaultCodeBlockLanguage: "text" }).includes(`data-code-language="Text only"><pre><span></span><code>#!python\nx\n`));
 });
