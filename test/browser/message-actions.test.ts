@@ -6,18 +6,16 @@
  * wait is on a locator or a response, never a fixed sleep.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
-import type { Browser, Locator, Page } from "playwright-core";
+import { before, describe, test } from "node:test";
+import type { Locator, Page } from "playwright-core";
 import { PNG, postFiles } from "../api/uploads-support.ts";
-import { launchBrowser, openPage, type PageErrors } from "../helpers/browser.ts";
+import { useBrowserSuite } from "../helpers/browser-suite.ts";
 import { expectSuccess } from "../helpers/client.ts";
 import type { TestUser } from "../helpers/fixtures.ts";
-import { startServer, type TestServer } from "../helpers/server.ts";
 
 describe("message actions and compose in a browser (sqlite)", () => {
-  let server: TestServer;
-  let browser: Browser;
-  const errors: PageErrors = [];
+  const suite = useBrowserSuite();
+  const { server } = suite;
   /** The owner's and the member's signed-in pages, both on #lobby. */
   let owner: Page;
   let member: Page;
@@ -73,20 +71,14 @@ describe("message actions and compose in a browser (sqlite)", () => {
   }
 
   before(async () => {
-    [server, browser] = await Promise.all([startServer("sqlite"), launchBrowser()]);
     const { fixtures, api } = server;
     const principals = [fixtures.owner.email, fixtures.member.email];
     expectSuccess(await api.post(fixtures.owner, "/users/me/subscriptions", { subscriptions: [{ name: "lobby" }], principals }));
-    ({ page: owner } = await openPage(browser, server.url, errors));
-    ({ page: member } = await openPage(browser, server.url, errors));
+    ({ page: owner } = await suite.open());
+    ({ page: member } = await suite.open());
     await Promise.all([signIn(owner, fixtures.owner), signIn(member, fixtures.member)]);
   });
 
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-    assert.deepEqual(errors, [], "the pages reported errors");
-  });
 
   test("reacting through the emoji picker, live to another user, and taking the reaction back", async () => {
     const { fixtures, api } = server;

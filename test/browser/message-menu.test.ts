@@ -8,17 +8,16 @@
  * organization turns them on. Found by role and name; every wait is on a locator or a response.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
-import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
-import { launchBrowser, openPage, signIn as signInAs, type PageErrors } from "../helpers/browser.ts";
+import { before, describe, test } from "node:test";
+import type { BrowserContext, Locator, Page } from "playwright-core";
+import { signIn as signInAs } from "../helpers/browser.ts";
+import { useBrowserSuite } from "../helpers/browser-suite.ts";
 import { expectSuccess } from "../helpers/client.ts";
 import type { TestUser } from "../helpers/fixtures.ts";
-import { startServer, type TestServer } from "../helpers/server.ts";
 
 describe("the message actions menu in a browser (sqlite)", () => {
-  let server: TestServer;
-  let browser: Browser;
-  const errors: PageErrors = [];
+  const suite = useBrowserSuite();
+  const { server } = suite;
   let owner: Page;
   let ownerContext: BrowserContext;
   let member: Page;
@@ -68,23 +67,17 @@ describe("the message actions menu in a browser (sqlite)", () => {
   }
 
   before(async () => {
-    [server, browser] = await Promise.all([startServer("sqlite"), launchBrowser()]);
     const { fixtures, api } = server;
     expectSuccess(await api.post(fixtures.owner, "/users/me/subscriptions", { subscriptions: [{ name: "lobby" }], principals: [fixtures.owner.email, fixtures.member.email] }));
     expectSuccess(await api.post(fixtures.owner, "/users/me/subscriptions", { subscriptions: [{ name: "annex" }] }));
     lobbyId = expectSuccess(await api.get(fixtures.owner, "/get_stream_id", { stream: "lobby" })).stream_id;
     annexId = expectSuccess(await api.get(fixtures.owner, "/get_stream_id", { stream: "annex" })).stream_id;
-    ({ page: owner, context: ownerContext } = await openPage(browser, server.url, errors));
+    ({ page: owner, context: ownerContext } = await suite.open());
     await ownerContext.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
-    ({ page: member } = await openPage(browser, server.url, errors));
+    ({ page: member } = await suite.open());
     await Promise.all([signIn(owner, fixtures.owner), signIn(member, fixtures.member)]);
   });
 
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-    assert.deepEqual(errors, [], "the pages reported errors");
-  });
 
   test("copy link to message: the topic's link, and a direct message's upstream form, which opens the conversation", async () => {
     const { fixtures, api } = server;

@@ -7,17 +7,16 @@
  * on a locator or a response.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
-import type { Browser, Page } from "playwright-core";
-import { launchBrowser, openPage, signIn, type PageErrors } from "../helpers/browser.ts";
+import { before, describe, test } from "node:test";
+import type { Page } from "playwright-core";
+import { signIn } from "../helpers/browser.ts";
+import { useBrowserSuite } from "../helpers/browser-suite.ts";
 import { expectSuccess } from "../helpers/client.ts";
 import type { TestUser } from "../helpers/fixtures.ts";
-import { startServer, type TestServer } from "../helpers/server.ts";
 
 describe("muting topics and users in a browser (sqlite)", () => {
-  let server: TestServer;
-  let browser: Browser;
-  const errors: PageErrors = [];
+  const suite = useBrowserSuite();
+  const { server } = suite;
   let member: Page;
 
   const feed = () => member.getByRole("log", { name: "Messages" });
@@ -42,23 +41,17 @@ describe("muting topics and users in a browser (sqlite)", () => {
   }
 
   before(async () => {
-    [server, browser] = await Promise.all([startServer("sqlite"), launchBrowser()]);
     const { fixtures, api } = server;
     const principals = [fixtures.owner.email, fixtures.member.email, fixtures.admin.email];
     expectSuccess(await api.post(fixtures.owner, "/users/me/subscriptions", { subscriptions: [{ name: "lobby" }], principals }));
     await say(fixtures.owner, "First noise", "noisy");
     await say(fixtures.owner, "First signal", "quiet");
-    ({ page: member } = await openPage(browser, server.url, errors));
+    ({ page: member } = await suite.open());
     await signIn(member, server.url, fixtures.member);
     await showLobby();
     await article("First signal").and(member.locator("article:not(.unread)")).waitFor();
   });
 
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-    assert.deepEqual(errors, [], "the pages reported errors");
-  });
 
   test("a topic muted from the sidebar leaves the combined feed and every unread count but its own", async () => {
     const { fixtures, api } = server;

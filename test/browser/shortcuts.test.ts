@@ -6,17 +6,16 @@
  * is on a locator or a response.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
-import type { Browser, Page } from "playwright-core";
-import { launchBrowser, openPage, signIn, type PageErrors } from "../helpers/browser.ts";
+import { before, describe, test } from "node:test";
+import type { Page } from "playwright-core";
+import { signIn } from "../helpers/browser.ts";
+import { useBrowserSuite } from "../helpers/browser-suite.ts";
 import { expectSuccess } from "../helpers/client.ts";
 import type { TestUser } from "../helpers/fixtures.ts";
-import { startServer, type TestServer } from "../helpers/server.ts";
 
 describe("keyboard shortcuts on messages in a browser (sqlite)", () => {
-  let server: TestServer;
-  let browser: Browser;
-  const errors: PageErrors = [];
+  const suite = useBrowserSuite();
+  const { server } = suite;
   let member: Page;
   const ids: Record<string, number> = {};
 
@@ -40,13 +39,12 @@ describe("keyboard shortcuts on messages in a browser (sqlite)", () => {
   }
 
   before(async () => {
-    [server, browser] = await Promise.all([startServer("sqlite"), launchBrowser()]);
     const { fixtures, api } = server;
     expectSuccess(await api.post(fixtures.owner, "/users/me/subscriptions", { subscriptions: [{ name: "lobby" }], principals: [fixtures.owner.email, fixtures.member.email] }));
     await say(fixtures.owner, "Owner says hi");
     await say(fixtures.member, "Member reply");
     await say(fixtures.owner, "Owner again");
-    ({ page: member } = await openPage(browser, server.url, errors));
+    ({ page: member } = await suite.open());
     await signIn(member, server.url, fixtures.member);
     await sidebar().getByRole("link", { name: /^lobby(, \d+ unread)?$/ }).click();
     await article("Owner again").and(member.locator("article:not(.unread)")).waitFor();
@@ -55,11 +53,6 @@ describe("keyboard shortcuts on messages in a browser (sqlite)", () => {
     await member.getByRole("textbox", { name: "Message", exact: true }).blur();
   });
 
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-    assert.deepEqual(errors, [], "the pages reported errors");
-  });
 
   test("? lists the shortcuts, Esc closes the list", async () => {
     await member.keyboard.press("?");
