@@ -75,6 +75,8 @@ export type UserSettings = {
   enter_sends: boolean;
   color_scheme: number;
   twenty_four_hour_time: boolean;
+  /** The view an empty URL hash opens: "inbox" (the default), "recent_topics" or "all_messages". */
+  web_home_view?: string;
   // Notification settings (the settings screen's; absent until the snapshot arrives).
   enable_desktop_notifications?: boolean;
   enable_sounds?: boolean;

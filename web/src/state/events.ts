@@ -9,12 +9,14 @@ import { notifyOf } from "./notifications.ts";
 import { applyPresence } from "./presence.ts";
 import { applyTyping } from "./typing.ts";
 import { dmKey, dmUserIds } from "./narrow.ts";
+import { addRecentMessage, moveRecent, removeRecent } from "./recent.ts";
 import { applyRealmSettings, channels, me, recentDms, setEntry, settings, subscriptions, topics, users } from "./store.ts";
 import * as unread from "./unread.ts";
 
 function onMessage(message: Message, myId: number): void {
   unread.addMessage(message, myId);
   feed.addLive(message, myId);
+  addRecentMessage(message, myId);
   notifyOf(message, myId, feed.narrow.value);
   if (message.type === "private") {
     const userIds = dmUserIds(message, myId);
@@ -46,6 +48,7 @@ function onUpdateMessage(event: Extract<ServerEvent, { type: "update_message" }>
     feed.updateMessages(event.message_ids, (m) => ({ ...m, subject: subject ?? m.subject, stream_id: streamId ?? m.stream_id, last_moved_timestamp: event.edit_timestamp }));
     unread.moveIds(event.message_ids, { streamId, topic: subject });
     feed.dropMovedOut(event.message_ids, myId);
+    moveRecent(event.message_ids, { streamId, topic: subject });
   }
 }
 
@@ -102,6 +105,7 @@ export function applyEvents(events: readonly ServerEvent[]): void {
           const ids = event.message_ids ?? (event.message_id === undefined ? [] : [event.message_id]);
           feed.removeMessages(ids);
           unread.removeIds(ids);
+          removeRecent(ids);
           break;
         }
         case "reaction":

@@ -18,6 +18,7 @@ import { closeSettings } from "./settings.ts";
 import { connected, loadSnapshot, me, phase } from "./store.ts";
 import { loadUnreads } from "./unread.ts";
 import { loadPresences, startPresence } from "./presence.ts";
+import { resetRecent } from "./recent.ts";
 import { clearTypists, loadTypingTimes } from "./typing.ts";
 
 /** The event types the app handles; the snapshot carries the matching keys. */
@@ -44,6 +45,7 @@ function onSnapshot(state: RegisterResponse): void {
     loadPresences(state);
     loadTypingTimes(state);
     clearTypists();
+    resetRecent();
     phase.value = "ready";
   });
   // After a reconnect the loaded messages may be stale: load the narrow afresh.

@@ -12,7 +12,9 @@ import { isTopicMuted } from "./muting.ts";
 import { dmKey, dmUserIds } from "./narrow.ts";
 
 type Where = { streamId: number; topic: string } | { dm: string };
-type Entry = Where & { mentioned: boolean };
+/** Where an unread message is (a channel's topic, or a direct conversation's key), and whether it mentions the user. */
+export type UnreadEntry = Where & { mentioned: boolean };
+type Entry = UnreadEntry;
 
 let entries = new Map<number, Entry>();
 /** Bumped on every change, so computed counts re-run. */
@@ -47,6 +49,12 @@ export const unreadCounts = computed(() => {
 /** The key of a topic in unreadCounts.topics. */
 export function topicKey(streamId: number, topic: string): string {
   return `${streamId}\n${topic.toLowerCase()}`;
+}
+
+/** Every unread message by id, with where it is (the Inbox lists them by conversation). */
+export function unreadEntries(): ReadonlyMap<number, Readonly<UnreadEntry>> {
+  version.value;
+  return entries;
 }
 
 /** Whether a message is unread. */

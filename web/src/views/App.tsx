@@ -3,25 +3,30 @@ import { useEffect } from "preact/hooks";
 import * as compose from "../state/compose.ts";
 import { narrow, showNarrow } from "../state/feed.ts";
 import { parseHash } from "../state/narrow.ts";
-import { me, phase, realmName } from "../state/store.ts";
+import { me, phase, realmName, settings } from "../state/store.ts";
 import { unreadCounts } from "../state/unread.ts";
+import { view, viewOfHash } from "../state/view.ts";
 import { ChannelBrowser, SubscribeNotice } from "./ChannelBrowser.tsx";
 import { Compose } from "./Compose.tsx";
 import { Feed } from "./Feed.tsx";
+import { Inbox } from "./Inbox.tsx";
 import { joinToken } from "../state/join.ts";
 import { Join } from "./Join.tsx";
 import { installShortcuts } from "./keyboard.ts";
 import { Login } from "./Login.tsx";
 import { MessageDialogs } from "./MessageDialogs.tsx";
+import { Recent } from "./Recent.tsx";
 import { SettingsDialog } from "./settings/SettingsDialog.tsx";
 import { ShortcutsHelp } from "./ShortcutsHelp.tsx";
 import { Sidebar } from "./Sidebar.tsx";
-import { narrowTitle, TopBar } from "./TopBar.tsx";
+import { pageTitle, TopBar } from "./TopBar.tsx";
 import { UserList } from "./UserList.tsx";
 
 function Main() {
   useEffect(() => {
     const onHash = () => {
+      view.value = viewOfHash(location.hash, settings.value.web_home_view);
+      if (view.value !== "messages") return;
       const next = parseHash(location.hash, me.value?.user_id);
       void showNarrow(next);
       compose.followNarrow(next);
@@ -36,15 +41,17 @@ function Main() {
   }, []);
   const unread = unreadCounts.value.total;
   useEffect(() => {
-    document.title = `${unread > 0 ? `(${unread}) ` : ""}${narrowTitle(narrow.value)} - ${realmName.value || "Parley"}`;
-  }, [narrow.value, realmName.value, unread]);
+    document.title = `${unread > 0 ? `(${unread}) ` : ""}${pageTitle()} - ${realmName.value || "Parley"}`;
+  }, [narrow.value, view.value, realmName.value, unread]);
   return (
     <div class="app">
       <TopBar />
       <Sidebar />
-      <main class="center" aria-label={narrowTitle(narrow.value)}>
-        <Feed />
-        <SubscribeNotice />
+      <main class="center" aria-label={pageTitle()}>
+        {view.value === "inbox" && <Inbox />}
+        {view.value === "recent" && <Recent />}
+        {view.value === "messages" && <Feed />}
+        {view.value === "messages" && <SubscribeNotice />}
         <Compose />
       </main>
       <UserList />

@@ -1,9 +1,10 @@
 /**
- * The left sidebar: the views (combined feed, mentions, starred), the subscribed channels with
- * the current channel's topics (each with its menu: TopicMenu.tsx; muted ones dimmed), and the
+ * The left sidebar: the views (Inbox, Recent conversations, combined feed, mentions, starred),
+ * the subscribed channels, each expandable to its topics (the current channel's shown; each topic
+ * with its menu: TopicMenu.tsx; muted ones dimmed), and the
  * direct conversations, each with its unread count.
  */
-import { useEffect, useRef } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { BrowseButton } from "./ChannelBrowser.tsx";
 import { narrow } from "../state/feed.ts";
 import { sidebarOpen } from "../state/layout.ts";
@@ -14,6 +15,8 @@ import { isTopicMuted } from "../state/muting.ts";
 import { fetchTopics } from "../state/topics.ts";
 import { topicKey, unreadCounts, unreadTopics } from "../state/unread.ts";
 import { TopicMarks, TopicMenuButton } from "./TopicMenu.tsx";
+import { view, viewHash } from "../state/view.ts";
+import "./Sidebar.css";
 
 /** What a presence dot means, for its tooltip. */
 export const PRESENCE_TITLES: Record<PresenceStatus, string> = { active: "Active", idle: "Idle", offline: "Offline" };
@@ -21,12 +24,12 @@ export const PRESENCE_TITLES: Record<PresenceStatus, string> = { active: "Active
 /** Topics listed under the current channel besides the unread ones. */
 const TOPICS_SHOWN = 8;
 
-/** One sidebar link: its accessible name carries the unread count ("general, 3 unread"). */
-function Item({ to, label, count, icon, color, level = 0, presence }: { to: Narrow; label: string; count: number; icon?: string; color?: string; level?: number; presence?: PresenceStatus }) {
-  const active = sameNarrow(to, narrow.value);
+/** One sidebar link (to a narrow, or to the Inbox or Recent conversations): its accessible name carries the unread count ("general, 3 unread"). */
+function Item({ to, label, count, icon, color, level = 0, presence }: { to: Narrow | "inbox" | "recent"; label: string; count: number; icon?: string; color?: string; level?: number; presence?: PresenceStatus }) {
+  const active = typeof to === "string" ? view.value === to : view.value === "messages" && sameNarrow(to, narrow.value);
   return (
     <a
-      href={narrowHash(to, streamName)}
+      href={typeof to === "string" ? viewHash(to) : narrowHash(to, streamName)}
       class={`sidebar-item level-${level}${active ? " active" : ""}${count > 0 ? " has-unread" : ""}`}
       aria-current={active ? "page" : undefined}
       aria-label={count > 0 ? `${label}, ${count} unread` : label}
@@ -62,17 +65,20 @@ function useTopics(streamId: number | null): void {
   }, [streamId]);
 }
 
+/** A channel's topics: the latest TOPICS_SHOWN (all of them once asked), the unread ones and the current one. */
 function ChannelTopics({ streamId }: { streamId: number }) {
+  useTopics(streamId);
+  const [all, setAll] = useState(false);
   const counts = unreadCounts.value.topics;
   const fetched = topics.value.get(streamId) ?? [];
   const names = new Map<string, string>();
-  for (const t of fetched.slice(0, TOPICS_SHOWN)) names.set(t.name.toLowerCase(), t.name);
+  for (const t of all ? fetched : fetched.slice(0, TOPICS_SHOWN)) names.set(t.name.toLowerCase(), t.name);
   for (const [lower, name] of unreadTopics(streamId)) if (!names.has(lower)) names.set(lower, name);
   const current = narrow.value.kind === "topic" ? narrow.value.topic : null;
   if (current !== null && !names.has(current.toLowerCase())) names.set(current.toLowerCase(), current);
-  if (names.size === 0) return null;
+  const more = !all && fetched.length > TOPICS_SHOWN;
   return (
-    <ul class="topic-list" aria-label={`Topics in ${streamName(streamId)}`}>
+    <ul class="topic-list" id={`topics-${streamId}`} aria-label={`Topics in ${streamName(streamId)}`}>
       {[...names.values()].map((name) => (
         <li key={name} class={`topic-row${isTopicMuted(streamId, name) ? " muted-topic" : ""}`}>
           <Item to={{ kind: "topic", streamId, topic: name }} label={name === "" ? "general chat" : name} count={counts.get(topicKey(streamId, name)) ?? 0} level={1} />
@@ -80,7 +86,26 @@ function ChannelTopics({ streamId }: { streamId: number }) {
           <TopicMenuButton streamId={streamId} topic={name} messageId={fetched.find((t) => t.name.toLowerCase() === name.toLowerCase())?.max_id} />
         </li>
       ))}
+      {names.size === 0 && <li class="sidebar-empty level-1">{topics.value.has(streamId) ? "No topics yet" : "Loading topics…"}</li>}
+      {more && (
+        <li>
+          <button type="button" class="button-quiet sidebar-more" onClick={() => setAll(true)}>
+            All topics of {streamName(streamId)}
+          </button>
+        </li>
+      )}
     </ul>
+  );
+}
+
+/** The button that shows or hides a channel's topics under it. */
+function TopicsToggle({ streamId, name, open, onToggle }: { streamId: number; name: string; open: boolean; onToggle: () => void }) {
+  return (
+    <button type="button" class="sidebar-toggle button-quiet" aria-expanded={open} aria-controls={`topics-${streamId}`} aria-label={`Topics of ${name}`} onClick={onToggle}>
+      <span class={`sidebar-chevron${open ? " open" : ""}`} aria-hidden="true">
+        ›
+      </span>
+    </button>
   );
 }
 
@@ -88,8 +113,10 @@ function ChannelTopics({ streamId }: { streamId: number }) {
 export function Sidebar() {
   const counts = unreadCounts.value;
   const n = narrow.value;
-  const openStream = n.kind === "channel" || n.kind === "topic" ? n.streamId : null;
-  useTopics(openStream);
+  const openStream = view.value === "messages" && (n.kind === "channel" || n.kind === "topic") ? n.streamId : null;
+  // Channels whose topics the user showed or hid with their toggle; otherwise the open channel's show.
+  const [expanded, setExpanded] = useState<ReadonlyMap<number, boolean>>(new Map());
+  const topicsShown = (id: number) => expanded.get(id) ?? id === openStream;
   const navRef = useRef<HTMLElement>(null);
   const wasOpen = useRef(false);
   const open = sidebarOpen.value;
@@ -114,6 +141,12 @@ export function Sidebar() {
     >
       <ul class="views">
         <li>
+          <Item to="inbox" label="Inbox" count={counts.total} icon="▤" />
+        </li>
+        <li>
+          <Item to="recent" label="Recent conversations" count={0} icon="◷" />
+        </li>
+        <li>
           <Item to={{ kind: "feed" }} label="Combined feed" count={counts.total} icon="≡" />
         </li>
         <li>
@@ -129,8 +162,11 @@ export function Sidebar() {
       <ul aria-labelledby="channels-heading">
         {sortedSubscriptions.value.map((s) => (
           <li key={s.stream_id}>
-            <Item to={{ kind: "channel", streamId: s.stream_id }} label={s.name} count={counts.streams.get(s.stream_id) ?? 0} icon={s.invite_only ? "🔒" : "#"} color={s.color} />
-            {openStream === s.stream_id && <ChannelTopics streamId={s.stream_id} />}
+            <div class="sidebar-channel">
+              <Item to={{ kind: "channel", streamId: s.stream_id }} label={s.name} count={counts.streams.get(s.stream_id) ?? 0} icon={s.invite_only ? "🔒" : "#"} color={s.color} />
+              <TopicsToggle streamId={s.stream_id} name={s.name} open={topicsShown(s.stream_id)} onToggle={() => setExpanded(new Map(expanded).set(s.stream_id, !topicsShown(s.stream_id)))} />
+            </div>
+            {topicsShown(s.stream_id) && <ChannelTopics streamId={s.stream_id} />}
           </li>
         ))}
         {sortedSubscriptions.value.length === 0 && <li class="sidebar-empty">You have not joined a channel yet</li>}

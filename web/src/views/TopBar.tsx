@@ -6,6 +6,7 @@ import { narrowHash, type Narrow } from "../state/narrow.ts";
 import { narrowFromSearch, searchText } from "../state/search.ts";
 import { connected, dmTitle, me, realmName, streamName } from "../state/store.ts";
 import { logout } from "../state/session.ts";
+import { view } from "../state/view.ts";
 import { SettingsButton } from "./settings/SettingsDialog.tsx";
 
 /** The title of a narrow, as the top bar and the document title show it. */
@@ -28,11 +29,19 @@ export function narrowTitle(n: Narrow): string {
   }
 }
 
+/** The title of what the page shows: the Inbox, Recent conversations, or the narrow's. */
+export function pageTitle(): string {
+  if (view.value === "inbox") return "Inbox";
+  if (view.value === "recent") return "Recent conversations";
+  return narrowTitle(narrow.value);
+}
+
 function SearchBox() {
   const n = narrow.value;
-  const [query, setQuery] = useState(searchText(n));
-  // The box shows the open narrow as search text (as Zulip's does), and follows it.
-  useEffect(() => setQuery(searchText(n)), [n]);
+  // The box shows the open narrow as search text (as Zulip's does), and follows it; empty in the Inbox and Recent conversations.
+  const shown = view.value === "messages" ? searchText(n) : "";
+  const [query, setQuery] = useState(shown);
+  useEffect(() => setQuery(shown), [shown]);
   return (
     <form
       role="search"
@@ -52,7 +61,7 @@ function SearchBox() {
         onInput={(e) => setQuery(e.currentTarget.value)}
         onKeyDown={(e) => {
           if (e.key !== "Escape") return;
-          setQuery(searchText(n));
+          setQuery(shown);
           e.currentTarget.blur();
         }}
       />
@@ -77,7 +86,7 @@ export function TopBar() {
       <a class="brand" href="#feed">
         {realmName.value || "Parley"}
       </a>
-      <h1 class="narrow-title">{narrowTitle(narrow.value)}</h1>
+      <h1 class="narrow-title">{pageTitle()}</h1>
       <SearchBox />
       {!connected.value && (
         <span class="connection" role="status">
