@@ -26,10 +26,10 @@ describe("web app settings and administration (sqlite)", () => {
   const feed = (page: Page) => page.getByRole("log", { name: "Messages" });
   const dialog = (page: Page) => page.getByRole("dialog", { name: "Settings" });
 
-  /** A new browser profile, signed in as `user`. */
+  /** A new browser profile, signed in as `user`, at the combined feed. */
   async function signedIn(user: TestUser): Promise<Page> {
     const { page } = await suite.open();
-    await page.goto(server.url);
+    await page.goto(`${server.url}/#feed`);
     await page.getByLabel("Email").fill(user.email);
     await page.getByLabel("Password").fill(user.password);
     await page.getByRole("button", { name: "Log in" }).click();

@@ -37,8 +37,9 @@ describe("web app in a browser (sqlite)", () => {
 
   const feed = (page: Page) => page.getByRole("log", { name: "Messages" });
 
+  /** Signs in at the combined feed (the home view, the Inbox, has its own suite: inbox.test.ts). */
   async function signIn(page: Page, user: TestUser): Promise<void> {
-    await page.goto(server.url);
+    await page.goto(`${server.url}/#feed`);
     await page.getByLabel("Email").fill(user.email);
     await page.getByLabel("Password").fill(user.password);
     await page.getByRole("button", { name: "Log in" }).click();

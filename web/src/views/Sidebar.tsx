@@ -122,7 +122,7 @@ export function Sidebar() {
   const open = sidebarOpen.value;
   useEffect(() => {
     // Opened as a menu, it takes the focus; closed, the focus it held (lost with it) goes back to the menu button.
-    if (open) navRef.current?.querySelector<HTMLElement>("a[aria-current], a")?.focus();
+    if (open) (navRef.current?.querySelector<HTMLElement>("a[aria-current]") ?? navRef.current?.querySelector<HTMLElement>("a"))?.focus();
     else if (wasOpen.current && (document.activeElement === document.body || navRef.current?.contains(document.activeElement))) {
       document.querySelector<HTMLElement>(".menu-button")?.focus();
     }
