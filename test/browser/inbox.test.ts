@@ -4,7 +4,8 @@
  * messages another user sends through the API and messages read, collapsing, filtering and
  * opening a conversation; the recent conversations with their filters, following new messages;
  * a channel's topics expanded in the sidebar; browsing, joining, leaving and creating channels as
- * a member. Found by role and name; every wait is on a locator or a response, never a fixed sleep.
+ * a member; the Home view setting. Found by role and name; every wait is on a locator or a
+ * response, never a fixed sleep.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
@@ -181,5 +182,18 @@ describe("web app: Inbox, Recent conversations and channels (sqlite)", () => {
     await browse.waitFor({ state: "detached" });
     const made = expectSuccess(await server.api.get(server.fixtures.member, "/users/me/subscriptions")).subscriptions.map((s: { name: string }) => s.name);
     assert.ok(made.includes("member made") && !made.includes("elsewhere"), made.join(", "));
+  });
+
+  test("the Home view setting chooses what the app opens on", async () => {
+    await member.getByRole("button", { name: "Settings" }).click();
+    const dialog = member.getByRole("dialog", { name: "Settings" });
+    await dialog.getByRole("tab", { name: "Display" }).click();
+    const saved = member.waitForResponse((res) => res.url().endsWith("/json/settings") && res.request().method() === "PATCH");
+    await dialog.getByLabel("Home view").selectOption({ label: "Recent conversations" });
+    assert.equal((await saved).status(), 200);
+    await member.keyboard.press("Escape");
+    await member.goto(server.url);
+    await heading(member).filter({ hasText: "Recent conversations" }).waitFor();
+    await topicsOf(member).first().waitFor();
   });
 });

@@ -37,9 +37,9 @@ describe("web app in a browser (sqlite)", () => {
 
   const feed = (page: Page) => page.getByRole("log", { name: "Messages" });
 
-  /** Signs in at the combined feed (the home view, the Inbox, has its own suite: inbox.test.ts). */
-  async function signIn(page: Page, user: TestUser): Promise<void> {
-    await page.goto(`${server.url}/#feed`);
+  /** Signs in at the combined feed, or at `hash` (the home view, the Inbox, has its own suite: inbox.test.ts). */
+  async function signIn(page: Page, user: TestUser, hash = "#feed"): Promise<void> {
+    await page.goto(`${server.url}/${hash}`);
     await page.getByLabel("Email").fill(user.email);
     await page.getByLabel("Password").fill(user.password);
     await page.getByRole("button", { name: "Log in" }).click();
@@ -121,21 +121,36 @@ describe("web app in a browser (sqlite)", () => {
     assert.ok(res.messages[0].flags.includes("read"), "the server has the message as read");
   });
 
-  test("the main view, as docs/screenshot.png shows it", async () => {
+  test("the Inbox, as docs/screenshot.png (desktop) and docs/screenshot-phone.png show it", async () => {
     const { api, fixtures } = server;
-    const say = async (user: TestUser, topic: string, content: string) =>
-      expectSuccess(await api.post(user, "/messages", { type: "stream", to: "lobby", topic, content }));
-    await say(fixtures.member, "release 2.0", "The release branch is cut. Please run the suite against it:\n```\nnpm test\n```");
-    const sent = await say(fixtures.owner, "release 2.0", "All green here. @**Max Member** can you write the release notes?");
-    expectSuccess(await api.post(fixtures.member, `/messages/${sent.id}/reactions`, { emoji_name: "tada" }));
-    await owner.getByRole("link", { name: "lobby", exact: true }).click();
-    await feed(owner).getByRole("button", { name: /^tada: 1/ }).waitFor();
-    // Unread elsewhere, for the sidebar's counts: a direct message and another channel.
-    expectSuccess(await api.post(fixtures.member, "/messages", { type: "direct", to: JSON.stringify([fixtures.owner.id]), content: "Got a minute for my pull request?" }));
-    expectSuccess(await api.post(fixtures.member, "/messages", { type: "stream", to: "quiet", topic: "standup", content: "Standup moved to 10:30." }));
-    await owner.getByRole("link", { name: "Max Member, 1 unread" }).waitFor();
-    await owner.getByRole("link", { name: "quiet, 1 unread" }).waitFor();
+    // In the Inbox before the messages come (the feed would show them, and so read them).
+    await owner.getByRole("navigation").getByRole("link", { name: /^Inbox/ }).click();
+    expectSuccess(await api.post(fixtures.owner, "/mark_all_as_read", {}));
+    expectSuccess(await api.post(fixtures.owner, "/users/me/subscriptions", { subscriptions: [{ name: "design" }, { name: "lobby" }], principals: [fixtures.owner.email, fixtures.admin.email, fixtures.member.email] }));
+    const say = async (user: TestUser, to: string, topic: string, content: string) =>
+      expectSuccess(await api.post(user, "/messages", { type: "stream", to, topic, content }));
+    const direct = async (user: TestUser, to: TestUser[], content: string) =>
+      expectSuccess(await api.post(user, "/messages", { type: "direct", to: JSON.stringify(to.map((u) => u.id)), content }));
+    await say(fixtures.member, "lobby", "release 2.0", "The release branch is cut. Please run the suite against it.");
+    await say(fixtures.admin, "lobby", "release 2.0", "All green here. @**Olivia Owner** can you sign off the notes?");
+    await say(fixtures.member, "lobby", "release 2.0", "Notes are in the wiki.");
+    await say(fixtures.admin, "lobby", "offsite", "Venue options are in the doc.");
+    await say(fixtures.admin, "design", "settings page", "Mockups for the new settings page are up.");
+    await say(fixtures.member, "design", "settings page", "Love the spacing.");
+    await say(fixtures.member, "quiet", "standup", "Standup moved to 10:30.");
+    await direct(fixtures.member, [fixtures.owner], "Got a minute for my pull request?");
+    await direct(fixtures.admin, [fixtures.owner, fixtures.member], "Lunch on Friday?");
+    const inbox = owner.getByRole("region", { name: "Inbox" });
+    await inbox.getByRole("link", { name: "Adam Admin, Max Member, 1 unread", exact: true }).waitFor();
+    await inbox.getByRole("link", { name: "release 2.0, 3 unread, mentions you", exact: true }).waitFor();
+    await inbox.getByRole("link", { name: "standup, 1 unread", exact: true }).waitFor();
     await owner.screenshot({ path: path.join(ROOT, "docs/screenshot.png") });
+
+    const { context, page: phone } = await openPage(browser, server.url, errors, { width: 390, height: 844 });
+    await signIn(phone, fixtures.owner, "#inbox");
+    await phone.getByRole("region", { name: "Inbox" }).getByRole("link", { name: "standup, 1 unread", exact: true }).waitFor();
+    await phone.screenshot({ path: path.join(ROOT, "docs/screenshot-phone.png") });
+    await context.close();
   });
 
   // A graceful stop saves the event queues (events/persist.ts): the app polls its old queue again.

@@ -141,12 +141,34 @@ function ThemeSelect() {
   );
 }
 
-/** Display settings: theme, time format, how Enter behaves. */
+/** Zulip's web_home_view values: the view an empty address opens. */
+const HOME_VIEWS = [
+  { name: "inbox", label: "Inbox" },
+  { name: "recent_topics", label: "Recent conversations" },
+  { name: "all_messages", label: "Combined feed" },
+] as const;
+
+function HomeViewSelect() {
+  const action = useAction();
+  const at = HOME_VIEWS.findIndex((v) => v.name === (settings.value.web_home_view ?? "inbox"));
+  return (
+    <div class="setting-row">
+      <label>
+        Home view
+        <NumberSelect value={at} choices={HOME_VIEWS.map((v, i) => ({ value: i, label: v.label }))} disabled={action.busy} onValue={(i) => void action.run(() => saveSetting("web_home_view", HOME_VIEWS[i].name))} />
+      </label>
+      <ActionStatus action={action} />
+    </div>
+  );
+}
+
+/** Display settings: theme, home view, time format, how Enter behaves. */
 export function DisplayScreen() {
   return (
     <fieldset class="settings-form">
       <legend>Display</legend>
       <ThemeSelect />
+      <HomeViewSelect />
       <SettingCheckbox name="twenty_four_hour_time" label="Use 24-hour time" />
       <SettingCheckbox name="enter_sends" label="Send messages with Enter (Shift+Enter for a new line)" />
     </fieldset>
