@@ -57,9 +57,17 @@ function grouped(): { dms: InboxDm[]; channels: InboxChannel[] } {
   return { dms: [...dms.values()].sort((a, b) => b.maxId - a.maxId), channels };
 }
 
+const allGroups = computed(grouped);
+
+/** How many unread messages the Inbox holds (the sidebar's count: muted topics left out). */
+export const inboxTotal = computed(() => {
+  const { dms, channels } = allGroups.value;
+  return [...dms, ...channels].reduce((n, g) => n + g.count, 0);
+});
+
 /** The Inbox's conversations, narrowed by the filter box (a channel matches by its name or its topics'). */
 export const inbox = computed(() => {
-  const all = grouped();
+  const all = allGroups.value;
   const words = filterWords(inboxFilter.value);
   if (words.length === 0) return all;
   return {

@@ -14,6 +14,7 @@ import { dmTitle, setEntry, sortedDms, sortedSubscriptions, streamName, topics }
 import { isTopicMuted } from "../state/muting.ts";
 import { fetchTopics } from "../state/topics.ts";
 import { topicKey, unreadCounts, unreadTopics } from "../state/unread.ts";
+import { inboxTotal } from "../state/inbox.ts";
 import { TopicMarks, TopicMenuButton } from "./TopicMenu.tsx";
 import { view, viewHash } from "../state/view.ts";
 import "./Sidebar.css";
@@ -141,7 +142,7 @@ export function Sidebar() {
     >
       <ul class="views">
         <li>
-          <Item to="inbox" label="Inbox" count={counts.total} icon="▤" />
+          <Item to="inbox" label="Inbox" count={inboxTotal.value} icon="▤" />
         </li>
         <li>
           <Item to="recent" label="Recent conversations" count={0} icon="◷" />

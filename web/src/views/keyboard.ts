@@ -6,6 +6,8 @@
  * the compose box it leaves the box), ? (the shortcuts' help), and on the selected message (the
  * last one when none is): e (edit it, or your last message; its source when it cannot be
  * edited), * (star), : (react), m (mute or unmute its topic), Shift+U (mark unread from it).
+ * In the Inbox and Recent conversations, which show no messages, the keys that act on the feed
+ * do nothing, `c` starts a new topic and Esc only closes the menu.
  */
 import type { Message } from "../api/types.ts";
 import * as compose from "../state/compose.ts";
@@ -20,6 +22,7 @@ import { shortcutsOpen, sidebarOpen } from "../state/layout.ts";
 import { FEED, narrowHash, sameNarrow } from "../state/narrow.ts";
 import { me, sortedSubscriptions, streamName } from "../state/store.ts";
 import { nextUnreadTopic } from "../state/unread.ts";
+import { view } from "../state/view.ts";
 import { markUnread } from "./MessageActions.tsx";
 
 function typingTarget(target: EventTarget | null): boolean {
@@ -46,13 +49,14 @@ function select(id: number): void {
 /** `c`: a message to the current conversation (a topic's or conversation's text, else a new topic). */
 function composeHere(): void {
   const n = narrow.value;
-  if (n.kind !== "topic" && n.kind !== "channel" && n.kind !== "dm") return compose.newTopic();
+  if (view.value !== "messages" || (n.kind !== "topic" && n.kind !== "channel" && n.kind !== "dm")) return compose.newTopic();
   compose.followNarrow(n);
   compose.focusRequest.value = { field: n.kind === "channel" ? "topic" : "content", n: compose.focusRequest.value.n + 1 };
 }
 
 function escape(): void {
   if (sidebarOpen.value) sidebarOpen.value = false;
+  else if (view.value !== "messages") return;
   else if (selectedId.value !== null) {
     selectedId.value = null;
     if (document.activeElement instanceof HTMLElement && document.activeElement.matches("article")) document.activeElement.blur();
@@ -138,6 +142,9 @@ const ACTIONS: Record<string, () => void> = {
   U: unreadFromHere,
 };
 
+/** The keys that act on the feed's messages (selecting, replying, the selected message's actions). */
+const FEED_KEYS = new Set(["r", "Enter", "ArrowDown", "j", "ArrowUp", "k", "End", "e", "*", ":", "m", "U"]);
+
 /** Listens for the shortcuts on the document; returns the function that stops listening. */
 export function installShortcuts(): () => void {
   const onKey = (e: KeyboardEvent) => {
@@ -146,6 +153,8 @@ export function installShortcuts(): () => void {
     if (e.defaultPrevented || document.querySelector("[aria-modal='true']") !== null) return;
     // Enter on a link or button activates it.
     if (e.key === "Enter" && e.target instanceof HTMLElement && e.target.closest("a, button") !== null) return;
+    // The Inbox and Recent conversations show no messages: the keys that act on the feed's wait for it.
+    if (view.value !== "messages" && FEED_KEYS.has(e.key)) return;
     const action = ACTIONS[e.key];
     if (action && me.value !== null) {
       e.preventDefault();
