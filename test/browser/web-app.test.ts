@@ -146,7 +146,7 @@ describe("web app in a browser (sqlite)", () => {
     await inbox.getByRole("link", { name: "standup, 1 unread", exact: true }).waitFor();
     await owner.screenshot({ path: path.join(ROOT, "docs/screenshot.png") });
 
-    const { context, page: phone } = await openPage(browser, server.url, errors, { width: 390, height: 844 });
+    const { context, page: phone } = await suite.open({ width: 390, height: 844 });
     await signIn(phone, fixtures.owner, "#inbox");
     await phone.getByRole("region", { name: "Inbox" }).getByRole("link", { name: "standup, 1 unread", exact: true }).waitFor();
     await phone.screenshot({ path: path.join(ROOT, "docs/screenshot-phone.png") });
