@@ -5,6 +5,7 @@ import { migrate, openStore } from "./store/db.ts";
 import { getDefaultRealm } from "./store/realm/realms.ts";
 import { CliError, parseOptions, usageLine } from "./cli/args.ts";
 import { COMMANDS, type Command } from "./cli/commands.ts";
+import { STORE_COMMANDS } from "./cli/store-commands.ts";
 import { parseServeOptions, reportToLauncher, runCluster } from "./cli/cluster.ts";
 import { print, readLine, warn } from "./cli/terminal.ts";
 
@@ -32,6 +33,7 @@ async function serve(config: Config): Promise<void> {
 
 function usage(): string {
   const lines = Object.entries(COMMANDS).map(([name, cmd]) => `  ${usageLine(name, cmd.options)}\n      ${cmd.summary}`);
+  lines.push(...Object.values(STORE_COMMANDS).map((cmd) => `  ${cmd.usage}\n      ${cmd.summary}`));
   const serveHelp = "  serve [--processes N]\n      run the server (the default); with --processes N, N of them on ports PORT to PORT+N-1 (needs DATABASE_URL and REDIS_URL)";
   return ["usage: parley [serve [--processes N]]", "       parley <command> [options]", "", "commands:", serveHelp, ...lines, ""].join("\n");
 }
@@ -71,6 +73,8 @@ async function main(argv: string[]): Promise<void> {
       if (processes === 1) return await serve(loadConfigOrFail());
       return await runCluster(loadConfigOrFail(), processes);
     }
+    const storeCommand = STORE_COMMANDS[name];
+    if (storeCommand) return await storeCommand.run(rest, loadConfigOrFail());
     const command = COMMANDS[name];
     if (!command) throw new CliError(`unknown command '${name}'\n\n${usage()}`, 2);
     await runAdmin(command, rest, loadConfigOrFail());

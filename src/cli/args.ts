@@ -16,13 +16,26 @@ export type OptionSpecs = Record<string, OptionSpec>;
 
 /** Parses `argv` strictly against `specs`; unknown, missing or invalid options are usage errors. */
 export function parseOptions(argv: string[], specs: OptionSpecs): Record<string, string | undefined> {
+  return checkValues(parseStrictly(argv, specs, false).values, specs);
+}
+
+/** Parses `argv` as one file argument (`restore FILE`) and options, as strictly as parseOptions. */
+export function parseFileArgument(argv: string[], specs: OptionSpecs): { file: string; opts: Record<string, string | undefined> } {
+  const { values, positionals } = parseStrictly(argv, specs, true);
+  if (positionals.length !== 1) throw new CliError(positionals.length === 0 ? "missing the FILE argument" : `one FILE argument expected, got ${positionals.length}`, 2);
+  return { file: positionals[0], opts: checkValues(values, specs) };
+}
+
+function parseStrictly(argv: string[], specs: OptionSpecs, allowPositionals: boolean): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
   const options = Object.fromEntries(Object.keys(specs).map((name) => [name, { type: "string" as const }]));
-  let values: Record<string, string | boolean | undefined>;
   try {
-    values = parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values;
+    return parseArgs({ args: argv, options, strict: true, allowPositionals });
   } catch (err) {
     throw new CliError(err instanceof Error ? err.message : String(err), 2);
   }
+}
+
+function checkValues(values: Record<string, string | boolean | undefined>, specs: OptionSpecs): Record<string, string | undefined> {
   const out: Record<string, string | undefined> = {};
   for (const [name, spec] of Object.entries(specs)) {
     const value = values[name];

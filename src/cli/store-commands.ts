@@ -1,0 +1,30 @@
+/**
+ * The commands on a store as a whole: backups and restores. Unlike the admin commands
+ * (commands.ts) they do not open the store and its organization first: a backup reads a running
+ * server's store from beside it, and a restore needs an empty one.
+ */
+import type { Config } from "../config.ts";
+import { runBackup } from "./backup.ts";
+import { runRestore, runVerifyBackup } from "./restore.ts";
+
+/** One such command: its usage line, what it does, and how it runs on the configuration. */
+export type StoreCommand = { usage: string; summary: string; run(argv: string[], config: Config): Promise<void> };
+
+/** Every store command by name. */
+export const STORE_COMMANDS: Record<string, StoreCommand> = {
+  backup: {
+    usage: "backup --output FILE",
+    summary: "write a backup of the running server (database, uploads, zuliprc) to a new .tar.gz file (README.md: Backups)",
+    run: runBackup,
+  },
+  restore: {
+    usage: "restore FILE",
+    summary: "restore a backup into an empty DATA_DIR (and, with DATABASE_URL, an empty PostgreSQL database)",
+    run: runRestore,
+  },
+  "verify-backup": {
+    usage: "verify-backup FILE",
+    summary: "read a backup through and check every file in it against its manifest, writing nothing",
+    run: (argv) => runVerifyBackup(argv),
+  },
+};
