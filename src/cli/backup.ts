@@ -43,6 +43,11 @@ async function checkOutput(raw: string): Promise<string> {
   return output;
 }
 
+/** The SQLite database of DATA_DIR. */
+function sqliteFile(config: Config): string {
+  return path.join(config.dataDir, "parley.db");
+}
+
 /** Takes the database's snapshot into `staging`, by the store's own means. */
 async function snapshot(config: Config, store: StoreName, staging: string): Promise<SnapshotContents> {
   const dest = path.join(staging, DATABASE_MEMBER[store]);
@@ -51,10 +56,8 @@ async function snapshot(config: Config, store: StoreName, staging: string): Prom
     say("dumping the PostgreSQL database (pg_dump, one snapshot)");
     return step("the database dump", () => snapshotPostgres(config.databaseUrl ?? "", dest));
   }
-  const source = path.join(config.dataDir, "parley.db");
-  const size = await fileSize(source);
-  if (size === null) throw new CliError(`there is no database at ${source}: run the backup with the server's DATA_DIR (or its DATABASE_URL for PostgreSQL)`);
-  say(`copying the SQLite database (${formatBytes(size)}, SQLite's online backup)`);
+  const source = sqliteFile(config);
+  say(`copying the SQLite database (${formatBytes((await fileSize(source)) ?? 0)}, SQLite's online backup)`);
   return step("the database copy", () => snapshotSqlite(source, dest));
 }
 
@@ -107,6 +110,9 @@ export async function runBackup(argv: string[], config: Config): Promise<void> {
   const opts = parseOptions(argv, { output: { required: true, help: "the archive to write (a new .tar.gz file)" } });
   const output = await checkOutput(opts.output ?? "");
   const store: StoreName = config.databaseUrl === null ? "sqlite" : "postgresql";
+  if (store === "sqlite" && (await fileSize(sqliteFile(config))) === null) {
+    throw new CliError(`there is no database at ${sqliteFile(config)}: run the backup with the server's DATA_DIR (or its DATABASE_URL for PostgreSQL)`);
+  }
   const began = Date.now();
   const created = new Date(began).toISOString();
   const staging = await fsp.mkdtemp(path.join(path.dirname(output), `.${path.basename(output)}.staging-`));
