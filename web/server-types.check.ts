@@ -14,6 +14,11 @@ import type { HistorySnapshot as ClientHistorySnapshot } from "./src/api/message
 import type { ModernPresence } from "../src/present/presence.ts";
 import type { Message, PresenceTimes, Reaction, ServerEvent, Subscription } from "./src/api/types.ts";
 import type { Stream } from "./src/api/manage.ts";
+import type { ApiDraft, ApiScheduledMessage } from "../src/present/drafts.ts";
+import type { ApiSavedSnippet } from "../src/present/attachments.ts";
+import type { DraftsEvent, ScheduledMessagesEvent } from "../src/events/kinds/drafts.ts";
+import type { SavedSnippetsEvent } from "../src/events/kinds/snippets.ts";
+import type { SavedSnippet, ScheduledMessage, ServerDraft } from "./src/api/compose-types.ts";
 
 /** Compiles only when A is assignable to B. */
 type Fits<A extends B, B> = A;
@@ -31,4 +36,10 @@ export type ServerTypesFit = [
   Fits<MutedUsersEvent, EventOf<"muted_users">>,
   Fits<HistorySnapshot, ClientHistorySnapshot>,
   Fits<ModernPresence, PresenceTimes>,
+  Fits<ApiDraft, ServerDraft>,
+  Fits<ApiScheduledMessage, ScheduledMessage>,
+  Fits<ApiSavedSnippet, SavedSnippet>,
+  Fits<DraftsEvent, EventOf<"drafts">>,
+  Fits<ScheduledMessagesEvent, EventOf<"scheduled_messages">>,
+  Fits<SavedSnippetsEvent, EventOf<"saved_snippets">>,
 ];

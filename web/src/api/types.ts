@@ -3,6 +3,7 @@
  * `web/server-types.check.ts` checks (in the root type check) that the server's own presenter
  * and event types fit these, so the client cannot drift from what the server sends.
  */
+import type { ComposeToolsEvent, ComposeToolsSnapshot } from "./compose-types.ts";
 
 /** Zulip's Message object (the fields the app reads), with the reader's flags. */
 export type Message = {
@@ -84,10 +85,12 @@ export type UserSettings = {
   enable_offline_push_notifications?: boolean;
   enable_stream_desktop_notifications?: boolean;
   wildcard_mentions_notify?: boolean;
+  /** Whether drafts are saved on the server (Zulip's default: on). */
+  enable_drafts_synchronization?: boolean;
 };
 
 /** POST /register: the queue and the snapshot of the keys the app asks for. */
-export type RegisterResponse = {
+export type RegisterResponse = ComposeToolsSnapshot & {
   queue_id: string;
   last_event_id: number;
   zulip_feature_level: number;
@@ -195,7 +198,8 @@ export type ServerEvent =
   | { id: number; type: "realm_user"; op: "remove"; person: { user_id: number } }
   | { id: number; type: "typing"; op: "start" | "stop"; message_type: "direct"; sender: TypingUser; recipients: TypingUser[] }
   | { id: number; type: "typing"; op: "start" | "stop"; message_type: "stream"; sender: TypingUser; stream_id: number; topic: string }
-  | { id: number; type: "presence"; presences: Record<string, PresenceTimes> };
+  | { id: number; type: "presence"; presences: Record<string, PresenceTimes> }
+  | ComposeToolsEvent;
 
 /** What a client needs to put a message marked unread back (FL 121). */
 export type UnreadDetail =

@@ -7,7 +7,8 @@ import { batch, effect, signal } from "@preact/signals";
 import { api, ApiError } from "../api/client.ts";
 import type { Message } from "../api/types.ts";
 import { dmUserIds, narrowHash, type Narrow } from "./narrow.ts";
-import { loadDraft, saveDraft, type Draft } from "./drafts.ts";
+import { directDraftKey, loadDraft, saveDraft, topicDraftKey, unresolvedDraftKey, type Draft } from "./drafts.ts";
+import { emailsOf, moveDraft, storeDraft, takeDraft } from "./server-drafts.ts";
 import { me, sortedSubscriptions, streamName, users } from "./store.ts";
 
 export const mode = signal<"stream" | "dm">("stream");
@@ -29,6 +30,19 @@ let caret = { start: 0, end: 0 };
 /** The view reports the caret (on input, selection change and blur). */
 export function setCaret(start: number, end: number): void {
   caret = { start, end };
+}
+
+/** The selection in the text as last reported (within the text). */
+export function selection(): { start: number; end: number } {
+  const length = content.value.length;
+  return { start: Math.min(caret.start, length), end: Math.min(caret.end, length) };
+}
+
+/** Replaces the whole text and selects [start, end) in it, with the focus in the box (formatting). */
+export function setText(text: string, start: number, end: number): void {
+  content.value = text;
+  caret = { start, end };
+  caretRequest.value = { start, end, focus: true, n: caretRequest.value.n + 1, text };
 }
 
 /**
@@ -60,21 +74,17 @@ function focus(field: "topic" | "content" | "recipients"): void {
   focusRequest.value = { field, n: focusRequest.value.n + 1 };
 }
 
-function emailsOf(userIds: readonly number[]): string {
-  return userIds.map((id) => users.value.get(id)?.email ?? String(id)).join(", ");
-}
-
-// --- Drafts: one per conversation (state/drafts.ts) ---------------------------------------
+// --- Drafts: one per conversation (state/drafts.ts, saved on the server by server-drafts.ts) ---
 
 /** Where the compose box sends to. */
 type Recipient = Omit<Draft, "content">;
 
 /** The conversation's key of the recipient (null: none named yet). */
 function conversationKey(r: Recipient): string | null {
-  if (r.mode === "stream") return r.streamId === null ? null : `s${r.streamId}\n${r.topic.trim().toLowerCase()}`;
+  if (r.mode === "stream") return r.streamId === null ? null : topicDraftKey(r.streamId, r.topic);
   if (r.recipients.trim() === "") return null;
   const resolved = resolveRecipients(r.recipients);
-  return "ids" in resolved ? `d${[...resolved.ids].sort((a, b) => a - b).join(",")}` : `d?${r.recipients.trim().toLowerCase()}`;
+  return "ids" in resolved ? directDraftKey(resolved.ids, me.value?.user_id) : unresolvedDraftKey(r.recipients);
 }
 
 function recipientNow(): Recipient {
@@ -93,11 +103,11 @@ effect(() => {
   const userId = me.value?.user_id;
   if (userId === undefined) return;
   const key = conversationKey(r);
-  if (draftKey !== null && draftKey !== key) saveDraft(userId, draftKey, null);
+  if (draftKey !== null && draftKey !== key) moveDraft(userId, draftKey, key);
   draftKey = key;
   if (key === null) return;
   const draft = text.trim() === "" ? null : { ...r, content: text };
-  saveDraft(userId, key, draft);
+  storeDraft(userId, key, draft);
   // Where the user last wrote, for a fresh start, and the topic last written to in each channel.
   const last = loadDraft(userId, "last");
   if (draft !== null || (last !== undefined && conversationKey(last) === key)) saveDraft(userId, "last", draft);
@@ -127,8 +137,17 @@ function switchTo(next: Recipient): void {
     const userId = me.value?.user_id;
     if (key === draftKey) return;
     draftKey = key;
-    content.value = (key !== null && userId !== undefined ? loadDraft(userId, key)?.content : undefined) ?? "";
+    content.value = (key !== null && userId !== undefined ? takeDraft(userId, key)?.content : undefined) ?? "";
   });
+}
+
+/** Opens a draft (from the Drafts view): its conversation in the compose box, with its text. */
+export function openDraft(draft: Draft): void {
+  batch(() => {
+    switchTo(draft);
+    content.value = draft.content;
+  });
+  replaceRange(draft.content.length, draft.content.length, "");
 }
 
 function channelRecipient(id: number | null): Recipient {
@@ -228,20 +247,27 @@ export function clearNetworkError(): void {
   networkFailure = false;
 }
 
+/** A message's parameters as POST /messages (and /scheduled_messages) take them. */
+export type Outgoing = { type: "stream"; to: number; topic: string; content: string } | { type: "direct"; to: number[]; content: string };
+
+/** The message in the box, to send; or why it cannot go (no channel, an unknown recipient). */
+export function outgoing(): Outgoing | { error: string } {
+  const text = content.value;
+  if (mode.value === "stream") {
+    if (streamId.value === null) return { error: "Choose a channel." };
+    return { type: "stream", to: streamId.value, topic: topic.value.trim(), content: text };
+  }
+  const resolved = resolveRecipients(recipients.value);
+  if ("unknown" in resolved) return { error: `Unknown recipient: ${resolved.unknown}` };
+  if (resolved.ids.length === 0) return { error: "Add a recipient." };
+  return { type: "direct", to: resolved.ids, content: text };
+}
+
 /** Sends the message; on success clears the text (the message arrives as an event). */
 export async function send(): Promise<void> {
-  const text = content.value;
-  if (text.trim() === "" || sending.value) return;
-  let params: Record<string, string | number | number[]>;
-  if (mode.value === "stream") {
-    if (streamId.value === null) return void (sendError.value = "Choose a channel.");
-    params = { type: "stream", to: streamId.value, topic: topic.value.trim(), content: text };
-  } else {
-    const resolved = resolveRecipients(recipients.value);
-    if ("unknown" in resolved) return void (sendError.value = `Unknown recipient: ${resolved.unknown}`);
-    if (resolved.ids.length === 0) return void (sendError.value = "Add a recipient.");
-    params = { type: "direct", to: resolved.ids, content: text };
-  }
+  if (content.value.trim() === "" || sending.value) return;
+  const params = outgoing();
+  if ("error" in params) return void (sendError.value = params.error);
   batch(() => {
     sending.value = true;
     sendError.value = null;

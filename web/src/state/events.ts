@@ -3,6 +3,7 @@ import { batch } from "@preact/signals";
 import type { Message, ServerEvent } from "../api/types.ts";
 import { applyRealmEvent } from "./admin.ts";
 import { defaultChannelIds } from "./channels.ts";
+import { applyComposeToolsEvent } from "./compose-tools.ts";
 import * as feed from "./feed.ts";
 import { applyMutedUsers, applyUserTopic, inMutedTopic } from "./muting.ts";
 import { notifyOf } from "./notifications.ts";
@@ -154,6 +155,11 @@ export function applyEvents(events: readonly ServerEvent[]): void {
           break;
         case "user_settings":
           settings.value = { ...settings.value, [event.property]: event.value };
+          break;
+        case "drafts":
+        case "scheduled_messages":
+        case "saved_snippets":
+          applyComposeToolsEvent(event, myId);
           break;
         default:
           break;

@@ -14,6 +14,7 @@ import { loadMuting } from "./muting.ts";
 import { refreshPermission } from "./notifications.ts";
 import { parseHash } from "./narrow.ts";
 import { clearNetworkError, forget as forgetCompose } from "./compose.ts";
+import { COMPOSE_TOOLS_EVENT_TYPES, forgetComposeTools, loadComposeTools } from "./compose-tools.ts";
 import { closeSettings } from "./settings.ts";
 import { connected, loadSnapshot, me, phase } from "./store.ts";
 import { loadUnreads } from "./unread.ts";
@@ -25,7 +26,7 @@ import { clearTypists, loadTypingTimes } from "./typing.ts";
 const EVENT_TYPES = [
   "message", "update_message", "delete_message", "update_message_flags", "reaction", "subscription",
   "realm_user", "user_settings", "recent_private_conversations", "realm", "stream", "heartbeat", "restart",
-  "typing", "presence", "default_streams", "user_topic", "muted_users",
+  "typing", "presence", "default_streams", "user_topic", "muted_users", ...COMPOSE_TOOLS_EVENT_TYPES,
 ];
 
 let queue: EventQueue | null = null;
@@ -44,6 +45,7 @@ function onSnapshot(state: RegisterResponse): void {
     loadUnreads(state.unread_msgs, user.user_id);
     loadPresences(state);
     loadTypingTimes(state);
+    loadComposeTools(state, user.user_id);
     clearTypists();
     resetRecent();
     phase.value = "ready";
@@ -82,6 +84,7 @@ function showLogin(): void {
     closeSettings();
     me.value = null;
     forgetCompose();
+    forgetComposeTools();
     phase.value = "login";
   });
 }

@@ -8,6 +8,7 @@ import { unreadCounts } from "../state/unread.ts";
 import { view, viewOfHash } from "../state/view.ts";
 import { ChannelBrowser, SubscribeNotice } from "./ChannelBrowser.tsx";
 import { Compose } from "./Compose.tsx";
+import { ComposeDialogs } from "./compose/ComposeDialogs.tsx";
 import { Feed } from "./Feed.tsx";
 import { Inbox } from "./Inbox.tsx";
 import { joinToken } from "../state/join.ts";
@@ -59,6 +60,7 @@ function Main() {
       <ChannelBrowser />
       <MessageDialogs />
       <ShortcutsHelp />
+      <ComposeDialogs />
     </div>
   );
 }

@@ -1,24 +1,40 @@
 /**
  * The compose box: to a channel and topic or to direct recipients, the message text with its
  * autocomplete (`@`, `#`, `:`), file uploads (the "Upload files" button, pasting, dropping), and
- * sending with Enter or Ctrl+Enter as the user's `enter_sends` setting says.
+ * sending with Enter or Ctrl+Enter as the user's `enter_sends` setting says. Its tools are in
+ * compose/: the toolbar (formatting, Ctrl+B and Ctrl+I, preview, saved snippets, drafts), "Send
+ * later", and the dialogs of drafts, scheduled messages and the snippet editor (ComposeDialogs,
+ * beside the page's other dialogs: their forms cannot sit in this one).
  */
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import * as compose from "../state/compose.ts";
+import { applyFormat, formatKey } from "../state/compose-format.ts";
+import { previewing, setPreviewing } from "../state/preview.ts";
 import { setEnterSends } from "../state/settings.ts";
 import { settings, sortedSubscriptions } from "../state/store.ts";
 import { noteTyping } from "../state/typing.ts";
 import { uploadError, uploadFiles, uploadsInProgress } from "../state/uploads.ts";
 import { useAutocomplete } from "./Autocomplete.tsx";
+import { Preview } from "./compose/Preview.tsx";
+import { ScheduledNotice, SendLater } from "./compose/SendLater.tsx";
+import { Toolbar } from "./compose/Toolbar.tsx";
 
 /** Sends unless files are still uploading; an upload's failure notice goes with the send. */
 function submit(): void {
   if (uploadsInProgress.value.length > 0) return;
   uploadError.value = null;
+  setPreviewing(false);
   void compose.send();
 }
 
 function sendKey(e: KeyboardEvent): void {
+  const format = formatKey(e);
+  if (format !== null && e.currentTarget instanceof HTMLTextAreaElement) {
+    e.preventDefault();
+    compose.setCaret(e.currentTarget.selectionStart, e.currentTarget.selectionEnd);
+    applyFormat(format);
+    return;
+  }
   if (e.key === "Escape") {
     if (e.currentTarget instanceof HTMLElement) e.currentTarget.blur();
     return;
@@ -144,6 +160,7 @@ export function Compose() {
     void uploadFiles(files);
   };
   const hasFiles = (e: DragEvent) => e.dataTransfer?.types.includes("Files") === true;
+  const inPreview = previewing.value;
   return (
     <form
       class={`compose${dropping ? " dropping" : ""}`}
@@ -173,8 +190,10 @@ export function Compose() {
       </div>
       <div class="compose-text-wrap">
         {autocomplete.list}
+        {inPreview && <Preview />}
         <textarea
           ref={textRef}
+          hidden={inPreview}
           aria-label="Message"
           class="compose-text"
           rows={3}
@@ -200,6 +219,7 @@ export function Compose() {
           onPaste={onPaste}
         />
       </div>
+      <Toolbar />
       <div class="compose-footer">
         <input
           ref={fileRef}
@@ -232,7 +252,9 @@ export function Compose() {
         <button type="submit" class="button-primary" disabled={compose.sending.value || uploading || compose.content.value.trim() === ""}>
           Send
         </button>
+        <SendLater />
       </div>
+      <ScheduledNotice />
     </form>
   );
 }

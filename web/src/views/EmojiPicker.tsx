@@ -34,13 +34,13 @@ export function EmojiPicker({ label, onPick, onClose }: { label: string; onPick:
   const root = useRef<HTMLDivElement>(null);
   const grid = useRef<HTMLDivElement>(null);
   const search = useRef<HTMLInputElement>(null);
-  usePopoverPlacement(root, (el) => el.closest("article")?.querySelector("[data-picker-toggle]"));
+  usePopoverPlacement(root, (el) => el.closest("article, [data-picker-scope]")?.querySelector("[data-picker-toggle]"));
   useEffect(() => {
     void ensureEmoji(true);
     search.current?.focus();
     const outside = (e: MouseEvent) => {
       // The button that opened the picker toggles it itself.
-      const toggle = root.current?.closest("article")?.querySelector("[data-picker-toggle]");
+      const toggle = root.current?.closest("article, [data-picker-scope]")?.querySelector("[data-picker-toggle]");
       if (e.target instanceof Node && root.current && !root.current.contains(e.target) && !toggle?.contains(e.target)) onClose();
     };
     document.addEventListener("mousedown", outside);

@@ -3,7 +3,7 @@
  * content, edited mark, reactions and its actions (toolbar and menu, the emoji picker, the
  * in-place editor, the delete confirmation). A muted sender's message is collapsed until revealed.
  */
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { Message, Reaction } from "../api/types.ts";
 import { ensureEmoji, realmEmojiById, spokenEmojiName, type EmojiChoice } from "../state/emoji.ts";
 import { selectedId } from "../state/feed.ts";
@@ -19,6 +19,7 @@ import { MessageEditor } from "./MessageEditor.tsx";
 import { MutedMessage } from "./MutedMessage.tsx";
 import { UserMenuButton } from "./UserMenu.tsx";
 import "./code-highlight.css";
+import { useLinksInNewTabs } from "./RenderedHtml.tsx";
 
 type ReactionGroup = { key: string; emoji: ReactionEmoji; userIds: number[] };
 
@@ -75,25 +76,6 @@ function Reactions({ message }: { message: Message }) {
       })}
     </div>
   );
-}
-
-/** Whether a link leads elsewhere than one of the app's own views (`/#narrow/...`, a channel or user mention). */
-function leavesApp(a: HTMLAnchorElement): boolean {
-  return !(a.origin === location.origin && a.pathname === "/" && a.hash !== "");
-}
-
-/**
- * Links in a message open in a new tab, telling the site nothing of this page: following one
- * in this tab would leave the app (and Back reload it). Links to the app's own views stay here.
- */
-function useLinksInNewTabs(content: { current: HTMLElement | null }, html: string): void {
-  useLayoutEffect(() => {
-    for (const a of content.current?.querySelectorAll("a[href]") ?? []) {
-      if (!(a instanceof HTMLAnchorElement) || !leavesApp(a)) continue;
-      a.target = "_blank";
-      a.rel = "noopener noreferrer";
-    }
-  }, [html]);
 }
 
 /** A message; `continued` hides the sender line under the same sender's previous message. */

@@ -6,6 +6,7 @@
  */
 import { useEffect, useRef, useState } from "preact/hooks";
 import { BrowseButton } from "./ChannelBrowser.tsx";
+import { ComposeViewLinks } from "./compose/ViewLinks.tsx";
 import { narrow } from "../state/feed.ts";
 import { sidebarOpen } from "../state/layout.ts";
 import { dmKey, narrowHash, sameNarrow, type Narrow } from "../state/narrow.ts";
@@ -156,6 +157,7 @@ export function Sidebar() {
         <li>
           <Item to={{ kind: "starred" }} label="Starred messages" count={0} icon="★" />
         </li>
+        <ComposeViewLinks />
       </ul>
       <h2 class="sidebar-heading" id="channels-heading">
         Channels

@@ -43,3 +43,25 @@ export function usePopoverPlacement(popover: { current: HTMLElement | null }, fi
     };
   }, []);
 }
+
+/**
+ * Closes a popover on a press outside it and its anchor's wrapper (`scope`: the element holding
+ * the popover and the button that opens it, which toggles it itself), and on Esc within it (the
+ * focus going back to that button). Returns the popover's keydown handler.
+ */
+export function useDismiss(scope: { current: HTMLElement | null }, onClose: () => void): (e: KeyboardEvent) => void {
+  useLayoutEffect(() => {
+    const outside = (e: MouseEvent) => {
+      if (e.target instanceof Node && scope.current !== null && !scope.current.contains(e.target)) onClose();
+    };
+    document.addEventListener("mousedown", outside);
+    return () => document.removeEventListener("mousedown", outside);
+  }, []);
+  return (e: KeyboardEvent) => {
+    if (e.key !== "Escape") return;
+    e.preventDefault();
+    e.stopPropagation();
+    scope.current?.querySelector<HTMLElement>("[aria-haspopup]")?.focus();
+    onClose();
+  };
+}
