@@ -34,7 +34,7 @@ describe("web app: the compose box's tools (sqlite)", () => {
   async function openTopic(page: Page, topic: string): Promise<void> {
     await page.evaluate(([id, t]) => (location.hash = `#narrow/channel/${id}-lobby/topic/${t}`), [lobbyId, topic] as const);
     await heading(page).filter({ hasText: `#lobby › ${topic}` }).waitFor();
-    await page.getByRole("textbox", { name: "Topic" }).and(page.locator(`[value="${topic}"]`)).waitFor();
+    await hasValue(page, page.getByRole("textbox", { name: "Topic" }), topic);
   }
 
   /** Waits until a text box holds exactly `value`. */
@@ -189,10 +189,12 @@ describe("web app: the compose box's tools (sqlite)", () => {
     await first.locator("strong", { hasText: "later" }).waitFor();
     const second = dialog.getByRole("listitem").filter({ hasText: "Edit me later" });
     await second.getByRole("button", { name: "Edit" }).click();
-    await second.getByLabel("Scheduled message text").fill("Edited for the day after");
+    const form = dialog.getByRole("form", { name: "Edit scheduled message" });
+    assert.equal(await form.getByLabel("Scheduled message text").inputValue(), "Edit me later");
+    await form.getByLabel("Scheduled message text").fill("Edited for the day after");
     const dayAfter = Math.floor(Date.now() / 60_000) * 60 + 2 * 86_400;
-    await second.getByLabel("Delivery time").fill(new Date(dayAfter * 1000).toISOString().slice(0, 16));
-    await second.getByRole("button", { name: "Save" }).click();
+    await form.getByLabel("Delivery time").fill(new Date(dayAfter * 1000).toISOString().slice(0, 16));
+    await form.getByRole("button", { name: "Save" }).click();
     const edited = dialog.getByRole("listitem").filter({ hasText: "Edited for the day after" });
     await edited.getByRole("button", { name: "Cancel message" }).waitFor();
     const listed = expectSuccess(await server.api.get(server.fixtures.member, "/scheduled_messages")).scheduled_messages;

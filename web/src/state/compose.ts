@@ -3,7 +3,7 @@
  * its text, and sending. The recipient follows the narrow until the user changes it. Text is
  * inserted at the caret the view last reported (quote-and-reply, uploads, autocomplete).
  */
-import { batch, effect, signal } from "@preact/signals";
+import { batch, effect, signal, untracked } from "@preact/signals";
 import { api, ApiError } from "../api/client.ts";
 import type { Message } from "../api/types.ts";
 import { dmUserIds, narrowHash, type Narrow } from "./narrow.ts";
@@ -103,15 +103,18 @@ effect(() => {
   const userId = me.value?.user_id;
   if (userId === undefined) return;
   const key = conversationKey(r);
-  if (draftKey !== null && draftKey !== key) moveDraft(userId, draftKey, key);
-  draftKey = key;
-  if (key === null) return;
-  const draft = text.trim() === "" ? null : { ...r, content: text };
-  storeDraft(userId, key, draft);
-  // Where the user last wrote, for a fresh start, and the topic last written to in each channel.
-  const last = loadDraft(userId, "last");
-  if (draft !== null || (last !== undefined && conversationKey(last) === key)) saveDraft(userId, "last", draft);
-  if (r.mode === "stream") saveDraft(userId, `c${r.streamId}`, draft);
+  // Saving reads and changes other signals (the drafts' lists): they are not this effect's inputs.
+  untracked(() => {
+    if (draftKey !== null && draftKey !== key) moveDraft(userId, draftKey, key);
+    draftKey = key;
+    if (key === null) return;
+    const draft = text.trim() === "" ? null : { ...r, content: text };
+    storeDraft(userId, key, draft);
+    // Where the user last wrote, for a fresh start, and the topic last written to in each channel.
+    const last = loadDraft(userId, "last");
+    if (draft !== null || (last !== undefined && conversationKey(last) === key)) saveDraft(userId, "last", draft);
+    if (r.mode === "stream") saveDraft(userId, `c${r.streamId}`, draft);
+  });
 });
 
 /** Signed out: the box forgets its text and recipient (the draft stays saved for its user). */

@@ -61,7 +61,7 @@ function read(userId: number): Cache {
 
 function write(userId: number): void {
   const { drafts, deleted } = read(userId);
-  draftsVersion.value++;
+  draftsVersion.value = draftsVersion.peek() + 1;
   try {
     localStorage.setItem(storageKey(userId), JSON.stringify({ ...Object.fromEntries(drafts), [DELETED_KEY]: [...deleted] }));
   } catch {

@@ -10,7 +10,7 @@
  * Drafts saved by other browsers are listed (drafts-view.ts), and the compose box takes the
  * newest one of a conversation when it goes there.
  */
-import { computed, effect, signal } from "@preact/signals";
+import { computed, effect, signal, untracked } from "@preact/signals";
 import { ApiError } from "../api/client.ts";
 import { composeApi } from "../api/compose.ts";
 import type { ComposeToolsEvent, DraftData, ServerDraft } from "../api/compose-types.ts";
@@ -295,7 +295,7 @@ effect(() => {
   const userId = me.value?.user_id;
   if (!loaded || userId === undefined || syncedBefore === null || on === syncedBefore) return;
   syncedBefore = on;
-  if (!on) return forgetServerCopies(userId);
+  if (!on) return untracked(() => forgetServerCopies(userId));
   composeApi.drafts().then(
     (res) => loadServerDrafts(res.drafts, userId),
     () => undefined,
