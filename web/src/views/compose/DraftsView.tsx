@@ -5,14 +5,11 @@
  * from the compose toolbar, the sidebar, or a `#drafts` link.
  */
 import { listedDrafts, deleteDraft, draftsOpen, restoreDraft, showDrafts, type ListedDraft } from "../../state/drafts-view.ts";
-import { syncOn } from "../../state/server-drafts.ts";
-import { saveSetting } from "../../state/settings.ts";
 import { dmTitle, settings, streamName } from "../../state/store.ts";
-import { ActionStatus, useAction } from "../forms/action.tsx";
-import { Modal } from "../forms/Modal.tsx";
 import { dayLabel, timeOfDay } from "../format.ts";
+import { SettingCheckbox } from "../settings/Personal.tsx";
 import { useHashDialog } from "./hash-dialog.ts";
-import "./ComposeDialogs.css";
+import { ListDialog } from "./ListDialog.tsx";
 
 /** Where a draft goes, in words. */
 function draftRecipient(item: ListedDraft): string {
@@ -44,45 +41,24 @@ function DraftRow({ item }: { item: ListedDraft }) {
   );
 }
 
-/** The user's choice of drafts saved on the server. */
-function SyncSetting() {
-  const action = useAction();
-  return (
-    <div class="setting-row">
-      <label class="checkbox-label">
-        <input
-          type="checkbox"
-          checked={syncOn.value}
-          disabled={action.busy}
-          onChange={(e) => {
-            const on = e.currentTarget.checked;
-            void action.run(() => saveSetting("enable_drafts_synchronization", on));
-          }}
-        />
-        Save drafts on the server, to find them in other browsers
-      </label>
-      <ActionStatus action={action} />
-    </div>
-  );
-}
-
 /** The dialog (while open). */
 export function DraftsView() {
   useHashDialog("#drafts", showDrafts);
   if (!draftsOpen.value) return null;
   const list = listedDrafts.value;
   return (
-    <Modal titleId="drafts-title" title="Drafts" class="compose-dialog" onClose={() => showDrafts(false)}>
-      <SyncSetting />
-      {list.length === 0 ? (
-        <p class="settings-note">No drafts.</p>
-      ) : (
-        <ul class="dialog-rows" aria-label="Saved drafts">
-          {list.map((item) => (
-            <DraftRow key={item.id} item={item} />
-          ))}
-        </ul>
-      )}
-    </Modal>
+    <ListDialog
+      titleId="drafts-title"
+      title="Drafts"
+      listLabel="Saved drafts"
+      emptyText="No drafts."
+      count={list.length}
+      onClose={() => showDrafts(false)}
+      top={<SettingCheckbox name="enable_drafts_synchronization" label="Save drafts on the server, to find them in other browsers" />}
+    >
+      {list.map((item) => (
+        <DraftRow key={item.id} item={item} />
+      ))}
+    </ListDialog>
   );
 }

@@ -7,12 +7,11 @@ import { useState } from "preact/hooks";
 import type { ScheduledMessage } from "../../api/compose-types.ts";
 import { cancelScheduled, editScheduled, scheduledOpen, scheduledRecipient, showScheduled, sortedScheduled } from "../../state/scheduled.ts";
 import { ActionStatus, useAction } from "../forms/action.tsx";
-import { Modal } from "../forms/Modal.tsx";
 import { fullTime } from "../format.ts";
 import { fromLocalInput, toLocalInput } from "./datetime.ts";
 import { RenderedHtml } from "../RenderedHtml.tsx";
 import { useHashDialog } from "./hash-dialog.ts";
-import "./ComposeDialogs.css";
+import { ListDialog } from "./ListDialog.tsx";
 
 function EditForm({ message, onDone }: { message: ScheduledMessage; onDone: () => void }) {
   const [content, setContent] = useState(message.content);
@@ -87,16 +86,10 @@ export function ScheduledView() {
   if (!scheduledOpen.value) return null;
   const list = sortedScheduled.value;
   return (
-    <Modal titleId="scheduled-title" title="Scheduled messages" class="compose-dialog" onClose={() => showScheduled(false)}>
-      {list.length === 0 ? (
-        <p class="settings-note">No scheduled messages.</p>
-      ) : (
-        <ul class="dialog-rows" aria-label="Scheduled messages">
-          {list.map((m) => (
-            <ScheduledRow key={m.scheduled_message_id} message={m} />
-          ))}
-        </ul>
-      )}
-    </Modal>
+    <ListDialog titleId="scheduled-title" title="Scheduled messages" listLabel="Scheduled messages" emptyText="No scheduled messages." count={list.length} onClose={() => showScheduled(false)}>
+      {list.map((m) => (
+        <ScheduledRow key={m.scheduled_message_id} message={m} />
+      ))}
+    </ListDialog>
   );
 }

@@ -3,29 +3,25 @@
  * (at least five minutes ahead), a link to the scheduled messages, and after scheduling a notice
  * with the delivery time.
  */
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import * as compose from "../../state/compose.ts";
 import { lastScheduled, MIN_DELAY_SECONDS, scheduleCompose, sendLaterChoices, showScheduled } from "../../state/scheduled.ts";
 import { settings } from "../../state/store.ts";
 import { ActionStatus, useAction } from "../forms/action.tsx";
 import { fullTime } from "../format.ts";
-import { useDismiss, usePopoverPlacement } from "../popover.ts";
 import { fromLocalInput, toLocalInput } from "./datetime.ts";
+import { PopoverButton } from "./PopoverButton.tsx";
 import "./SendLater.css";
 
-function SendLaterMenu({ scope, onClose }: { scope: { current: HTMLElement | null }; onClose: () => void }) {
-  const root = useRef<HTMLDivElement>(null);
+function SendLaterMenu({ onClose }: { onClose: () => void }) {
   const action = useAction();
   const now = Date.now();
   const [custom, setCustom] = useState(() => toLocalInput(Math.ceil(now / 1000) + MIN_DELAY_SECONDS + 60));
-  usePopoverPlacement(root, (el) => el.parentElement?.querySelector("[aria-haspopup=dialog]"));
-  const onKeyDown = useDismiss(scope, onClose);
-  useEffect(() => root.current?.querySelector<HTMLElement>("button")?.focus(), []);
   const schedule = async (seconds: number) => {
     if (await action.run(() => scheduleCompose(seconds))) onClose();
   };
   return (
-    <div class="compose-popover send-later-popover" role="dialog" aria-label="Schedule message" ref={root} onKeyDown={onKeyDown}>
+    <>
       <p class="popover-heading">Schedule message</p>
       {sendLaterChoices(new Date(now), settings.value.twenty_four_hour_time).map((c) => (
         <button key={c.at} type="button" class="popover-choice" disabled={action.busy} onClick={() => void schedule(c.at)}>
@@ -63,22 +59,16 @@ function SendLaterMenu({ scope, onClose }: { scope: { current: HTMLElement | nul
       >
         View scheduled messages
       </button>
-    </div>
+    </>
   );
 }
 
 /** The button and its menu. */
 export function SendLater() {
-  const [open, setOpen] = useState(false);
-  const scope = useRef<HTMLSpanElement>(null);
-  const empty = compose.content.value.trim() === "";
   return (
-    <span class="send-later" ref={scope}>
-      <button type="button" class="button-quiet" aria-haspopup="dialog" aria-expanded={open} disabled={empty && !open} onClick={() => setOpen(!open)}>
-        Send later
-      </button>
-      {open && <SendLaterMenu scope={scope} onClose={() => setOpen(false)} />}
-    </span>
+    <PopoverButton label="Send later" buttonClass="button-quiet" scopeClass="send-later" popoverLabel="Schedule message" popoverClass="send-later-popover" disabled={compose.content.value.trim() === ""}>
+      {(close) => <SendLaterMenu onClose={close} />}
+    </PopoverButton>
   );
 }
 

@@ -4,12 +4,12 @@
  * edited or deleted there, and "Add a new saved snippet" opens the editor dialog (SnippetEditor),
  * which starts with the compose box's text, as upstream's.
  */
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import type { SavedSnippet } from "../../api/compose-types.ts";
 import { deleteSnippet, editingSnippet, insertSnippet, saveSnippet, sortedSnippets, startSnippet } from "../../state/snippets.ts";
 import { ActionStatus, Field, useAction } from "../forms/action.tsx";
 import { Modal } from "../forms/Modal.tsx";
-import { useDismiss, usePopoverPlacement } from "../popover.ts";
+import { PopoverButton } from "./PopoverButton.tsx";
 import "./Snippets.css";
 
 /** More snippets than this get a filter field. */
@@ -34,17 +34,13 @@ function SnippetRow({ snippet, onInsert, onEdit }: { snippet: SavedSnippet; onIn
   );
 }
 
-function SnippetList({ scope, onClose }: { scope: { current: HTMLElement | null }; onClose: () => void }) {
+function SnippetList({ onClose }: { onClose: () => void }) {
   const [filter, setFilter] = useState("");
-  const root = useRef<HTMLDivElement>(null);
-  usePopoverPlacement(root, (el) => el.parentElement?.querySelector("[aria-haspopup=dialog]"));
-  const onKeyDown = useDismiss(scope, onClose);
-  useEffect(() => root.current?.querySelector<HTMLElement>("input, button")?.focus(), []);
   const all = sortedSnippets.value;
   const needle = filter.trim().toLowerCase();
   const shown = needle === "" ? all : all.filter((s) => s.title.toLowerCase().includes(needle) || s.content.toLowerCase().includes(needle));
   return (
-    <div class="compose-popover snippets-popover" role="dialog" aria-label="Saved snippets" ref={root} onKeyDown={onKeyDown}>
+    <>
       {all.length > FILTER_FROM && <input type="search" aria-label="Filter snippets" placeholder="Filter snippets" value={filter} onInput={(e) => setFilter(e.currentTarget.value)} onKeyDown={(e) => e.key === "Enter" && e.preventDefault()} />}
       {all.length === 0 && <p class="popover-note">No saved snippets yet.</p>}
       <ul class="snippet-list">
@@ -73,21 +69,16 @@ function SnippetList({ scope, onClose }: { scope: { current: HTMLElement | null 
       >
         Add a new saved snippet
       </button>
-    </div>
+    </>
   );
 }
 
 /** The toolbar's button and its list. */
 export function SnippetsButton({ disabled }: { disabled: boolean }) {
-  const [open, setOpen] = useState(false);
-  const scope = useRef<HTMLSpanElement>(null);
   return (
-    <span class="toolbar-popover-scope" ref={scope}>
-      <button type="button" class="compose-tool compose-tool-text" aria-haspopup="dialog" aria-expanded={open} disabled={disabled} onClick={() => setOpen(!open)}>
-        Saved snippets
-      </button>
-      {open && <SnippetList scope={scope} onClose={() => setOpen(false)} />}
-    </span>
+    <PopoverButton label="Saved snippets" buttonClass="compose-tool compose-tool-text" scopeClass="toolbar-popover-scope" popoverLabel="Saved snippets" popoverClass="snippets-popover" disabled={disabled}>
+      {(close) => <SnippetList onClose={close} />}
+    </PopoverButton>
   );
 }
 

@@ -64,7 +64,7 @@ export function ProfileScreen() {
 }
 
 /** A checkbox saving one boolean setting as it changes. */
-function SettingCheckbox({ name, label }: { name: BooleanSetting; label: string }) {
+export function SettingCheckbox({ name, label }: { name: BooleanSetting; label: string }) {
   const action = useAction();
   return (
     <div class="setting-row">
