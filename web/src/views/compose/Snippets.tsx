@@ -27,7 +27,7 @@ function SnippetRow({ snippet, onInsert, onEdit }: { snippet: SavedSnippet; onIn
         <span aria-hidden="true">✎</span>
       </button>
       <button type="button" class="button-quiet snippet-action" aria-label={`Delete snippet: ${snippet.title}`} title="Delete" disabled={action.busy} onClick={() => void action.run(() => deleteSnippet(snippet.id))}>
-        <span aria-hidden="true">🗑</span>
+        <span aria-hidden="true">✕</span>
       </button>
       <ActionStatus action={action} />
     </li>

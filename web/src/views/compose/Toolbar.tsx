@@ -3,6 +3,7 @@
  * strikethrough, link, code, quote, lists), a mention, an emoji from the picker, the preview
  * toggle, saved snippets and the Drafts view. Arrow keys move along it (an ARIA toolbar).
  */
+import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
 import { applyFormat, insertEmoji, insertMention, type Format } from "../../state/compose-format.ts";
 import { showDrafts } from "../../state/drafts-view.ts";
@@ -12,11 +13,19 @@ import { SnippetsButton } from "./Snippets.tsx";
 import "./Toolbar.css";
 
 /** The formatting buttons: name (with its key, if any), glyph, format. */
-const FORMATS: ReadonlyArray<{ label: string; glyph: string; format: Format; glyphClass?: string }> = [
+const FORMATS: ReadonlyArray<{ label: string; glyph: ComponentChildren; format: Format; glyphClass?: string }> = [
   { label: "Bold (Ctrl+B)", glyph: "B", format: "bold", glyphClass: "glyph-bold" },
   { label: "Italic (Ctrl+I)", glyph: "I", format: "italic", glyphClass: "glyph-italic" },
   { label: "Strikethrough", glyph: "S", format: "strikethrough", glyphClass: "glyph-strike" },
-  { label: "Link (Ctrl+Shift+L)", glyph: "🔗", format: "link" },
+  {
+    label: "Link (Ctrl+Shift+L)",
+    glyph: (
+      <svg viewBox="0 0 24 24" width="15" height="15">
+        <path fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" d="M10 14a4 4 0 0 0 5.7 0l3-3a4 4 0 0 0-5.7-5.7l-1 1M14 10a4 4 0 0 0-5.7 0l-3 3a4 4 0 0 0 5.7 5.7l1-1" />
+      </svg>
+    ),
+    format: "link",
+  },
   { label: "Code", glyph: "</>", format: "code" },
   { label: "Quote", glyph: "❝", format: "quote" },
   { label: "Bulleted list", glyph: "•≡", format: "bulleted" },

@@ -36,7 +36,7 @@ export function ComposeViewLinks() {
   return (
     <>
       <ViewButton label="Drafts" count={listedDrafts.value.length} icon="✎" open={() => showDrafts(true)} />
-      {scheduled > 0 && <ViewButton label="Scheduled messages" count={scheduled} icon="⏲" open={() => showScheduled(true)} />}
+      {scheduled > 0 && <ViewButton label="Scheduled messages" count={scheduled} icon="◷" open={() => showScheduled(true)} />}
     </>
   );
 }
