@@ -1,7 +1,8 @@
 /**
  * The compose box's tools in a real browser against a real server (SQLite), issue 39's Compose
  * items: the preview (POST /messages/render), the formatting toolbar and its keys, drafts saved
- * on the server (a second browser's Drafts view lists and restores them, live), scheduled
+ * on the server (a second browser's Drafts view lists and restores them, live; the setting
+ * turned off and on), scheduled
  * messages (scheduled, listed, edited, delivered by the server's worker on its test clock, and
  * cancelled), and saved snippets (created, inserted, edited, deleted). Found by role and name;
  * every wait is on a locator, a response or a page function, never a fixed sleep.
@@ -123,7 +124,7 @@ describe("web app: the compose box's tools (sqlite)", () => {
     await page.context().close();
   });
 
-  test("a draft saved on the server shows in a second browser's Drafts view, live, and restores there", async () => {
+  test("a draft saved on the server shows in a second browser's Drafts view, live, and restores there; synchronization off keeps it in the browser, on sends it back", async () => {
     const first = await memberPage();
     await openTopic(first, "plans");
     const saved = first.waitForResponse((r) => r.url().endsWith("/json/drafts") && r.request().method() === "POST");
@@ -161,6 +162,23 @@ describe("web app: the compose box's tools (sqlite)", () => {
     await heading(first).filter({ hasText: "#lobby › later" }).waitFor();
     assert.equal(await messageBox(first).inputValue(), "");
     await first.context().close();
+
+    // Synchronization off: the server drops its drafts, the browser keeps its own; on again, they go back.
+    await tools(second).getByRole("button", { name: "Drafts", exact: true }).click();
+    const sync = dialog.getByRole("checkbox", { name: /Save drafts on the server/ });
+    // The box shows the setting as saved: it changes once the server has it.
+    await sync.click();
+    await dialog.getByRole("checkbox", { name: /Save drafts on the server/, checked: false }).waitFor();
+    await second.waitForFunction(() => fetch("/json/drafts").then((res) => res.status === 400));
+    assert.equal((await server.api.get(server.fixtures.member, "/drafts")).body.msg, "User has disabled synchronizing drafts.");
+    await kept.waitFor();
+    await sync.click();
+    await dialog.getByRole("checkbox", { name: /Save drafts on the server/, checked: true }).waitFor();
+    await second.waitForFunction(async () => {
+      const res = await fetch("/json/drafts");
+      const body: { drafts?: Array<{ content: string }> } = await res.json();
+      return body.drafts?.length === 1 && body.drafts[0].content === "A draft kept on the server";
+    });
     await second.context().close();
   });
 

@@ -92,9 +92,13 @@ function send(userId: number, key: string): void {
     if (!syncOn.value || !loaded || draft === undefined || draft.dirty !== true || draft.serverId === CREATING) return;
     const data = draftData(key, draft);
     if (data === null) return;
-    if (isServerId(draft.serverId)) {
+    // Its server copy, or one of its conversation that no copy here refers to (another browser's,
+    // sent meanwhile: after synchronization was turned on again, say), rather than a second one.
+    const copyId = isServerId(draft.serverId) ? draft.serverId : unclaimedCopy(userId, key)?.id;
+    if (copyId !== undefined) {
+      markDraft(userId, key, { serverId: copyId });
       try {
-        await composeApi.editDraft(draft.serverId, data);
+        await composeApi.editDraft(copyId, data);
         settle(userId, key, draft);
         return;
       } catch (err) {
@@ -110,6 +114,16 @@ function send(userId: number, key: string): void {
       adoptCreated(userId, id, key, draft);
     }
   });
+}
+
+/** The newest server draft of a conversation that no copy here refers to. */
+function unclaimedCopy(userId: number, key: string): ServerDraft | undefined {
+  const referenced = new Set([...conversationDrafts(userId).values()].map((d) => d.serverId));
+  let newest: ServerDraft | undefined;
+  for (const d of serverDrafts.peek().values()) {
+    if (!referenced.has(d.id) && serverDraftKey(d, userId) === key && (newest === undefined || d.timestamp > newest.timestamp)) newest = d;
+  }
+  return newest;
 }
 
 /** A save went through: the copy is clean unless it changed meanwhile (then it goes again). */
