@@ -2,10 +2,10 @@
  * The compose box's tools in a real browser against a real server (SQLite), issue 39's Compose
  * items: the preview (POST /messages/render), the formatting toolbar and its keys, drafts saved
  * on the server (a second browser's Drafts view lists and restores them, live; the setting
- * turned off and on), scheduled
- * messages (scheduled, listed, edited, delivered by the server's worker on its test clock, and
- * cancelled), and saved snippets (created, inserted, edited, deleted). Found by role and name;
- * every wait is on a locator, a response or a page function, never a fixed sleep.
+ * turned off and on), scheduled messages (scheduled, listed, edited, delivered by the server's
+ * worker on its test clock, and cancelled), and saved snippets (created, inserted, edited,
+ * deleted). Found by role and name; every wait is on a locator, a response or a page function,
+ * never a fixed sleep.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
