@@ -76,8 +76,9 @@ export async function scheduleCompose(seconds: number): Promise<void> {
   });
 }
 
-/** Changes a scheduled message's text and/or delivery time. */
+/** Changes a scheduled message's text and/or delivery time (neither given: nothing to do). */
 export async function editScheduled(id: number, change: { content?: string; seconds?: number }): Promise<void> {
+  if (change.content === undefined && change.seconds === undefined) return;
   if (change.seconds !== undefined) {
     const problem = timeProblem(change.seconds);
     if (problem !== null) throw refusal(problem);
