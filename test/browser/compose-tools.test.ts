@@ -8,16 +8,15 @@
  * never a fixed sleep.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
-import type { Browser, Locator, Page } from "playwright-core";
-import { launchBrowser, openPage, signIn, type PageErrors } from "../helpers/browser.ts";
+import { before, describe, test } from "node:test";
+import type { Locator, Page } from "playwright-core";
+import { signIn } from "../helpers/browser.ts";
+import { useBrowserSuite } from "../helpers/browser-suite.ts";
 import { expectSuccess } from "../helpers/client.ts";
-import { startServer, type TestServer } from "../helpers/server.ts";
 
 describe("web app: the compose box's tools (sqlite)", () => {
-  let server: TestServer;
-  let browser: Browser;
-  const errors: PageErrors = [];
+  const suite = useBrowserSuite();
+  const { server } = suite;
   let lobbyId: number;
 
   const messageBox = (page: Page) => page.getByRole("textbox", { name: "Message", exact: true });
@@ -26,7 +25,7 @@ describe("web app: the compose box's tools (sqlite)", () => {
   const articles = (page: Page) => page.getByRole("log", { name: "Messages" }).getByRole("article");
 
   async function memberPage(): Promise<Page> {
-    const { page } = await openPage(browser, server.url, errors);
+    const { page } = await suite.open();
     await signIn(page, server.url, server.fixtures.member);
     return page;
   }
@@ -54,17 +53,11 @@ describe("web app: the compose box's tools (sqlite)", () => {
   }
 
   before(async () => {
-    [server, browser] = await Promise.all([startServer("sqlite"), launchBrowser()]);
     const { fixtures, api } = server;
     expectSuccess(await api.post(fixtures.owner, "/users/me/subscriptions", { subscriptions: [{ name: "lobby" }], principals: [fixtures.owner.email, fixtures.member.email] }));
     lobbyId = expectSuccess(await api.get(fixtures.owner, "/get_stream_id", { stream: "lobby" })).stream_id;
   });
 
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-    assert.deepEqual(errors, [], "the pages reported errors");
-  });
 
   test("the preview shows the server's rendering, and Exit preview goes back to the text", async () => {
     const page = await memberPage();

@@ -8,24 +8,21 @@
  * response, never a fixed sleep.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
-import type { Browser, Page } from "playwright-core";
-import { launchBrowser, openPage, type PageErrors } from "../helpers/browser.ts";
+import { before, describe, test } from "node:test";
+import type { Page } from "playwright-core";
+import { useBrowserSuite } from "../helpers/browser-suite.ts";
 import { expectSuccess } from "../helpers/client.ts";
 import type { TestUser } from "../helpers/fixtures.ts";
-import { startServer, type TestServer } from "../helpers/server.ts";
 
 describe("web app: Inbox, Recent conversations and channels (sqlite)", () => {
-  let server: TestServer;
-  let browser: Browser;
-  const errors: PageErrors = [];
+  const suite = useBrowserSuite();
+  const { server } = suite;
   /** The member's signed-in page, shared by the tests in order. */
   let member: Page;
   /** The member's unread message in #design. */
   let designId: number;
 
   before(async () => {
-    [server, browser] = await Promise.all([startServer("sqlite"), launchBrowser()]);
     const { fixtures, api } = server;
     const principals = [fixtures.owner.email, fixtures.admin.email, fixtures.member.email];
     expectSuccess(await api.post(fixtures.owner, "/users/me/subscriptions", { subscriptions: [{ name: "lobby" }, { name: "design" }], principals }));
@@ -39,11 +36,6 @@ describe("web app: Inbox, Recent conversations and channels (sqlite)", () => {
     expectSuccess(await api.post(fixtures.admin, "/messages", { type: "direct", to: JSON.stringify([fixtures.member.id]), content: "Got a minute?" }));
   });
 
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-    assert.deepEqual(errors, [], "the pages reported errors");
-  });
 
   async function say(user: TestUser, channel: string, topic: string, content: string): Promise<number> {
     return expectSuccess(await server.api.post(user, "/messages", { type: "stream", to: channel, topic, content })).id;
@@ -57,7 +49,7 @@ describe("web app: Inbox, Recent conversations and channels (sqlite)", () => {
   const topicsOf = (page: Page) => rows(page).locator("td.recent-topic");
 
   test("the Inbox is the home view: unread conversations by DMs and channel, with counts, live as messages arrive and are read", async () => {
-    ({ page: member } = await openPage(browser, server.url, errors));
+    ({ page: member } = await suite.open());
     await member.goto(server.url);
     await member.getByLabel("Email").fill(server.fixtures.member.email);
     await member.getByLabel("Password").fill(server.fixtures.member.password);
