@@ -58,7 +58,6 @@ describe("web app: the compose box's tools (sqlite)", () => {
     lobbyId = expectSuccess(await api.get(fixtures.owner, "/get_stream_id", { stream: "lobby" })).stream_id;
   });
 
-
   test("the preview shows the server's rendering, and Exit preview goes back to the text", async () => {
     const page = await memberPage();
     await openTopic(page, "preview");
@@ -118,6 +117,9 @@ describe("web app: the compose box's tools (sqlite)", () => {
   });
 
   test("a draft saved on the server shows in a second browser's Drafts view, live, and restores there; synchronization off keeps it in the browser, on sends it back", async () => {
+    // The earlier tests' pages may have saved their unsent text as drafts before they closed: start from none.
+    const { member } = server.fixtures;
+    for (const d of expectSuccess(await server.api.get(member, "/drafts")).drafts as Array<{ id: number }>) expectSuccess(await server.api.delete(member, `/drafts/${d.id}`));
     const first = await memberPage();
     await openTopic(first, "plans");
     const saved = first.waitForResponse((r) => r.url().endsWith("/json/drafts") && r.request().method() === "POST");
