@@ -99,6 +99,10 @@ export type Config = {
   invitesDailyMax: number;
   /** How long the link of a sign-up confirmation email works, in minutes (SIGNUP_CONFIRMATION_MINUTES). */
   signupConfirmationMinutes: number;
+  /** How long a password reset link works, in minutes (PASSWORD_RESET_MINUTES). */
+  passwordResetMinutes: number;
+  /** How long the link confirming a new email address works, in minutes (EMAIL_CHANGE_CONFIRMATION_MINUTES). */
+  emailChangeConfirmationMinutes: number;
   /** How long a browser login lasts, in days (SESSION_DAYS; Django's two weeks by default). */
   sessionDays: number;
   /**
@@ -125,6 +129,10 @@ export type RateLimitsConfig = {
   authenticateByUsername: RateLimitRule;
   /** Unauthenticated requests that mail an address they were given, per client address. */
   sendsEmailByIp: RateLimitRule;
+  /** Password reset requests, per address asked for: an hourly and a daily rule. */
+  passwordResetByEmail: RateLimitRule[];
+  /** Email address changes asked for, per user: an hourly and a daily rule. */
+  emailChangeByUser: RateLimitRule[];
 };
 
 /** At most this many concurrent write transactions share one SQLite commit, unless configured. */
@@ -254,7 +262,8 @@ function intEnv(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0)
 }
 
 // Zulip's DEFAULT_RATE_LIMITING_RULES (zproject/default_settings.py): api_by_user (60, 200),
-// api_by_ip (60, 100), authenticate_by_username (1800, 5), sends_email_by_ip (86400, 5).
+// api_by_ip (60, 100), authenticate_by_username (1800, 5), sends_email_by_ip (86400, 5),
+// password_reset_form_by_email and email_change_by_user ((3600, 2), (86400, 5)).
 function loadRateLimits(env: NodeJS.ProcessEnv): RateLimitsConfig {
   return {
     enabled: env.RATE_LIMITS !== "off",
@@ -262,7 +271,17 @@ function loadRateLimits(env: NodeJS.ProcessEnv): RateLimitsConfig {
     apiByIp: { limit: intEnv(env, "RATE_LIMIT_API_PER_IP", 100), windowSeconds: intEnv(env, "RATE_LIMIT_API_PER_IP_WINDOW_SECONDS", 60, 1) },
     authenticateByUsername: { limit: intEnv(env, "LOGIN_RATE_LIMIT", 5), windowSeconds: intEnv(env, "LOGIN_RATE_WINDOW_SECONDS", 1800, 1) },
     sendsEmailByIp: { limit: intEnv(env, "RATE_LIMIT_SENDS_EMAIL_PER_IP", 5), windowSeconds: intEnv(env, "RATE_LIMIT_SENDS_EMAIL_PER_IP_WINDOW_SECONDS", 86400, 1) },
+    passwordResetByEmail: hourAndDay(env, "RATE_LIMIT_PASSWORD_RESET", 2, 5),
+    emailChangeByUser: hourAndDay(env, "RATE_LIMIT_EMAIL_CHANGE", 2, 5),
   };
+}
+
+/** The rules `<PREFIX>_PER_HOUR` and `<PREFIX>_PER_DAY` (0: that window has no limit). */
+function hourAndDay(env: NodeJS.ProcessEnv, prefix: string, perHour: number, perDay: number): RateLimitRule[] {
+  return [
+    { limit: intEnv(env, `${prefix}_PER_HOUR`, perHour), windowSeconds: 3600 },
+    { limit: intEnv(env, `${prefix}_PER_DAY`, perDay), windowSeconds: 86400 },
+  ];
 }
 
 function pushWorkerThread(env: NodeJS.ProcessEnv): boolean {
@@ -362,6 +381,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     invitesDailyMax: intEnv(env, "INVITES_DAILY_MAX", 100),
     // Zulip's CONFIRMATION_LINK_DEFAULT_VALIDITY_DAYS (1).
     signupConfirmationMinutes: intEnv(env, "SIGNUP_CONFIRMATION_MINUTES", 24 * 60, 1),
+    // About an hour, as the issue asked (Django's PASSWORD_RESET_TIMEOUT is three days).
+    passwordResetMinutes: intEnv(env, "PASSWORD_RESET_MINUTES", 60, 1),
+    // Zulip's CONFIRMATION_LINK_DEFAULT_VALIDITY_DAYS (1), as its email change confirmations.
+    emailChangeConfirmationMinutes: intEnv(env, "EMAIL_CHANGE_CONFIRMATION_MINUTES", 24 * 60, 1),
     sessionDays: intEnv(env, "SESSION_DAYS", 14, 1),
     unreadSettleSeconds: intEnv(env, "UNREAD_SETTLE_SECONDS", 60),
   };

@@ -240,6 +240,23 @@ export class RateLimiter {
   }
 }
 
+/**
+ * Several rules over one key (Zulip's lists of (window, limit) pairs, as password_reset_form_by_email's
+ * hour and day): a request is refused while any rule is at its limit, and only an allowed one counts.
+ */
+export class RateLimitRules {
+  constructor(private readonly limiters: readonly RateLimiter[]) {}
+
+  /** Counts one request for `key`, or refuses it (counting nothing) with the longest wait of the rules at their limit. */
+  async consume(key: string): Promise<RateLimitState | null> {
+    const states = await Promise.all(this.limiters.map((l) => l.peek(key)));
+    const refusals = states.filter((state): state is RateLimitState => state?.limited === true);
+    if (refusals.length > 0) return refusals.reduce((a, b) => (b.retryAfterSeconds > a.retryAfterSeconds ? b : a));
+    await Promise.all(this.limiters.map((l) => l.consume(key)));
+    return null;
+  }
+}
+
 /** The server's limiters (Zulip's RATE_LIMITING_RULES names), and the store behind them. */
 export type RateLimits = {
   /** False with RATE_LIMITS=off: no limiter counts and no response carries X-RateLimit-*. */
@@ -252,6 +269,10 @@ export type RateLimits = {
   authenticateByUsername: RateLimiter;
   /** Unauthenticated requests that mailed an address they were given, per client address. */
   sendsEmailByIp: RateLimiter;
+  /** Password reset requests, per address asked for (lower case). */
+  passwordResetByEmail: RateLimitRules;
+  /** Email address changes asked for, per user id. */
+  emailChangeByUser: RateLimitRules;
   close(): Promise<void>;
 };
 
@@ -279,6 +300,8 @@ export async function openRateLimits(config: Pick<Config, "rateLimits" | "redisU
     apiByIp: limiter("api_by_ip", rules.apiByIp),
     authenticateByUsername: limiter("authenticate_by_username", rules.authenticateByUsername),
     sendsEmailByIp: limiter("sends_email_by_ip", rules.sendsEmailByIp),
+    passwordResetByEmail: new RateLimitRules(rules.passwordResetByEmail.map((rule) => limiter(`password_reset_form_by_email_${rule.windowSeconds}`, rule))),
+    emailChangeByUser: new RateLimitRules(rules.emailChangeByUser.map((rule) => limiter(`email_change_by_user_${rule.windowSeconds}`, rule))),
     close: async () => store?.close(),
   };
 }

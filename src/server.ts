@@ -83,7 +83,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const routes = loadRoutes();
   const endpoints = [...routes.endpoints, ...(config.testControl ? testControlEndpoints() : [])];
   // The services only some endpoints use go to the app alone, which hands them to those routes.
-  const services = { queues, loginLimiter: rateLimits.authenticateByUsername, presenceWrites };
+  const services = { queues, loginLimiter: rateLimits.authenticateByUsername, accountLimits: { passwordResetByEmail: rateLimits.passwordResetByEmail, emailChangeByUser: rateLimits.emailChangeByUser }, presenceWrites };
   const app = await buildApp({ ...deps, services, rateLimits, endpoints, rawRoutes: routes.rawRoutes, processes });
   const attachmentSweep = startAttachmentSweep({ db: store.db, clock, config, log });
   const scheduledWorker = await startScheduledMessageWorker(deps);

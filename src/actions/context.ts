@@ -45,7 +45,12 @@ export type ActionCtx = {
    * and the CLI): a password change ends the user's other sessions and keeps this one.
    */
   session: string | null;
+  /** Where an unauthenticated request came from (a login's notice email names them); null for the others, workers and the CLI. */
+  origin: RequestOrigin | null;
 };
+
+/** The client address and User-Agent header of a request. */
+export type RequestOrigin = { ip: string; userAgent: string };
 
 /**
  * Refuses a write transaction opened while the same request has one open. On SQLite such a
@@ -96,8 +101,8 @@ export type ServerDeps = {
   log: Logger;
 };
 
-/** Who an action context acts for: the realm, the caller (null for none), the client's name and the browser session, if any. */
-export type Acting = { realm: RealmRow; actor: UserRow | null; client: string; log?: Logger; session?: string | null };
+/** Who an action context acts for: the realm, the caller (null for none), the client's name, the browser session and the origin, if any. */
+export type Acting = { realm: RealmRow; actor: UserRow | null; client: string; log?: Logger; session?: string | null; origin?: RequestOrigin };
 
 /*
  * Contexts are built field by field here, never as `{ ...ctx, field }`: on Node 20 each
@@ -129,6 +134,7 @@ export function actionCtx(deps: ServerDeps, acting: Acting): ActionCtx {
     client: acting.client,
     transactionGuard: new TransactionGuard(),
     session: acting.session ?? null,
+    origin: acting.origin ?? null,
   };
 }
 
@@ -184,6 +190,7 @@ export function doEnv(ctx: ActionCtx, emit: Emit, actor: UserRow | null = ctx.ac
     client,
     transactionGuard: ctx.transactionGuard,
     session: ctx.session,
+    origin: ctx.origin,
     emit,
   };
 }

@@ -8,8 +8,8 @@ export class CliError extends Error {
   }
 }
 
-/** One `--name value` option of a command. */
-type OptionSpec = { required?: boolean; choices?: readonly string[]; help: string };
+/** One `--name value` option of a command, or (`flag`) a `--name` switch, read as "true" when given. */
+type OptionSpec = { required?: boolean; choices?: readonly string[]; flag?: true; help: string };
 
 /** A command's options, by name (without the leading `--`). */
 export type OptionSpecs = Record<string, OptionSpec>;
@@ -27,7 +27,7 @@ export function parseFileArgument(argv: string[], specs: OptionSpecs): { file: s
 }
 
 function parseStrictly(argv: string[], specs: OptionSpecs, allowPositionals: boolean): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
-  const options = Object.fromEntries(Object.keys(specs).map((name) => [name, { type: "string" as const }]));
+  const options = Object.fromEntries(Object.entries(specs).map(([name, spec]) => [name, { type: spec.flag ? ("boolean" as const) : ("string" as const) }]));
   try {
     return parseArgs({ args: argv, options, strict: true, allowPositionals });
   } catch (err) {
@@ -38,7 +38,7 @@ function parseStrictly(argv: string[], specs: OptionSpecs, allowPositionals: boo
 function checkValues(values: Record<string, string | boolean | undefined>, specs: OptionSpecs): Record<string, string | undefined> {
   const out: Record<string, string | undefined> = {};
   for (const [name, spec] of Object.entries(specs)) {
-    const value = values[name];
+    const value = values[name] === true ? "true" : values[name];
     if (typeof value !== "string") {
       if (spec.required) throw new CliError(`missing required option --${name}`, 2);
       continue;
@@ -54,6 +54,7 @@ function checkValues(values: Record<string, string | boolean | undefined>, specs
 /** The usage line of one command, e.g. `create-user --email E --full-name N [--role R]`. */
 export function usageLine(command: string, specs: OptionSpecs): string {
   const parts = Object.entries(specs).map(([name, spec]) => {
+    if (spec.flag) return `[--${name}]`;
     const arg = spec.choices ? spec.choices.join("|") : name.toUpperCase().replaceAll("-", "_");
     return spec.required ? `--${name} ${arg}` : `[--${name} ${arg}]`;
   });

@@ -6,14 +6,18 @@ import {
   BOT_TYPE, CAN_CHANGE_USER_EMAILS, doCreateBot, doDeactivateUser, doRegenerateApiKey, doSetPassword, doSetUserFlagSetting,
 } from "../actions/users/credentials.ts";
 import { doCreateUser, doSetCanCreateUsers, type CreatedUser } from "../actions/users/create.ts";
-import { actionCtx, doEnv, standaloneDeps, withTransaction } from "../actions/context.ts";
+import { setTimeout as delay } from "node:timers/promises";
+import { actionCtx, doEnv, standaloneDeps, withTransaction, type ServerDeps } from "../actions/context.ts";
 import { doWelcomeNewUser } from "../actions/onboarding/welcome-bot.ts";
 import type { Store } from "../store/db.ts";
 import { makeLogger } from "../log.ts";
 import { registerWithRelay } from "../actions/push/server-registration.ts";
 import { ROLE, ROLE_BY_NAME } from "../model/roles.ts";
 import type { Database, RealmRow, UserRow } from "../store/schema/database.ts";
-import { countActiveHumanOwners, getUserByDeliveryEmail } from "../store/users/users.ts";
+import { countActiveHumanOwners, getUserByDeliveryEmail, listUsers } from "../store/users/users.ts";
+import { pendingEmailJobIds } from "../store/users/invites.ts";
+import { doSendPasswordReset } from "../actions/users/password-reset.ts";
+import { startEmailWorker } from "../actions/email/worker.ts";
 import { CliError, type OptionSpecs } from "./args.ts";
 import { emailDomain } from "../model/emails.ts";
 
@@ -235,6 +239,76 @@ const registerPushServer: Command = {
   },
 };
 
+/** How long send-password-resets waits for its emails to go out before leaving the rest to the server's email worker. */
+const SEND_WAIT_MS = 60_000;
+const SEND_POLL_MS = 100;
+
+/** The users send-password-resets mails: one by address, or every active human; then only those who never logged in, if asked. */
+async function passwordResetRecipients(env: AdminEnv, opts: Record<string, string | undefined>): Promise<UserRow[]> {
+  const all = opts["all-users"] === "true";
+  const neverLoggedIn = opts["only-never-logged-in"] === "true";
+  if (opts.email !== undefined && all) throw new CliError("pass --email or --all-users, not both", 2);
+  if (opts.email === undefined && !all && !neverLoggedIn) throw new CliError("pass --email E, --all-users or --only-never-logged-in", 2);
+  let users: UserRow[];
+  if (opts.email !== undefined) {
+    const user = await existingUser(env, opts.email);
+    if (user.is_bot === 1) throw new CliError("bots log in with their API key and have no password");
+    if (user.is_active !== 1) throw new CliError(`'${user.delivery_email}' is deactivated`);
+    users = [user];
+  } else {
+    users = (await listUsers(env.db, env.realm.id)).filter((u) => u.is_active === 1 && u.is_bot === 0);
+  }
+  return neverLoggedIn ? users.filter((u) => u.last_login === null) : users;
+}
+
+/** Sends queued email from this process until `jobIds` are out or SEND_WAIT_MS pass; returns how many are left for the server. */
+async function sendNow(deps: ServerDeps, jobIds: number[]): Promise<number> {
+  const worker = startEmailWorker(deps);
+  if (!worker) return jobIds.length;
+  const deadline = Date.now() + SEND_WAIT_MS;
+  let left = jobIds;
+  try {
+    while (left.length > 0 && Date.now() < deadline) {
+      await delay(SEND_POLL_MS);
+      left = await pendingEmailJobIds(deps.store.reader, left);
+    }
+  } finally {
+    await worker.stop();
+  }
+  return left.length;
+}
+
+/**
+ * send-password-resets: Zulip's send_password_reset_email (after an import, whose users arrive
+ * without passwords): mails each chosen user a password reset link, as the reset form does but
+ * with no limit, and sends the emails from here rather than waiting for the server's worker.
+ */
+const sendPasswordResets: Command = {
+  summary: "mail password reset links (needs SMTP_URL) to one user, to every user, or to those who never logged in; prints who was mailed",
+  options: {
+    email: { help: "the one user to mail" },
+    "all-users": { flag: true, help: "every active user (not bots)" },
+    "only-never-logged-in": { flag: true, help: "only users who never logged in (alone: among every active user)" },
+  },
+  async run(env, opts) {
+    if (env.config.smtp === null) throw new CliError("set SMTP_URL first: the links go out by email", 2);
+    const users = await passwordResetRecipients(env, opts);
+    const deps = standaloneDeps(env.store, env.config, env.clock, makeLogger(env.config, true));
+    const ctx = actionCtx(deps, { realm: env.realm, actor: null, client: "Internal" });
+    const jobIds = await withTransaction(ctx, async (tx, emit) => {
+      const ids: number[] = [];
+      for (const user of users) {
+        const id = await doSendPasswordReset(tx, doEnv(ctx, emit), user);
+        if (id !== null) ids.push(id);
+      }
+      return ids;
+    });
+    const queued = await sendNow(deps, jobIds);
+    if (queued > 0) env.warn(`note: ${queued} email(s) not sent yet; the server's email worker sends them`);
+    env.print({ emails: users.map((u) => u.delivery_email), sent: jobIds.length - queued, queued });
+  },
+};
+
 /** Every admin command by name (`serve` is handled by cli.ts). */
 export const COMMANDS: Record<string, Command> = {
   "create-user": createUser,
@@ -247,4 +321,5 @@ export const COMMANDS: Record<string, Command> = {
   "grant-create-users": setCreateUsers(true),
   "revoke-create-users": setCreateUsers(false),
   "register-push-server": registerPushServer,
+  "send-password-resets": sendPasswordResets,
 };

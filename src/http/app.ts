@@ -141,7 +141,7 @@ function refusedRequestLine(req: FastifyRequest, maxBodyBytes: number): Jsonable
 async function anonymousCtx(deps: ServerDeps, req: AppRequest): Promise<ActionCtx> {
   const realm = await defaultRealm(deps.store.reader);
   if (!realm) throw new JsonableError("No organization exists yet", { status: 503 });
-  return actionCtx(deps, { realm, actor: null, client: clientName(req), log: req.log });
+  return actionCtx(deps, { realm, actor: null, client: clientName(req), log: req.log, origin: { ip: req.ip, userAgent: req.headers["user-agent"] ?? "" } });
 }
 
 /** The action context of a request to `endpoint`, its caller named by the credentials `source` reads. */

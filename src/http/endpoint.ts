@@ -7,7 +7,7 @@ import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import { JsonText } from "../events/pending-events.ts";
 import type { QueueManager } from "../events/queue-manager.ts";
-import type { RateLimiter } from "../rate-limit.ts";
+import type { RateLimiter, RateLimitRules } from "../rate-limit.ts";
 import type { Store } from "../store/db.ts";
 import type { PresenceWriteBehind } from "../store/users/presence-write-behind.ts";
 
@@ -53,9 +53,14 @@ export type RouteServices = {
   queues: QueueManager;
   /** Failed password checks per username (POST /fetch_api_key, a password change; Zulip's authenticate_by_username). */
   loginLimiter: RateLimiter;
+  /** The limits of requests that mail an account's links (a password reset per address, an email change per user). */
+  accountLimits: AccountLimits;
   /** Presence reports that announce nothing, written behind (store/users/presence-write-behind.ts). */
   presenceWrites: PresenceWriteBehind;
 };
+
+/** Zulip's password_reset_form_by_email (per address asked for) and email_change_by_user (per user). */
+export type AccountLimits = { passwordResetByEmail: RateLimitRules; emailChangeByUser: RateLimitRules };
 
 /** Success data merged into `{result: "success", msg: ""}`. */
 type SuccessData = Record<string, unknown> | DeferredAnswer;

@@ -4,6 +4,7 @@
  * `endpoints` (under /api/v1, answered with the envelope) or, for routes that answer with file
  * bytes, `registerRoutes`. test/unit/route-table.test.ts checks that every file is here.
  */
+import * as accounts from "./routes/accounts.ts";
 import * as alertWords from "./routes/alert-words.ts";
 import * as attachments from "./routes/attachments.ts";
 import * as auth from "./routes/auth.ts";
@@ -59,6 +60,7 @@ type RouteModule = { endpoints?: Endpoint[]; registerRoutes?: RawRoutes };
 
 /** The route files by name (their file name without `.ts`). */
 export const ROUTE_FILES: Readonly<Record<string, RouteModule>> = {
+  "accounts": accounts,
   "alert-words": alertWords,
   "attachments": attachments,
   "auth": auth,

@@ -278,7 +278,7 @@ describe("rate limits with Redis unreachable", () => {
     const warnings: string[] = [];
     const log = { warn: (_obj: object, msg: string) => void warnings.push(msg), info: () => {} };
     const config = {
-      rateLimits: { enabled: true, apiByUser: { limit: 1, windowSeconds: 60 }, apiByIp: { limit: 1, windowSeconds: 60 }, authenticateByUsername: { limit: 1, windowSeconds: 60 }, sendsEmailByIp: { limit: 1, windowSeconds: 60 } },
+      rateLimits: { enabled: true, apiByUser: { limit: 1, windowSeconds: 60 }, apiByIp: { limit: 1, windowSeconds: 60 }, authenticateByUsername: { limit: 1, windowSeconds: 60 }, sendsEmailByIp: { limit: 1, windowSeconds: 60 }, passwordResetByEmail: [{ limit: 1, windowSeconds: 60 }], emailChangeByUser: [{ limit: 1, windowSeconds: 60 }] },
       // Port 1: nothing listens there.
       redisUrl: "redis://127.0.0.1:1",
       databaseUrl: null,
@@ -288,6 +288,7 @@ describe("rate limits with Redis unreachable", () => {
     try {
       for (let i = 0; i < 3; i++) assert.equal(await limits.apiByUser.consume("7"), null);
       assert.equal(await limits.authenticateByUsername.peek("a@example.com"), null);
+      for (let i = 0; i < 3; i++) assert.equal(await limits.passwordResetByEmail.consume("a@example.com"), null);
       await limits.authenticateByUsername.reset("a@example.com");
       assert.equal(warnings.length, 1, warnings.join("\n"));
       assert.match(warnings[0], /not limited/);

@@ -56,7 +56,11 @@ export async function doDeactivateUser(tx: Db, env: Pick<DoEnv, "realm">, user: 
 
 /** Stores a new scrypt hash of the password and ends the user's browser sessions. */
 export async function doSetPassword(tx: Db, env: Pick<DoEnv, "realm">, user: UserRow, password: string): Promise<void> {
-  const hash = await hashPassword(password);
+  await doSetPasswordHash(tx, env, user, await hashPassword(password));
+}
+
+/** Stores a password hash made before the transaction (scrypt takes ~50 ms) and ends the user's browser sessions. */
+export async function doSetPasswordHash(tx: Db, env: Pick<DoEnv, "realm">, user: UserRow, hash: string): Promise<void> {
   await updateUser(tx, env.realm.id, user.id, { password_hash: hash });
   await deleteUserSessions(tx, env.realm.id, [user.id]);
 }

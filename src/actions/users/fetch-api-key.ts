@@ -4,7 +4,8 @@ import { verifyPassword } from "../../secrets.ts";
 import type { UserRow } from "../../store/schema/database.ts";
 import { getUserByDeliveryEmail } from "../../store/users/users.ts";
 import type { RateLimiter } from "../../rate-limit.ts";
-import type { ActionCtx } from "../context.ts";
+import { doEnv, withTransaction, type ActionCtx } from "../context.ts";
+import { doRecordLogin } from "./login-notice.ts";
 
 /** The response of a successful login: the API key, the delivery email and the user id. */
 type ApiKeyResult = { api_key: string; email: string; user_id: number };
@@ -46,8 +47,9 @@ export async function checkPasswordLogin(ctx: ActionCtx, loginLimiter: RateLimit
   return user;
 }
 
-/** POST /fetch_api_key: the password buys the user's API key. */
+/** POST /fetch_api_key: the password buys the user's API key; the login is recorded (and notified) as a web login is. */
 export async function fetchApiKey(ctx: ActionCtx, loginLimiter: RateLimiter, username: string, password: string): Promise<ApiKeyResult> {
   const user = await checkPasswordLogin(ctx, loginLimiter, username, password);
+  await withTransaction(ctx, (tx, emit) => doRecordLogin(tx, doEnv(ctx, emit), user));
   return { api_key: user.api_key, email: user.delivery_email, user_id: user.id };
 }

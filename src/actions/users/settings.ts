@@ -1,9 +1,8 @@
 /**
  * PATCH /settings (and its legacy aliases /settings/display and /settings/notifications): the
  * caller's personal settings and account fields (Zulip's json_change_settings and
- * do_change_user_setting). Email changes need a confirmation link Parley cannot send: a valid
- * request is answered as Zulip answers it (success, the address changes once confirmed), and
- * nothing changes.
+ * do_change_user_setting). A new email address is mailed a confirmation link, and changes once
+ * it is opened (email-change.ts).
  */
 import { JsonableError } from "../../errors.ts";
 import { realmUserUpdateEvent } from "../../events/kinds/users.ts";
@@ -29,14 +28,14 @@ import {
   type UserSettingName,
   type UserSettingValue,
 } from "../../model/user-settings.ts";
-import { activeNameTaken, getUserByDeliveryEmail, updateUser } from "../../store/users/users.ts";
+import { activeNameTaken, updateUser } from "../../store/users/users.ts";
 import { doEnv, withTransaction, type AuthedCtx, type DoEnv } from "../context.ts";
-import { checkFullName, isEmailAddress } from "./accounts.ts";
+import { checkFullName } from "./accounts.ts";
 import { doUpdatePresenceEnabled, type PresenceWrites } from "./presence.ts";
-import type { RateLimiter } from "../../rate-limit.ts";
+import type { RateLimiter, RateLimitRules } from "../../rate-limit.ts";
+import { checkEmailChange, doStartEmailChange } from "./email-change.ts";
 import { checkSettingValues, languageName } from "./setting-rules.ts";
 import { doChangeFullName } from "./update.ts";
-import { ADDRESS_REFUSALS, realmEmailRule } from "./email-rules.ts";
 
 /** Settings kept as user columns rather than in the settings JSON. */
 type ColumnSetting = "timezone" | "email_address_visibility";
@@ -56,7 +55,7 @@ export type SettingsInput = Partial<Record<SettingName, UserSettingValue>> & {
 const PASSWORD_MIN_LENGTH = 6;
 
 /** Changes the caller's settings and account fields; everything is checked before anything is written. */
-export async function updateSettings(ctx: AuthedCtx, services: PresenceWrites & { loginLimiter: RateLimiter }, input: SettingsInput): Promise<Record<string, never>> {
+export async function updateSettings(ctx: AuthedCtx, services: PresenceWrites & { loginLimiter: RateLimiter; accountLimits: { emailChangeByUser: RateLimitRules } }, input: SettingsInput): Promise<Record<string, never>> {
   const { actor } = ctx;
   if (actor.is_bot === 1) throw new JsonableError("This endpoint does not accept bot requests.");
   checkSettingValues({
@@ -65,7 +64,7 @@ export async function updateSettings(ctx: AuthedCtx, services: PresenceWrites & 
     email_notifications_batching_period_seconds: numberOf(input.email_notifications_batching_period_seconds),
   });
   const passwordHash = input.new_password === undefined ? null : await checkPasswordChange(ctx, services.loginLimiter, input.old_password ?? "", input.new_password);
-  if (input.email !== undefined) await checkEmailChange(ctx, input.email.trim());
+  const newEmail = input.email === undefined ? null : await checkEmailChange(ctx, services.accountLimits.emailChangeByUser, input.email.trim());
   const fullName = await checkNameChange(ctx, input.full_name);
   await withTransaction(ctx, async (tx, emit) => {
     const env = { presenceWrites: services.presenceWrites, ...doEnv(ctx, emit) };
@@ -80,6 +79,7 @@ export async function updateSettings(ctx: AuthedCtx, services: PresenceWrites & 
       user = { ...user, full_name: fullName };
     }
     await doChangeUserSettings(tx, env, user, changedSettings(user, input));
+    if (newEmail !== null) await doStartEmailChange(tx, env, user, newEmail);
   });
   return {};
 }
@@ -108,19 +108,6 @@ async function checkPasswordChange(ctx: AuthedCtx, loginLimiter: RateLimiter, ol
   if (newPassword.length < PASSWORD_MIN_LENGTH) throw new JsonableError("New password is too weak!");
   await loginLimiter.reset(key);
   return hashPassword(newPassword);
-}
-
-/** Zulip's validate_email_change_request; a valid change would then wait for its confirmation link. */
-async function checkEmailChange(ctx: AuthedCtx, email: string): Promise<void> {
-  const { actor, realm } = ctx;
-  if (email === actor.delivery_email) return;
-  if (realmSettings(realm).email_changes_disabled && !isRealmAdmin(actor)) throw new JsonableError("Email address changes are disabled in this organization.");
-  if (!isEmailAddress(email)) throw new JsonableError("Invalid address.");
-  const refusal = (await realmEmailRule(ctx.db, realm))(email);
-  if (refusal !== null) throw new JsonableError(ADDRESS_REFUSALS[refusal]);
-  const holder = await getUserByDeliveryEmail(ctx.db, realm.id, email);
-  if (holder) throw new JsonableError(holder.is_active === 1 ? "Already has an account." : "Account has been deactivated.");
-  ctx.log.info({ userId: actor.id }, "email change requested: left unchanged, as this server sends no confirmation emails");
 }
 
 /**

@@ -71,7 +71,7 @@ export async function doChangeFullName(tx: Db, env: Pick<DoEnv, "realm" | "emit"
 }
 
 /** Changes a user's delivery email; the gravatar follows the address, and the API email if public. */
-async function doChangeEmail(tx: Db, env: Pick<DoEnv, "realm" | "emit">, user: UserRow, email: string, recipients: UserRow[]): Promise<void> {
+export async function doChangeEmail(tx: Db, env: Pick<DoEnv, "realm" | "emit">, user: UserRow, email: string, recipients: UserRow[]): Promise<void> {
   const { realm, emit } = env;
   const updated = await storeUpdateUser(tx, realm.id, user.id, { delivery_email: email });
   const all = recipients.map((r) => r.id);

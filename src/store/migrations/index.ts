@@ -30,6 +30,7 @@ import { userTableNotifyMigration } from "./0030-user-table-notify.ts";
 import { pushTokenRelayMigration } from "./0031-push-token-relay.ts";
 import { signupChecksMigration } from "./0032-signup-checks.ts";
 import { welcomeMessageMigration } from "./0034-welcome-message.ts";
+import { accountsMigration } from "./0035-accounts.ts";
 
 /** All migrations by name; names sort in the order they run. */
 export function migrations(engine: Engine): Record<string, Migration> {
@@ -64,5 +65,6 @@ export function migrations(engine: Engine): Record<string, Migration> {
     "0031-push-token-relay": pushTokenRelayMigration(engine),
     "0032-signup-checks": signupChecksMigration(engine),
     "0034-welcome-message": welcomeMessageMigration(),
+    "0035-accounts": accountsMigration(engine),
   };
 }

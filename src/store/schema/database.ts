@@ -25,6 +25,7 @@ import type { OutgoingWebhookJobTable } from "./webhooks.ts";
 import type { PushActiveNotificationTable, PushDeviceTable, PushDeviceTokenTable, PushRelayJobTable } from "./push.ts";
 import type { EmailJobTable, InviteTable, RealmDomainTable } from "./invites.ts";
 import type { SessionTable } from "./sessions.ts";
+import type { AccountTokenTable } from "./account-tokens.ts";
 
 export type { Flag } from "./realm.ts";
 export type { MessageTable, UserTopicTable, SubmessageTable, StreamTable, SubscriptionTable, UserGroupTable, UserStatusTable, RealmPlaygroundTable, LinkifierTable, RealmEmojiTable, SavedSnippetTable, AttachmentTable, CustomProfileFieldTable, ServiceTable, UserTable, RealmTable };
@@ -79,6 +80,7 @@ export interface Database {
   email_jobs: EmailJobTable;
   realm_domains: RealmDomainTable;
   sessions: SessionTable;
+  account_tokens: AccountTokenTable;
 }
 
 /** A stored message. */

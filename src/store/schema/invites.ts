@@ -52,7 +52,7 @@ export type InviteRow = Selectable<InviteTable>;
 export type NewInvite = Insertable<InviteTable>;
 
 /**
- * One email waiting to be sent through SMTP_URL (invitations), taken by the email worker as
+ * One email waiting to be sent through SMTP_URL (invitations, account links and notices), taken by the email worker as
  * store/engine/job-tables.ts takes any job, and deleted once sent or given up on.
  */
 export interface EmailJobTable {
@@ -62,6 +62,8 @@ export interface EmailJobTable {
   subject: string;
   /** The plain-text body. */
   body: string;
+  /** The HTML body sent beside it (multipart/alternative), or null: text only. */
+  html_body: string | null;
   failed_tries: Generated<number>;
   /** When the job may next be tried, UNIX milliseconds (moved forward while a worker holds it). */
   due_at_ms: number;

@@ -29,6 +29,8 @@ export interface UserTable {
   can_create_users: Generated<Flag>;
   /** The stable id the push relay knows the user by (Zulip's UserProfile.uuid); set on insert. */
   uuid: string | null;
+  /** UNIX seconds of the last password login (web or API key), or null: never (migration 0035 took it from browser sessions). */
+  last_login: number | null;
 }
 
 /** Outgoing-webhook services of bots. */
