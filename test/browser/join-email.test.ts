@@ -5,19 +5,16 @@
  * and a password finish it. No account exists before. Every wait is on a locator or the mail.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
-import { useBrowserSuite } from "../helpers/browser-suite.ts";
+import { describe, test } from "node:test";
 import { expectError, expectSuccess } from "../helpers/client.ts";
-import { linkToken, smtpUrl, TestSmtp, waitFor } from "../helpers/smtp.ts";
+import { useMailingBrowser } from "../helpers/mailing-browser.ts";
+import { linkToken, waitFor } from "../helpers/smtp.ts";
 
 describe("web app sign-up with email confirmation (sqlite)", () => {
-  const smtp = new TestSmtp();
-  before(() => smtp.start());
-  const suite = useBrowserSuite(() => ({ SMTP_URL: smtpUrl(smtp), EMAIL_RETRY_BASE_MS: "50" }));
-  const { server } = suite;
-  after(() => smtp.stop());
+  const suite = useMailingBrowser();
 
   test("a visitor of a reusable link confirms their address by email, then chooses a name and a password", async () => {
+    const { server, smtp } = suite;
     const { owner } = server.fixtures;
     expectSuccess(await server.api.post(owner, "/users/me/subscriptions", { subscriptions: [{ name: "welcome" }] }));
     const streamId = expectSuccess(await server.api.get(owner, "/get_stream_id", { stream: "welcome" })).stream_id as number;

@@ -83,6 +83,7 @@ export type UserSettings = {
   enable_sounds?: boolean;
   enable_offline_email_notifications?: boolean;
   enable_offline_push_notifications?: boolean;
+  enable_login_emails?: boolean;
   enable_stream_desktop_notifications?: boolean;
   wildcard_mentions_notify?: boolean;
   /** Whether drafts are saved on the server (Zulip's default: on). */

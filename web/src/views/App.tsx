@@ -13,6 +13,9 @@ import { Feed } from "./Feed.tsx";
 import { Inbox } from "./Inbox.tsx";
 import { joinToken } from "../state/join.ts";
 import { Join } from "./Join.tsx";
+import { accountPage, type AccountPage } from "../state/accounts.ts";
+import { ConfirmEmail } from "./ConfirmEmail.tsx";
+import { ResetPassword, ResetRequest } from "./PasswordReset.tsx";
 import { installShortcuts } from "./keyboard.ts";
 import { Login } from "./Login.tsx";
 import { MessageDialogs } from "./MessageDialogs.tsx";
@@ -65,10 +68,19 @@ function Main() {
   );
 }
 
+/** The account page this tab was opened on. */
+function Account({ page }: { page: AccountPage }) {
+  if (page.kind === "reset-request") return <ResetRequest />;
+  if (page.kind === "reset-password") return <ResetPassword uid={page.uid} token={page.token} />;
+  return <ConfirmEmail confirmationKey={page.key} />;
+}
+
 /** The app root. */
 export function App() {
   const token = joinToken.value;
   if (token !== null) return <Join token={token} />;
+  const account = accountPage.value;
+  if (account !== null) return <Account page={account} />;
   if (phase.value === "login") return <Login />;
   if (phase.value === "loading") {
     return (

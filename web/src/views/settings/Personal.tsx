@@ -1,10 +1,11 @@
-/** The user's own settings screens: profile (name, password), notifications and display. */
+/** The user's own settings screens: profile (name, email address, password), notifications and display. */
 import { useState } from "preact/hooks";
 import type { UserSettings } from "../../api/types.ts";
 import { changeFullName, changePassword, saveSetting, type BooleanSetting } from "../../state/settings.ts";
 import { askPermission, permission } from "../../state/notifications.ts";
 import { me, settings } from "../../state/store.ts";
 import { ActionStatus, Field, NumberSelect, useAction } from "../forms/action.tsx";
+import { EmailForm } from "./EmailForm.tsx";
 
 function NameForm() {
   const [name, setName] = useState(me.value?.full_name ?? "");
@@ -53,11 +54,12 @@ function PasswordForm() {
   );
 }
 
-/** Name and password. */
+/** Name, email address and password. */
 export function ProfileScreen() {
   return (
     <>
       <NameForm />
+      <EmailForm />
       <PasswordForm />
     </>
   );
@@ -117,6 +119,7 @@ export function NotificationsScreen() {
       <SettingCheckbox name="wildcard_mentions_notify" label="Notify me of @all and @everyone mentions" />
       <SettingCheckbox name="enable_offline_email_notifications" label="Email me when I am offline" />
       <SettingCheckbox name="enable_offline_push_notifications" label="Mobile notifications when I am offline" />
+      <SettingCheckbox name="enable_login_emails" label="Email me when someone logs in to my account" />
     </fieldset>
   );
 }
