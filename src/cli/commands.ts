@@ -15,7 +15,7 @@ import { registerWithRelay } from "../actions/push/server-registration.ts";
 import { ROLE, ROLE_BY_NAME } from "../model/roles.ts";
 import type { Database, RealmRow, UserRow } from "../store/schema/database.ts";
 import { countActiveHumanOwners, getUserByDeliveryEmail, listUsers } from "../store/users/users.ts";
-import { pendingEmailJobIds } from "../store/users/invites.ts";
+import { countEmailJobsTo } from "../store/users/email-jobs.ts";
 import { doSendPasswordReset } from "../actions/users/password-reset.ts";
 import { startEmailWorker } from "../actions/email/worker.ts";
 import { CliError, type OptionSpecs } from "./args.ts";
@@ -261,21 +261,25 @@ async function passwordResetRecipients(env: AdminEnv, opts: Record<string, strin
   return neverLoggedIn ? users.filter((u) => u.last_login === null) : users;
 }
 
-/** Sends queued email from this process until `jobIds` are out or SEND_WAIT_MS pass; returns how many are left for the server. */
-async function sendNow(deps: ServerDeps, jobIds: number[]): Promise<number> {
+/**
+ * Sends queued email from this process until none to `addresses` waits or SEND_WAIT_MS pass;
+ * returns how many still wait (the server's email worker sends them).
+ */
+async function sendNow(deps: ServerDeps, realmId: number, addresses: string[]): Promise<number> {
   const worker = startEmailWorker(deps);
-  if (!worker) return jobIds.length;
+  const waiting = () => countEmailJobsTo(deps.store.reader, realmId, addresses);
+  if (!worker) return waiting();
   const deadline = Date.now() + SEND_WAIT_MS;
-  let left = jobIds;
+  let left = await waiting();
   try {
-    while (left.length > 0 && Date.now() < deadline) {
+    while (left > 0 && Date.now() < deadline) {
       await delay(SEND_POLL_MS);
-      left = await pendingEmailJobIds(deps.store.reader, left);
+      left = await waiting();
     }
   } finally {
     await worker.stop();
   }
-  return left.length;
+  return left;
 }
 
 /**
@@ -295,17 +299,13 @@ const sendPasswordResets: Command = {
     const users = await passwordResetRecipients(env, opts);
     const deps = standaloneDeps(env.store, env.config, env.clock, makeLogger(env.config, true));
     const ctx = actionCtx(deps, { realm: env.realm, actor: null, client: "Internal" });
-    const jobIds = await withTransaction(ctx, async (tx, emit) => {
-      const ids: number[] = [];
-      for (const user of users) {
-        const id = await doSendPasswordReset(tx, doEnv(ctx, emit), user);
-        if (id !== null) ids.push(id);
-      }
-      return ids;
+    await withTransaction(ctx, async (tx, emit) => {
+      for (const user of users) await doSendPasswordReset(tx, doEnv(ctx, emit), user);
     });
-    const queued = await sendNow(deps, jobIds);
+    const emails = users.map((u) => u.delivery_email);
+    const queued = await sendNow(deps, env.realm.id, emails);
     if (queued > 0) env.warn(`note: ${queued} email(s) not sent yet; the server's email worker sends them`);
-    env.print({ emails: users.map((u) => u.delivery_email), sent: jobIds.length - queued, queued });
+    env.print({ emails, sent: Math.max(0, emails.length - queued), queued });
   },
 };
 

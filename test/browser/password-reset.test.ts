@@ -7,7 +7,8 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { signIn } from "../helpers/browser.ts";
-import { mailLink, mailParts } from "../helpers/mail-parts.ts";
+import { mailLink } from "../helpers/mail-links.ts";
+import { mailParts } from "../helpers/mail-parts.ts";
 import { useMailingBrowser } from "../helpers/mailing-browser.ts";
 import { waitFor } from "../helpers/smtp.ts";
 

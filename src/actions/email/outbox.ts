@@ -9,19 +9,18 @@ import type { Db } from "../../store/schema/types.ts";
 import type { DoEnv } from "../context.ts";
 import { JobSignal } from "../job-loop.ts";
 
-/** Fired once a transaction that queued email commits: this process's email worker then sends it at once. */
-export const emailJobsQueued = new JobSignal();
-
-/** One email: its plain-text body, and an HTML body sent beside it when given (multipart/alternative). */
+/** One email: its plain text, and an HTML part beside it when given. */
 export type Email = { to: string; subject: string; body: string; html?: string };
 
+/** Fired after a commit that queued email in a worker's transaction: the email worker looks at once. */
+export const emailQueued = new JobSignal();
+
 /**
- * Queues an email in `tx`, due at once (real time, as every job table), and returns its job's
- * id; given the transaction's `emit`, wakes this process's worker once it commits. Without SMTP_URL nothing is mailed: returns null and writes nothing.
+ * Queues an email in `tx`, due at once (real time, as every job table). Without SMTP_URL
+ * nothing is mailed: returns false and writes nothing.
  */
-export async function doQueueEmail(tx: Db, env: Pick<DoEnv, "realm" | "config"> & Partial<Pick<DoEnv, "emit">>, email: Email): Promise<number | null> {
-  if (!env.config.smtp) return null;
-  // With the transaction's emit, this process's worker is woken at its commit; else it looks within 30 s.
-  env.emit?.afterCommit(emailJobsQueued.fire);
-  return insertEmailJob(tx, { realm_id: env.realm.id, to_address: email.to, subject: email.subject, body: email.body, html_body: email.html ?? null, due_at_ms: systemClock.nowMs() });
+export async function doQueueEmail(tx: Db, env: Pick<DoEnv, "realm" | "config">, email: Email): Promise<boolean> {
+  if (!env.config.smtp) return false;
+  await insertEmailJob(tx, { realm_id: env.realm.id, to_address: email.to, subject: email.subject, body: email.body, html_body: email.html ?? null, due_at_ms: systemClock.nowMs() });
+  return true;
 }

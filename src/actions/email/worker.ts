@@ -15,7 +15,7 @@ import type { EmailJobRow } from "../../store/schema/invites.ts";
 import { getRealm } from "../../store/realm/realms.ts";
 import { actionCtx, withTransaction, type ServerDeps } from "../context.ts";
 import { JobLoop } from "../job-loop.ts";
-import { emailJobsQueued } from "./outbox.ts";
+import { emailQueued } from "./outbox.ts";
 
 /** Retries after the first attempt, before a message is given up on. */
 export const MAX_EMAIL_RETRIES = 3;
@@ -26,7 +26,7 @@ const SOCKET_TIMEOUT_MS = 30_000;
 const LEASE_MS = CONNECTION_TIMEOUT_MS + SOCKET_TIMEOUT_MS + 60_000;
 /** Sends in flight at once. */
 const MAX_IN_FLIGHT = 4;
-/** The longest sleep: an email queued by another process is seen within it (this process's are sent at once: emailJobsQueued, and invitations' invites_changed event). */
+/** The longest sleep: an email queued by another process is seen within it (invitations also wake the worker through their invites_changed event). */
 const MAX_SLEEP_MS = 30_000;
 const RETRY_MS = 1_000;
 const WAKE_DELAY_MS = 20;
@@ -108,7 +108,7 @@ export function startEmailWorker(deps: ServerDeps): EmailWorker | null {
   deps.bus.subscribe((delivery) => {
     if (delivery.event.type === "invites_changed") loop.wakeSoon();
   });
-  const unlisten = emailJobsQueued.listen(() => loop.wakeSoon());
+  const unlisten = emailQueued.listen(() => loop.wakeSoon());
   void loop.wake();
   return {
     stop: async () => {

@@ -13,6 +13,7 @@ import type { UserRow } from "../../store/schema/database.ts";
 import type { Db } from "../../store/schema/types.ts";
 import { deleteExpiredAccountTokens, getAccountToken, insertAccountToken, revokeAccountTokens } from "../../store/users/account-tokens.ts";
 import type { DoEnv } from "../context.ts";
+import { doQueueEmail, emailQueued, type Email } from "../email/outbox.ts";
 import type { Site } from "../email/templates/html.ts";
 
 /** Characters of a link's token (as invitation links). */
@@ -28,6 +29,13 @@ type LinkExtra = { oldEmail?: string; newEmail?: string };
 /** Where emails say they come from: the organization and EXTERNAL_URL. */
 export function emailSite(env: Pick<DoEnv, "realm" | "config">): Site {
   return { realmName: env.realm.name, url: env.config.externalUrl };
+}
+
+/** Queues an account email in `tx` and wakes this process's email worker once it commits; false without SMTP_URL. */
+export async function doQueueAccountEmail(tx: Db, env: Pick<DoEnv, "realm" | "config" | "emit">, email: Email): Promise<boolean> {
+  const queued = await doQueueEmail(tx, env, email);
+  if (queued) env.emit.afterCommit(emailQueued.fire);
+  return queued;
 }
 
 /** A user id as Django's urlsafe_base64_encode writes it in reset links (base64url of its digits, unpadded). */

@@ -18,9 +18,8 @@ import { useAccountToken } from "../../store/users/account-tokens.ts";
 import { lockUser } from "../../store/users/settings.ts";
 import { getUserByDeliveryEmail } from "../../store/users/users.ts";
 import { doEnv, withTransaction, type ActionCtx, type AuthedCtx, type DoEnv } from "../context.ts";
-import { doQueueEmail } from "../email/outbox.ts";
 import { confirmNewEmailEmail, emailChangedNoticeEmail } from "../email/templates/email-change.ts";
-import { doCreateAccountLink, EMAIL_CHANGE_LINK_INVALID, emailChangeUrl, emailSite, openAccountLink } from "./account-links.ts";
+import { doCreateAccountLink, doQueueAccountEmail, EMAIL_CHANGE_LINK_INVALID, emailChangeUrl, emailSite, openAccountLink } from "./account-links.ts";
 import { isEmailAddress } from "./accounts.ts";
 import { ADDRESS_REFUSALS, realmEmailRule } from "./email-rules.ts";
 import { doChangeEmail } from "./update.ts";
@@ -57,7 +56,7 @@ export async function doStartEmailChange(tx: Db, env: Pick<DoEnv, "realm" | "con
   const minutes = env.config.emailChangeConfirmationMinutes;
   const token = await doCreateAccountLink(tx, env, user, ACCOUNT_TOKEN_KIND.emailChange, minutes, { oldEmail: user.delivery_email, newEmail });
   const url = emailChangeUrl(env.config.externalUrl, token);
-  await doQueueEmail(tx, env, { to: newEmail, ...confirmNewEmailEmail(newEmail, user.full_name, user.delivery_email, emailSite(env), url, minutes) });
+  await doQueueAccountEmail(tx, env, { to: newEmail, ...confirmNewEmailEmail(newEmail, user.full_name, user.delivery_email, emailSite(env), url, minutes) });
 }
 
 /**
@@ -81,7 +80,7 @@ export async function confirmEmailChange(ctx: ActionCtx, key: string): Promise<{
     if (!(await useAccountToken(tx, link.id))) throw new JsonableError(EMAIL_CHANGE_LINK_INVALID);
     const env = doEnv(ctx, emit);
     await doChangeEmail(tx, env, user, newEmail, await usersWhoCanAccess(tx, realm, user));
-    await doQueueEmail(tx, env, { to: oldEmail, ...emailChangedNoticeEmail(oldEmail, newEmail, emailSite(env)) });
+    await doQueueAccountEmail(tx, env, { to: oldEmail, ...emailChangedNoticeEmail(oldEmail, newEmail, emailSite(env)) });
     return { old_email: oldEmail, new_email: newEmail };
   });
 }

@@ -10,9 +10,8 @@ import type { UserRow } from "../../store/schema/database.ts";
 import type { Db } from "../../store/schema/types.ts";
 import { updateUser } from "../../store/users/users.ts";
 import type { DoEnv, RequestOrigin } from "../context.ts";
-import { doQueueEmail } from "../email/outbox.ts";
 import { newLoginEmail, type LoginFacts } from "../email/templates/new-login.ts";
-import { emailSite } from "./account-links.ts";
+import { doQueueAccountEmail, emailSite } from "./account-links.ts";
 
 /** Zulip's JUST_CREATED_THRESHOLD: the login that follows a sign-up is not news to its owner. */
 const JUST_CREATED_SECONDS = 60;
@@ -73,5 +72,5 @@ export async function doRecordLogin(tx: Db, env: Pick<DoEnv, "realm" | "config" 
   if (userSetting(user, "enable_login_emails") !== true || now - user.date_joined <= JUST_CREATED_SECONDS) return;
   const device = loginDevice(env.origin?.userAgent ?? "", env.client);
   const facts: LoginFacts = { time: loginTime(user, env.clock.nowMs()), ...device, ip: env.origin?.ip || "an unknown IP address" };
-  await doQueueEmail(tx, env, { to: user.delivery_email, ...newLoginEmail(user.delivery_email, user.full_name, emailSite(env), facts, `${env.config.externalUrl}/`) });
+  await doQueueAccountEmail(tx, env, { to: user.delivery_email, ...newLoginEmail(user.delivery_email, user.full_name, emailSite(env), facts, `${env.config.externalUrl}/`) });
 }

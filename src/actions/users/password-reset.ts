@@ -15,10 +15,9 @@ import type { Db } from "../../store/schema/types.ts";
 import { revokeAccountTokens, useAccountToken } from "../../store/users/account-tokens.ts";
 import { getUser, getUserByDeliveryEmail } from "../../store/users/users.ts";
 import { doEnv, withTransaction, type ActionCtx, type DoEnv } from "../context.ts";
-import { doQueueEmail } from "../email/outbox.ts";
 import { deactivatedAccountResetEmail, passwordResetEmail } from "../email/templates/password-reset.ts";
 import { checkPassword, isEmailAddress } from "./accounts.ts";
-import { doCreateAccountLink, emailSite, openPasswordResetLink, PASSWORD_RESET_LINK_INVALID, passwordResetUrl } from "./account-links.ts";
+import { doCreateAccountLink, doQueueAccountEmail, emailSite, openPasswordResetLink, PASSWORD_RESET_LINK_INVALID, passwordResetUrl } from "./account-links.ts";
 import { doSetPasswordHash } from "./credentials.ts";
 
 /** Without SMTP_URL no link can be mailed: the form says whom to ask instead. */
@@ -26,14 +25,14 @@ export const RESET_NEEDS_EMAIL = "This server does not send email, so it cannot 
 
 /**
  * Writes a password reset link for an active user and queues the email that carries it (also
- * the send-password-resets command's primitive, which no limit applies to); returns the email
- * job's id, or null without SMTP_URL.
+ * the send-password-resets command's primitive, which no limit applies to); false without
+ * SMTP_URL.
  */
-export async function doSendPasswordReset(tx: Db, env: Pick<DoEnv, "realm" | "config" | "clock" | "emit">, user: UserRow): Promise<number | null> {
+export async function doSendPasswordReset(tx: Db, env: Pick<DoEnv, "realm" | "config" | "clock" | "emit">, user: UserRow): Promise<boolean> {
   const minutes = env.config.passwordResetMinutes;
   const token = await doCreateAccountLink(tx, env, user, ACCOUNT_TOKEN_KIND.passwordReset, minutes);
   const url = passwordResetUrl(env.config.externalUrl, user.id, token);
-  return doQueueEmail(tx, env, { to: user.delivery_email, ...passwordResetEmail(user.delivery_email, user.full_name, emailSite(env), url, minutes) });
+  return doQueueAccountEmail(tx, env, { to: user.delivery_email, ...passwordResetEmail(user.delivery_email, user.full_name, emailSite(env), url, minutes) });
 }
 
 /** POST /accounts/password/reset: mails the address's account a reset link; the same answer whatever the address. */
@@ -56,7 +55,7 @@ export async function requestPasswordReset(ctx: ActionCtx, limits: RateLimitRule
   await withTransaction(ctx, async (tx, emit) => {
     const env = doEnv(ctx, emit);
     if (user.is_active === 1) await doSendPasswordReset(tx, env, user);
-    else await doQueueEmail(tx, env, { to: user.delivery_email, ...deactivatedAccountResetEmail(user.delivery_email, emailSite(env)) });
+    else await doQueueAccountEmail(tx, env, { to: user.delivery_email, ...deactivatedAccountResetEmail(user.delivery_email, emailSite(env)) });
   });
   return {};
 }

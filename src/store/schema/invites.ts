@@ -62,8 +62,8 @@ export interface EmailJobTable {
   subject: string;
   /** The plain-text body. */
   body: string;
-  /** The HTML body sent beside it (multipart/alternative), or null: text only. */
-  html_body: string | null;
+  /** The HTML body, sent beside the plain text (null: plain text only; migration 0035). */
+  html_body: Generated<string | null>;
   failed_tries: Generated<number>;
   /** When the job may next be tried, UNIX milliseconds (moved forward while a worker holds it). */
   due_at_ms: number;

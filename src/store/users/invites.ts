@@ -3,7 +3,6 @@
  * always within one realm except the token lookup, which finds the invitation a link names.
  */
 import { sql } from "kysely";
-import { collectChunks, idChunks } from "../engine/chunks.ts";
 import { jobQueue } from "../engine/job-tables.ts";
 import { INVITE_STATUS, type EmailJobRow, type InviteRow, type NewInvite } from "../schema/invites.ts";
 import type { Db } from "../schema/types.ts";
@@ -94,13 +93,7 @@ export async function countEmailInvitesSince(db: Db, realmId: number, sinceSecon
 /** The emails waiting to be sent (see job-tables.ts). */
 export const emailJobs = jobQueue<EmailJobRow>("email_jobs");
 
-/** Queues one email, due at once; returns the job's id. */
-export async function insertEmailJob(db: Db, job: { realm_id: number; to_address: string; subject: string; body: string; html_body: string | null; due_at_ms: number }): Promise<number> {
-  const row = await db.insertInto("email_jobs").values(job).returning("id").executeTakeFirstOrThrow();
-  return row.id;
-}
-
-/** Which of these email jobs are still waiting (neither sent nor given up on). */
-export async function pendingEmailJobIds(db: Db, ids: readonly number[]): Promise<number[]> {
-  return collectChunks(idChunks(ids), async (chunk) => (await db.selectFrom("email_jobs").select("id").where("id", "in", chunk).execute()).map((r) => r.id));
+/** Queues one email, due at once. */
+export async function insertEmailJob(db: Db, job: { realm_id: number; to_address: string; subject: string; body: string; html_body: string | null; due_at_ms: number }): Promise<void> {
+  await db.insertInto("email_jobs").values(job).execute();
 }
