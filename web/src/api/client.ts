@@ -71,11 +71,21 @@ export async function call<T>(method: "GET" | "POST" | "PATCH" | "DELETE", path:
     headers["x-csrftoken"] = cookie("csrftoken");
     headers["content-type"] = "application/x-www-form-urlencoded";
   }
+  return send<T>(url, { method, headers, body: method === "GET" ? undefined : body, credentials: "same-origin", signal });
+}
+
+/** A multipart POST (a file and its fields, as a custom emoji's upload); resolves to the success body, rejects with ApiError. */
+export function callForm<T>(path: string, form: FormData): Promise<T> {
+  return send<T>(`/json${path}`, { method: "POST", headers: { accept: "application/json", "x-csrftoken": cookie("csrftoken") }, body: form, credentials: "same-origin" });
+}
+
+/** Sends a request and reads Zulip's envelope. */
+async function send<T>(url: string, init: RequestInit): Promise<T> {
   let res: Response;
   try {
-    res = await fetch(url, { method, headers, body: method === "GET" ? undefined : body, credentials: "same-origin", signal });
+    res = await fetch(url, init);
   } catch (err) {
-    if (signal?.aborted) throw err;
+    if (init.signal?.aborted) throw err;
     throw new ApiError("NETWORK_ERROR", "Cannot reach the server.", 0);
   }
   let json: unknown = null;

@@ -73,6 +73,8 @@ export const manageApi = {
     call<object>("DELETE", "/users/me/subscriptions", { subscriptions: [streamName], principals: userIds }),
   join: (streamName: string) => call<object>("POST", "/users/me/subscriptions", { subscriptions: [{ name: streamName }] }),
   leave: (streamName: string) => call<object>("DELETE", "/users/me/subscriptions", { subscriptions: [streamName] }),
+  subscriptionProperty: (streamId: number, property: string, value: boolean | string) =>
+    call<object>("POST", "/users/me/subscriptions/properties", { subscription_data: [{ stream_id: streamId, property, value }] }),
 
   // Users and invitations.
   members: () => call<{ members: Member[] }>("GET", "/users"),

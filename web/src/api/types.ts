@@ -38,10 +38,19 @@ export type Subscription = {
   is_muted: boolean;
   pin_to_top: boolean;
   is_archived: boolean;
-};
+  /** The user's notification overrides for the channel (null: as their setting for channels). */
+  desktop_notifications?: boolean | null;
+  audible_notifications?: boolean | null;
+  push_notifications?: boolean | null;
+  email_notifications?: boolean | null;
+  wildcard_mentions_notify?: boolean | null;
+} & ChannelPrivacy;
 
 /** A channel the user can see, subscribed or not (the register snapshot's `streams`, `stream` events). */
-export type Channel = { stream_id: number; name: string; description: string; invite_only: boolean; is_archived: boolean };
+export type Channel = { stream_id: number; name: string; description: string; invite_only: boolean; is_archived: boolean } & ChannelPrivacy;
+
+/** A channel's history and web-public flags and who administers it (the channel settings dialog's). */
+export type ChannelPrivacy = { history_public_to_subscribers?: boolean; is_web_public?: boolean; can_administer_channel_group?: GroupSettingValue; subscriber_count?: number };
 
 /** A user as realm_users lists them. */
 export type User = {
@@ -88,6 +97,9 @@ export type UserSettings = {
   wildcard_mentions_notify?: boolean;
   /** Whether drafts are saved on the server (Zulip's default: on). */
   enable_drafts_synchronization?: boolean;
+  enable_stream_audible_notifications?: boolean;
+  enable_stream_push_notifications?: boolean;
+  enable_stream_email_notifications?: boolean;
 };
 
 /** POST /register: the queue and the snapshot of the keys the app asks for. */
@@ -156,13 +168,18 @@ export type TopicsResponse = { topics: Array<{ name: string; max_id: number }> }
 export type GroupSettingValue = number | { direct_members: number[]; direct_subgroups: number[] };
 
 /** A user group as GET /user_groups lists it (the fields the app reads). */
-export type UserGroup = { id: number; name: string; description: string; members: number[]; direct_subgroup_ids: number[]; is_system_group: boolean; deactivated: boolean };
+export type UserGroup = { id: number; name: string; description: string; members: number[]; direct_subgroup_ids: number[]; is_system_group: boolean; deactivated: boolean } & Partial<
+  Record<GroupPermission, GroupSettingValue>
+> & { creator_id?: number | null };
+
+/** A user group's permission settings (who may manage, join, leave it, add and remove its members, mention it). */
+export type GroupPermission = "can_manage_group" | "can_join_group" | "can_leave_group" | "can_add_members_group" | "can_remove_members_group" | "can_mention_group";
 
 /** GET /user_groups. */
 export type UserGroupsResponse = { user_groups: UserGroup[] };
 
 /** GET /realm/emoji: the organization's custom emoji by id. */
-export type RealmEmojiResponse = { emoji: Record<string, { id: string; name: string; source_url: string; deactivated: boolean }> };
+export type RealmEmojiResponse = { emoji: Record<string, { id: string; name: string; source_url: string; deactivated: boolean; author_id?: number | null }> };
 
 /** The server's unicode emoji names (`server_emoji_data_url`, FL 140): canonical name first. */
 export type EmojiDataResponse = { code_to_names: Record<string, string[]> };

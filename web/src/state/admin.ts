@@ -6,7 +6,7 @@
 import { computed, signal } from "@preact/signals";
 import { manageApi, type Invite, type Member, type Stream } from "../api/manage.ts";
 import type { GroupSettingValue, RegisterResponse, ServerEvent } from "../api/types.ts";
-import { ensureGroups, inGroupSetting, userGroups } from "./groups.ts";
+import { ensureGroups, inGroupSetting, isGroupSetting, userGroups } from "./groups.ts";
 import { me, realmName } from "./store.ts";
 
 /** The organization permissions the screen shows, with Zulip's rules: who may hold them, and whether only owners may change them. */
@@ -44,10 +44,6 @@ export const canCreateInviteLinks = computed(() => {
 export const streams = signal<readonly Stream[]>([]);
 export const members = signal<readonly Member[]>([]);
 export const invites = signal<readonly Invite[]>([]);
-
-function isGroupSetting(value: unknown): value is GroupSettingValue {
-  return typeof value === "number" || (typeof value === "object" && value !== null && "direct_members" in value);
-}
 
 function withPermission(permissions: RealmSettings["permissions"], name: string, value: unknown): RealmSettings["permissions"] {
   const known = REALM_PERMISSIONS.find((p) => p.name === name);

@@ -7,6 +7,7 @@
 import { signal } from "@preact/signals";
 import { api } from "../api/client.ts";
 import type { GroupSettingValue, UserGroup } from "../api/types.ts";
+import { me, realmSettings } from "./store.ts";
 
 /** Groups are fetched again after this long, in ms. */
 const STALE_AFTER_MS = 60_000;
@@ -36,6 +37,14 @@ export function ensureGroups(): Promise<void> {
   return pending;
 }
 
+/** Fetches the groups now (after a change to them: the event queue brings no group events). */
+export async function refreshGroups(): Promise<void> {
+  // A fetch under way may have started before the change.
+  if (pending !== null) await pending;
+  fetchedAt = 0;
+  await ensureGroups();
+}
+
 function inGroup(groupId: number, userId: number, seen: Set<number>): boolean {
   if (seen.has(groupId)) return false;
   seen.add(groupId);
@@ -50,4 +59,20 @@ export function inGroupSetting(value: GroupSettingValue | undefined, userId: num
   if (typeof value === "number") return inGroup(value, userId, new Set());
   const seen = new Set<number>();
   return value.direct_members.includes(userId) || value.direct_subgroups.some((id) => inGroup(id, userId, seen));
+}
+
+/** Whether a value is a group-setting value (a group's id, or an anonymous group). */
+export function isGroupSetting(value: unknown): value is GroupSettingValue {
+  return typeof value === "number" || (typeof value === "object" && value !== null && "direct_members" in value);
+}
+
+/** Whether the signed-in user is in a group-setting value (false while the groups are not loaded, or for anything else). */
+export function userHolds(value: unknown): boolean {
+  const id = me.value?.user_id;
+  return id !== undefined && isGroupSetting(value) && inGroupSetting(value, id) === true;
+}
+
+/** Whether the signed-in user holds one of the organization's permission settings ("can_create_groups": the snapshot's realm_can_create_groups). */
+export function holdsRealmPermission(name: string): boolean {
+  return userHolds(realmSettings.value[`realm_${name}`]);
 }

@@ -7,6 +7,7 @@ import { me, phase, realmName, settings } from "../state/store.ts";
 import { unreadCounts } from "../state/unread.ts";
 import { view, viewOfHash } from "../state/view.ts";
 import { ChannelBrowser, SubscribeNotice } from "./ChannelBrowser.tsx";
+import { ChannelSettingsDialog } from "./channel-settings/ChannelSettings.tsx";
 import { Compose } from "./Compose.tsx";
 import { ComposeDialogs } from "./compose/ComposeDialogs.tsx";
 import { Feed } from "./Feed.tsx";
@@ -61,6 +62,7 @@ function Main() {
       <UserList />
       <SettingsDialog />
       <ChannelBrowser />
+      <ChannelSettingsDialog />
       <MessageDialogs />
       <ShortcutsHelp />
       <ComposeDialogs />

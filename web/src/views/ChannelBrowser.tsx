@@ -5,6 +5,7 @@
  * button.
  */
 import { browsableChannels, browserOpen, canCreatePrivate, canCreatePublic, createChannel, isSubscribed, joinChannel, leaveChannel, showBrowser, type BrowsedChannel } from "../state/channels.ts";
+import { openChannelSettings } from "../state/channel-settings.ts";
 import { narrow } from "../state/feed.ts";
 import { narrowHash } from "../state/narrow.ts";
 import { channels, streamName } from "../state/store.ts";
@@ -40,6 +41,9 @@ function ChannelRow({ channel }: { channel: BrowsedChannel }) {
         {channel.name}
       </a>
       <span class="admin-meta">{channel.description}</span>
+      <button type="button" class="button-quiet" aria-haspopup="dialog" aria-label={`Settings for #${channel.name}`} onClick={() => openChannelSettings(channel.stream_id)}>
+        Settings
+      </button>
       <SubscribeButton channel={channel} subscribed={channel.subscribed} />
     </li>
   );

@@ -6,6 +6,7 @@
  */
 import { useEffect, useRef, useState } from "preact/hooks";
 import { BrowseButton } from "./ChannelBrowser.tsx";
+import { ChannelMenuButton } from "./ChannelMenu.tsx";
 import { ComposeViewLinks } from "./compose/ViewLinks.tsx";
 import { narrow } from "../state/feed.ts";
 import { sidebarOpen } from "../state/layout.ts";
@@ -165,9 +166,10 @@ export function Sidebar() {
       <ul aria-labelledby="channels-heading">
         {sortedSubscriptions.value.map((s) => (
           <li key={s.stream_id}>
-            <div class="sidebar-channel">
+            <div class={`sidebar-channel channel-row${s.is_muted ? " muted-channel" : ""}`}>
               <Item to={{ kind: "channel", streamId: s.stream_id }} label={s.name} count={counts.streams.get(s.stream_id) ?? 0} icon={s.invite_only ? "🔒" : "#"} color={s.color} />
               <TopicsToggle streamId={s.stream_id} name={s.name} open={topicsShown(s.stream_id)} onToggle={() => setExpanded(new Map(expanded).set(s.stream_id, !topicsShown(s.stream_id)))} />
+              <ChannelMenuButton streamId={s.stream_id} />
             </div>
             {topicsShown(s.stream_id) && <ChannelTopics streamId={s.stream_id} />}
           </li>

@@ -1,10 +1,13 @@
-/** Administrators: creating and archiving channels, who may post to them, and their subscribers. */
+/** Administrators: creating and archiving channels, who may post to them, their subscribers, and the settings dialog of any channel (renaming, privacy). */
 import { useEffect, useState } from "preact/hooks";
 import type { Stream } from "../../api/manage.ts";
 import { archiveStream, createStream, loadGroups, loadStreams, setStreamPermission, setSubscribed, streams, streamSubscribers } from "../../state/admin.ts";
+import { openChannelSettings } from "../../state/channel-settings.ts";
 import { userName, users } from "../../state/store.ts";
-import { ActionStatus, Options, useAction, useLoad } from "../forms/action.tsx";
+import { ActionStatus, useAction, useLoad } from "../forms/action.tsx";
 import { ChannelForm } from "../forms/ChannelForm.tsx";
+import { ConfirmButton } from "../forms/ConfirmButton.tsx";
+import { PickToAdd } from "../forms/PickToAdd.tsx";
 import { GroupSelect } from "./GroupSelect.tsx";
 
 /** "1 subscriber", "3 subscribers". */
@@ -14,7 +17,6 @@ function subscriberCount(n: number): string {
 
 function Subscribers({ stream }: { stream: Stream }) {
   const [ids, setIds] = useState<number[] | null>(null);
-  const [adding, setAdding] = useState("");
   const action = useAction();
   const reload = () => action.run(async () => setIds(await streamSubscribers(stream.stream_id)));
   useEffect(() => void reload(), [stream.stream_id]);
@@ -35,31 +37,20 @@ function Subscribers({ stream }: { stream: Stream }) {
           </li>
         ))}
       </ul>
-      <form
-        class="inline-form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (adding !== "") void change(Number(adding), true).then(() => setAdding(""));
-        }}
-      >
-        <label>
-          Add subscriber
-          <select value={adding} onChange={(e) => setAdding(e.currentTarget.value)}>
-            <option value="">Choose a user</option>
-            <Options choices={others.map((u) => ({ value: u.user_id, label: u.full_name }))} />
-          </select>
-        </label>
-        <button type="submit" class="button-quiet" disabled={action.busy || adding === ""}>
-          Subscribe
-        </button>
-      </form>
+      <PickToAdd
+        label="Add subscriber"
+        placeholder="Choose a user"
+        button="Subscribe"
+        choices={others.map((u) => ({ value: u.user_id, label: u.full_name }))}
+        busy={action.busy}
+        onAdd={(id) => change(id, true)}
+      />
       <ActionStatus action={action} />
     </section>
   );
 }
 
 function ChannelEditor({ stream }: { stream: Stream }) {
-  const [confirming, setConfirming] = useState(false);
   const action = useAction();
   return (
     <div class="channel-editor">
@@ -71,21 +62,13 @@ function ChannelEditor({ stream }: { stream: Stream }) {
         onChange={(id) => void action.run(() => setStreamPermission(stream.stream_id, "can_send_message_group", id), "Saved.")}
       />
       <Subscribers stream={stream} />
-      {confirming ? (
-        <div class="confirm-row" role="group" aria-label={`Archive #${stream.name}?`}>
-          <span>Archive #{stream.name}? Its messages stay readable; nobody can post to it.</span>
-          <button type="button" class="button-danger" disabled={action.busy} onClick={() => void action.run(() => archiveStream(stream.stream_id))}>
-            Yes, archive
-          </button>
-          <button type="button" class="button-quiet" onClick={() => setConfirming(false)}>
-            Cancel
-          </button>
-        </div>
-      ) : (
-        <button type="button" class="button-quiet" onClick={() => setConfirming(true)}>
-          Archive channel
-        </button>
-      )}
+      <ConfirmButton
+        label="Archive channel"
+        question={`Archive #${stream.name}?`}
+        detail="Its messages stay readable; nobody can post to it."
+        confirmLabel="Yes, archive"
+        run={() => archiveStream(stream.stream_id)}
+      />
       <ActionStatus action={action} />
     </div>
   );
@@ -110,6 +93,9 @@ export function ChannelsScreen() {
                   {s.name}
                 </span>
                 <span class="admin-meta">{subscriberCount(s.subscriber_count ?? 0)}</span>
+                <button type="button" class="button-quiet" aria-haspopup="dialog" aria-label={`Settings for #${s.name}`} onClick={() => openChannelSettings(s.stream_id)}>
+                  Settings
+                </button>
                 <button type="button" class="button-quiet" aria-expanded={open === s.stream_id} aria-label={`Manage #${s.name}`} onClick={() => setOpen(open === s.stream_id ? null : s.stream_id)}>
                   Manage
                 </button>
