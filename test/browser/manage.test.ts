@@ -98,7 +98,7 @@ describe("web app settings and administration (sqlite)", () => {
     const member = await signedIn(server.fixtures.member);
     await openScreen(member, "Profile");
     const tabs = dialog(member).getByRole("tab");
-    assert.deepEqual(await tabs.allInnerTexts(), ["Profile", "Notifications", "Display"]);
+    assert.deepEqual(await tabs.allInnerTexts(), ["Profile", "Notifications", "Display", "User groups", "Linkifiers", "Custom emoji"]);
     for (const screen of ["Organization", "Channels", "Users", "Invite people"]) assert.equal(await dialog(member).getByRole("tab", { name: screen }).count(), 0);
 
     await dialog(member).getByLabel("Full name").fill("Maxine Member");

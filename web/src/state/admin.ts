@@ -7,7 +7,7 @@ import { computed, signal } from "@preact/signals";
 import { manageApi, type Invite, type Member, type Stream } from "../api/manage.ts";
 import type { GroupSettingValue, RegisterResponse, ServerEvent } from "../api/types.ts";
 import { ensureGroups, inGroupSetting, isGroupSetting, userGroups } from "./groups.ts";
-import { me, realmName } from "./store.ts";
+import { me, realmName, users } from "./store.ts";
 
 /** The organization permissions the screen shows, with Zulip's rules: who may hold them, and whether only owners may change them. */
 export const REALM_PERMISSIONS = [
@@ -89,6 +89,14 @@ export function applyRealmEvent(event: Extract<ServerEvent, { type: "realm" }>):
 export function systemGroupId(name: string): number | undefined {
   for (const g of userGroups.value.values()) if (g.is_system_group && g.name === name) return g.id;
   return undefined;
+}
+
+/** The active people (not bots) outside `except`, as a select's choices by name: whom a list may add. */
+export function peopleChoices(except: readonly number[]): Array<{ value: number; label: string }> {
+  return [...users.value.values()]
+    .filter((u) => !u.is_bot && u.is_active !== false && !except.includes(u.user_id))
+    .map((u) => ({ value: u.user_id, label: u.full_name }))
+    .sort((a, b) => a.label.localeCompare(b.label));
 }
 
 /** Loads the user groups (for the permission choices). */

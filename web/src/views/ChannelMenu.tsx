@@ -9,7 +9,7 @@ import { ensureGroups } from "../state/groups.ts";
 import { showNotice } from "../state/message-menu.ts";
 import { streamName, subscriptions } from "../state/store.ts";
 import { MenuButton, type MenuItem } from "./ActionMenu.tsx";
-import "./ChannelMenu.css";
+import "./TopicMenu.css";
 
 function failed(err: unknown): void {
   showNotice(errorText(err, "Could not change the channel's setting."));

@@ -1,13 +1,13 @@
 /** Administrators: creating and archiving channels, who may post to them, their subscribers, and the settings dialog of any channel (renaming, privacy). */
-import { useEffect, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import type { Stream } from "../../api/manage.ts";
-import { archiveStream, createStream, loadGroups, loadStreams, setStreamPermission, setSubscribed, streams, streamSubscribers } from "../../state/admin.ts";
+import { archiveStream, createStream, loadGroups, loadStreams, peopleChoices, setStreamPermission, setSubscribed, streams, streamSubscribers } from "../../state/admin.ts";
 import { openChannelSettings } from "../../state/channel-settings.ts";
-import { userName, users } from "../../state/store.ts";
+import { userName } from "../../state/store.ts";
 import { ActionStatus, useAction, useLoad } from "../forms/action.tsx";
 import { ChannelForm } from "../forms/ChannelForm.tsx";
-import { ConfirmButton } from "../forms/ConfirmButton.tsx";
-import { PickToAdd } from "../forms/PickToAdd.tsx";
+import { ArchiveChannelButton } from "../forms/ConfirmButton.tsx";
+import { EditableList } from "../forms/EditableList.tsx";
 import { GroupSelect } from "./GroupSelect.tsx";
 
 /** "1 subscriber", "3 subscribers". */
@@ -16,37 +16,25 @@ function subscriberCount(n: number): string {
 }
 
 function Subscribers({ stream }: { stream: Stream }) {
-  const [ids, setIds] = useState<number[] | null>(null);
-  const action = useAction();
-  const reload = () => action.run(async () => setIds(await streamSubscribers(stream.stream_id)));
-  useEffect(() => void reload(), [stream.stream_id]);
+  const [ids, setIds] = useState<number[]>([]);
+  const reload = async () => setIds(await streamSubscribers(stream.stream_id));
+  const loading = useLoad(reload);
   const change = async (userId: number, subscribed: boolean) => {
-    if (await action.run(() => setSubscribed(stream, userId, subscribed))) await reload();
+    await setSubscribed(stream, userId, subscribed);
+    await reload();
   };
-  const others = [...users.value.values()].filter((u) => !u.is_bot && u.is_active !== false && !(ids ?? []).includes(u.user_id));
   return (
-    <section aria-label={`Subscribers of #${stream.name}`}>
-      <h4>Subscribers</h4>
-      <ul class="admin-list">
-        {(ids ?? []).map((id) => (
-          <li key={id}>
-            <span>{userName(id)}</span>
-            <button type="button" class="button-quiet" aria-label={`Unsubscribe ${userName(id)}`} disabled={action.busy} onClick={() => void change(id, false)}>
-              Unsubscribe
-            </button>
-          </li>
-        ))}
-      </ul>
-      <PickToAdd
-        label="Add subscriber"
-        placeholder="Choose a user"
-        button="Subscribe"
-        choices={others.map((u) => ({ value: u.user_id, label: u.full_name }))}
-        busy={action.busy}
-        onAdd={(id) => change(id, true)}
+    <>
+      <EditableList
+        label={`Subscribers of #${stream.name}`}
+        title="Subscribers"
+        items={ids.map((id) => ({ id, name: userName(id) }))}
+        empty="No subscribers."
+        remove={{ word: "Unsubscribe", run: (id) => change(id, false) }}
+        add={{ label: "Add subscriber", placeholder: "Choose a user", button: "Subscribe", choices: peopleChoices(ids), run: (id) => change(id, true) }}
       />
-      <ActionStatus action={action} />
-    </section>
+      <ActionStatus action={loading} />
+    </>
   );
 }
 
@@ -62,13 +50,7 @@ function ChannelEditor({ stream }: { stream: Stream }) {
         onChange={(id) => void action.run(() => setStreamPermission(stream.stream_id, "can_send_message_group", id), "Saved.")}
       />
       <Subscribers stream={stream} />
-      <ConfirmButton
-        label="Archive channel"
-        question={`Archive #${stream.name}?`}
-        detail="Its messages stay readable; nobody can post to it."
-        confirmLabel="Yes, archive"
-        run={() => archiveStream(stream.stream_id)}
-      />
+      <ArchiveChannelButton name={stream.name} archive={() => archiveStream(stream.stream_id)} />
       <ActionStatus action={action} />
     </div>
   );

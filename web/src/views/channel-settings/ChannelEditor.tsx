@@ -3,7 +3,7 @@ import { useState } from "preact/hooks";
 import type { Channel } from "../../api/types.ts";
 import { archiveChannel, privacyChoices, privacyOf, saveChannel, type Privacy } from "../../state/channel-settings.ts";
 import { ActionStatus, Field, useAction } from "../forms/action.tsx";
-import { ConfirmButton } from "../forms/ConfirmButton.tsx";
+import { ArchiveChannelButton } from "../forms/ConfirmButton.tsx";
 
 /** The form; it starts from the channel as it was when opened, and sends only what changed. */
 export function ChannelEditor({ channel }: { channel: Channel }) {
@@ -42,13 +42,7 @@ export function ChannelEditor({ channel }: { channel: Channel }) {
         <button type="submit" class="button-primary" disabled={action.busy || name.trim() === ""}>
           Save changes
         </button>
-        <ConfirmButton
-          label="Archive channel"
-          question={`Archive #${channel.name}?`}
-          detail="Its messages stay readable; nobody can post to it."
-          confirmLabel="Yes, archive"
-          run={() => archiveChannel(channel.stream_id)}
-        />
+        <ArchiveChannelButton name={channel.name} archive={() => archiveChannel(channel.stream_id)} />
       </div>
     </form>
   );

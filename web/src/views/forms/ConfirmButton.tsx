@@ -1,4 +1,4 @@
-/** A button for an action that cannot be undone at a click (archiving, deactivating): it asks first, then shows the outcome. */
+/** A button for an action that cannot be undone at a click (archiving, deactivating): it asks first, then shows the outcome; and the one that archives a channel. */
 import { useState } from "preact/hooks";
 import { ActionStatus, useAction } from "./action.tsx";
 
@@ -30,4 +30,9 @@ export function ConfirmButton(props: { label: string; question: string; detail: 
       <ActionStatus action={action} />
     </div>
   );
+}
+
+/** Archiving a channel (the channel settings dialog, the administrators' channel list). */
+export function ArchiveChannelButton({ name, archive }: { name: string; archive: () => Promise<unknown> }) {
+  return <ConfirmButton label="Archive channel" question={`Archive #${name}?`} detail="Its messages stay readable; nobody can post to it." confirmLabel="Yes, archive" run={archive} />;
 }

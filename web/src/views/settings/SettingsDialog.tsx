@@ -6,8 +6,11 @@
 import type { JSX } from "preact";
 import { useEffect, useRef } from "preact/hooks";
 import { canCreateInviteLinks, canSendInvites, loadGroups } from "../../state/admin.ts";
-import { closeSettings, isAdmin, openScreen, openSettings, type Screen } from "../../state/settings.ts";
+import { closeSettings, isAdmin, myRole, openScreen, openSettings, ROLE, type Screen } from "../../state/settings.ts";
 import { ChannelsScreen } from "../admin/Channels.tsx";
+import { CustomEmojiScreen } from "../admin/CustomEmoji.tsx";
+import { GroupsScreen } from "../admin/Groups.tsx";
+import { LinkifiersScreen } from "../admin/Linkifiers.tsx";
 import { OrganizationScreen } from "../admin/Organization.tsx";
 import { InviteScreen, UsersScreen } from "../admin/Users.tsx";
 import { DisplayScreen, NotificationsScreen, ProfileScreen } from "./Personal.tsx";
@@ -28,10 +31,18 @@ const ADMIN: readonly Tab[] = [
 
 const INVITE: Tab = { screen: "invite", label: "Invite people", view: InviteScreen };
 
-/** The screens this user may open. */
+/** The organization's screens everyone sees (what each lets one change is the server's rules'). */
+const SHARED: readonly Tab[] = [
+  { screen: "groups", label: "User groups", view: GroupsScreen },
+  { screen: "linkifiers", label: "Linkifiers", view: LinkifiersScreen },
+  { screen: "emoji", label: "Custom emoji", view: CustomEmojiScreen },
+];
+
+/** The screens this user may open (guests may not use the user groups). */
 function tabsFor(admin: boolean, invite: boolean): readonly Tab[] {
-  if (admin) return [...PERSONAL, ...ADMIN];
-  return invite ? [...PERSONAL, INVITE] : PERSONAL;
+  const shared = myRole.value === ROLE.guest ? SHARED.filter((t) => t.screen !== "groups") : SHARED;
+  if (admin) return [...PERSONAL, ...ADMIN, ...shared];
+  return invite ? [...PERSONAL, INVITE, ...shared] : [...PERSONAL, ...shared];
 }
 
 /** The top bar's button that opens the dialog. */
