@@ -1,7 +1,8 @@
 /**
  * The left sidebar: the views (Inbox, Recent conversations, combined feed, mentions, starred),
- * the subscribed channels, each expandable to its topics (the current channel's shown; each topic
- * with its menu: TopicMenu.tsx; muted ones dimmed), and the
+ * the subscribed channels, each with its menu (ChannelMenu.tsx; muted ones dimmed) and expandable
+ * to its topics (the current channel's shown; each topic with its menu: TopicMenu.tsx; muted ones
+ * dimmed), and the
  * direct conversations, each with its unread count.
  */
 import { useEffect, useRef, useState } from "preact/hooks";

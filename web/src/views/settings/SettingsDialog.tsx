@@ -1,7 +1,8 @@
 /**
- * The settings dialog, opened from the top bar: the user's own screens, and for administrators
- * the organization, its channels and its users. Only the screens the user's role allows are
- * offered; the server checks every change all the same.
+ * The settings dialog, opened from the top bar: the user's own screens, for administrators the
+ * organization, its channels and its users, and for everyone the organization's user groups,
+ * linkifiers and custom emoji. Only the screens the user's role allows are offered; the server
+ * checks every change all the same.
  */
 import type { JSX } from "preact";
 import { useEffect, useRef } from "preact/hooks";
