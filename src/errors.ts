@@ -381,3 +381,14 @@ export class DisallowedAddressError extends Error {
     this.name = "DisallowedAddressError";
   }
 }
+
+/**
+ * An import refused: the export is incomplete, malformed or inconsistent (a message naming a user
+ * it does not hold), or the store is not empty. The message says which; nothing was written.
+ */
+export class ImportRefusedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ImportRefusedError";
+  }
+}

@@ -1,10 +1,11 @@
 /**
- * The commands on a store as a whole: backups and restores. Unlike the admin commands
+ * The commands on a store as a whole: backups, restores and imports. Unlike the admin commands
  * (commands.ts) they do not open the store and its organization first: a backup reads a running
- * server's store from beside it, and a restore needs an empty one.
+ * server's store from beside it, and a restore or an import needs an empty one.
  */
 import type { Config } from "../config.ts";
 import { runBackup } from "./backup.ts";
+import { runImportZulip } from "./import-zulip.ts";
 import { runRestore, runVerifyBackup } from "./restore.ts";
 
 /** One such command: its usage line, what it does, and how it runs on the configuration. */
@@ -26,5 +27,10 @@ export const STORE_COMMANDS: Record<string, StoreCommand> = {
     usage: "verify-backup FILE",
     summary: "read a backup through and check every file in it against its manifest, writing nothing",
     run: (argv) => runVerifyBackup(argv),
+  },
+  "import-zulip": {
+    usage: "import-zulip EXPORT.tar.gz|EXPORT_DIR",
+    summary: "import a Zulip organization export (.tar.gz or its directory) into an empty store, keeping every id",
+    run: runImportZulip,
   },
 };

@@ -4,6 +4,7 @@
  * crafted path can never read or delete anything else.
  */
 import fs from "node:fs/promises";
+import { constants as fsConstants } from "node:fs";
 import path from "node:path";
 import { MAX_FILE_NAME_BYTES } from "./names.ts";
 
@@ -66,4 +67,15 @@ export async function removeStoredFiles(uploadsDir: string, area: StorageArea, r
     }
   }
   return removed;
+}
+
+/**
+ * Copies a file from outside the uploads directory into `area` at `relative` (an import's files),
+ * never overwriting one; returns where it went.
+ */
+export async function copyIntoStorage(uploadsDir: string, area: StorageArea, relative: string, source: string): Promise<string> {
+  const full = mustResolve(uploadsDir, area, relative);
+  await fs.mkdir(path.dirname(full), { recursive: true });
+  await fs.copyFile(source, full, fsConstants.COPYFILE_EXCL);
+  return full;
 }

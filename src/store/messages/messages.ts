@@ -33,6 +33,11 @@ function memberSet(userIds: Iterable<number>): MemberSet {
   return { ids, key, plainKey };
 }
 
+/** The member key of a direct conversation of these users (what direct_groups.member_key holds). */
+export function directGroupKey(userIds: Iterable<number>): string {
+  return memberSet(userIds).key;
+}
+
 const streamRecipientQuery = prepared("streamRecipient", (db, param: Placeholders<{ realmId: number; streamId: number }>) =>
   db
     .selectFrom("recipients")
