@@ -3,6 +3,7 @@ import { MAX_STORED_ID, type Db } from "../../store/schema/types.ts";
 import { JsonableError } from "../../errors.ts";
 import { apiEmail, emailDomain } from "../../model/emails.ts";
 import { canSeeDeliveryEmail } from "../../permissions/email-visibility.ts";
+import { maxReceivedMessageId } from "../../store/lookups/unreads.ts";
 import { avatarUrl, gravatarUrl, presentUnknownUser, presentUser, profileDataOf, unknownUserAvatarUrl } from "../../present/users.ts";
 import { nowSeconds } from "../../clock.ts";
 import { realmBotUpdateEvent } from "../../events/kinds/bots.ts";
@@ -81,12 +82,15 @@ export async function getUser(ctx: AuthedCtx, idOrEmail: number | string, q: Use
   return { user };
 }
 
-/** GET /users/me: the caller's own account, with its custom profile data. */
+/** GET /users/me: the caller's own account, with its custom profile data and (deprecated, still documented) the newest message id it received. */
 export async function getOwnUser(ctx: AuthedCtx): Promise<Record<string, unknown>> {
-  const [own] = await presentForViewer(ctx, [ctx.actor], { client_gravatar: false, include_custom_profile_fields: ctx.actor.is_bot === 0 });
+  const [[own], maxMessageId] = await Promise.all([
+    presentForViewer(ctx, [ctx.actor], { client_gravatar: false, include_custom_profile_fields: ctx.actor.is_bot === 0 }),
+    maxReceivedMessageId(ctx.db, ctx.realm.id, ctx.actor.id),
+  ]);
   // The documented own-user shape has no bot fields.
   const { bot_type: _type, bot_owner_id: _owner, ...rest } = own;
-  return rest;
+  return { ...rest, max_message_id: maxMessageId };
 }
 
 /** The realm_user add event for a new or newly visible user, to each user who may access it. */
