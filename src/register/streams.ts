@@ -45,8 +45,12 @@ async function subscriptionState(ctx: SnapshotCtx, actor: UserRow, opts: QueueOp
     const row = rows.get(stream.id);
     if (!api) continue;
     const visible = await hasMetadataAccess(ctx.db, actor, stream, row?.active === 1);
-    if (row) (row.active === 1 ? subscriptions : unsubscribed).push({ ...presentSubscription(api, row), ...lists(stream.id, visible) });
-    else if (visible) neverSubscribed.push({ ...api, ...lists(stream.id, true) });
+    // A channel left is listed only while its metadata stays visible (Zulip's
+    // has_metadata_access_to_previously_subscribed_stream): not to a guest for a public channel,
+    // nor to a member for a private one.
+    if (row?.active === 1) subscriptions.push({ ...presentSubscription(api, row), ...lists(stream.id, visible) });
+    else if (row && visible) unsubscribed.push({ ...presentSubscription(api, row), ...lists(stream.id, visible) });
+    else if (!row && visible) neverSubscribed.push({ ...api, ...lists(stream.id, true) });
   }
   const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
   const forClient = opts.capabilities.notification_settings_null ? (sub: ApiSubscription) => sub : (sub: ApiSubscription) => withInheritedNotificationSettings(sub, actor);
