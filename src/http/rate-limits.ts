@@ -37,7 +37,10 @@ type Charge = {
 
 // Routes outside the endpoint list (http/routes/files.ts) that take API credentials like an
 // endpoint; the other file routes (signed temporary links, public emoji images) are not limited.
-const CREDENTIAL_FILE_ROUTES: ReadonlyMap<string, AuthMode> = new Map([["GET /user_uploads/:realm_id_str/*", { auth: "user", source: "either" }]]);
+const CREDENTIAL_FILE_ROUTES: ReadonlyMap<string, AuthMode> = new Map([
+  ["GET /user_uploads/:realm_id_str/*", { auth: "user", source: "either" }],
+  ["GET /user_uploads/thumbnail/*", { auth: "user", source: "either" }],
+]);
 
 // Test-only routes (PARLEY_TEST_CONTROL): driving the clock must not spend a test's budget.
 const TEST_CONTROL_PREFIX = "/api/v1/__test/";

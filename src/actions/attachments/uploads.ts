@@ -110,6 +110,22 @@ export async function readUploadForUser(db: Db, config: Config, realm: RealmRow,
   return serveAttachment(config.uploadsDir, await readableAttachment(db, realm, user, pathId));
 }
 
+/** The last segment of upstream's thumbnail URLs: `<width>x<height>[-anim].<format>`. */
+const THUMBNAIL_NAME = /^\d+x\d+(-anim)?\.(webp|jpg|jpeg|png|gif)$/;
+
+/**
+ * GET /user_uploads/thumbnail/{path_id}/{size}.{format}: upstream's thumbnail URLs, which messages
+ * rendered by Zulip (and imported from it) hold. Parley keeps no thumbnails: the image itself is
+ * served, to whoever may read the upload.
+ */
+export async function readThumbnailForUser(db: Db, config: Config, realm: RealmRow, user: UserRow, thumbnailPath: string): Promise<ServedFile> {
+  const cut = thumbnailPath.lastIndexOf("/");
+  if (cut <= 0 || !THUMBNAIL_NAME.test(thumbnailPath.slice(cut + 1))) throw new FileNotFoundError();
+  const attachment = await readableAttachment(db, realm, user, thumbnailPath.slice(0, cut));
+  if (!attachment.content_type?.startsWith("image/")) throw new FileNotFoundError();
+  return serveAttachment(config.uploadsDir, attachment);
+}
+
 /** The upload a temporary URL's token names, while the token is valid. */
 export async function readUploadByToken(db: Db, config: Config, token: string, nowMs: number): Promise<ServedFile> {
   const target = verifyTemporaryToken(token, nowMs);

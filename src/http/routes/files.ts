@@ -1,14 +1,15 @@
 /**
  * Routes that answer with file bytes rather than the JSON envelope, outside /api/v1 as Zulip has
  * them: `/user_uploads/{realm_id}/{...}` (the browser's session cookie, or HTTP Basic auth, as
- * Zulip accepts API credentials there), `/user_uploads/temporary/{token}/{name}` (the signed URL
+ * Zulip accepts API credentials there), upstream's `/user_uploads/thumbnail/{path_id}/{size}`
+ * (the image itself: Parley keeps no thumbnails), `/user_uploads/temporary/{token}/{name}` (the signed URL
  * is the credential) and the public custom emoji images under
  * `/user_avatars/{realm_id}/emoji/images/`. Errors use the envelope through the app's error handler.
  */
 import type { FastifyReply } from "fastify";
 import { readEmojiImage } from "../../actions/emoji/realm-emoji.ts";
 import { FileNotFoundError } from "../../errors.ts";
-import { readUploadByToken, readUploadForUser, type ServedFile } from "../../actions/attachments/uploads.ts";
+import { readThumbnailForUser, readUploadByToken, readUploadForUser, type ServedFile } from "../../actions/attachments/uploads.ts";
 import { authenticate } from "../auth.ts";
 import type { RawRoutes } from "../endpoint.ts";
 import { IMAGE_CSP, servingHeaders } from "../../files/names.ts";
@@ -31,6 +32,10 @@ export const registerRoutes: RawRoutes = (app, deps, host) => {
   app.get("/user_uploads/temporary/:token/:filename", async (req, reply) =>
     sendFile(reply, await readUploadByToken(store.reader, config, stringParam(req.params, "token"), clock.nowMs())),
   );
+  app.get("/user_uploads/thumbnail/*", async (req, reply) => {
+    const { user, realm } = await authenticate(req, { db: store.reader, host, clock }, "either");
+    return sendFile(reply, await readThumbnailForUser(store.reader, config, realm, user, stringParam(req.params, "*")));
+  });
   app.get("/user_uploads/:realm_id_str/*", async (req, reply) => {
     const { user, realm } = await authenticate(req, { db: store.reader, host, clock }, "either");
     const pathId = `${stringParam(req.params, "realm_id_str")}/${stringParam(req.params, "*")}`;
