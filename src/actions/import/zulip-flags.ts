@@ -7,10 +7,10 @@
  *   default) and the flags Parley has no use for (is_private, push bookkeeping, unused bits);
  *   every unread one is written, flags 0 included, so each user's unread watermark can stand at
  *   the newest message (store/messages/unread-watermarks.ts);
- * - a user the periods say received a channel message but who has no row there (messages moved
- *   into the channel, or sent to it after they were deactivated) gets read + historical, what
- *   Zulip shows them for it, unless Zulip had soft-deactivated them (long_term_idle): upstream
- *   makes those rows, unread, when they come back.
+ * - who received a channel message is who holds a row not marked historical
+ *   (zulip-received-runs.ts makes the periods of that), and the users Zulip had soft-deactivated
+ *   (long_term_idle) while the audit log has them subscribed: upstream writes their rows, unread,
+ *   when they come back, and so does this import, now.
  */
 import { MESSAGE_FLAG } from "../../store/schema/database.ts";
 import { ZULIP_FLAG_BITS, type ZulipFlag } from "../../formats/zulip/flags.ts";
@@ -42,25 +42,27 @@ export type FlagMessage = { id: number; senderId: number; sent: number; streamId
 /** A flag row to write. */
 export type FlagRow = { user_id: number; message_id: number; flags: number };
 
+/** The users who received a channel message: a UserMessage row not marked historical, or soft-deactivated and subscribed then. */
+export function channelReceivers(message: FlagMessage, rows: ReadonlyMap<number, number>, state: ZulipImportState, idle: ReadonlySet<number>): number[] {
+  const out: number[] = [];
+  for (const [userId, mask] of rows) if ((mask & ZULIP_FLAG_BITS.historical) === 0) out.push(userId);
+  if (message.streamId !== null) {
+    for (const userId of idle) if (!rows.has(userId) && state.history.covers(message.streamId, userId, message.id, message.sent)) out.push(userId);
+  }
+  return out;
+}
+
 /**
- * The flag rows of one message: `rows` are its UserMessage rows (user id -> flags_mask).
- * `idle` says which users Zulip had soft-deactivated.
+ * The flag rows of one message: `rows` are its UserMessage rows (user id -> flags_mask),
+ * `receivers` who received it. A receiver without a row (soft-deactivated) gets an unread one.
  */
-export function flagRowsOf(message: FlagMessage, rows: ReadonlyMap<number, number>, state: ZulipImportState, idle: ReadonlySet<number>): FlagRow[] {
+export function flagRowsOf(message: FlagMessage, rows: ReadonlyMap<number, number>, receivers: readonly number[]): FlagRow[] {
   const out: FlagRow[] = [];
-  const received = (userId: number) =>
-    userId === message.senderId ||
-    (message.streamId === null ? (message.members ?? []).includes(userId) : state.history.covers(message.streamId, userId, message.id, message.sent));
   for (const [userId, mask] of rows) {
     const flags = parleyFlags(mask);
-    if (userId === message.senderId && flags === MESSAGE_FLAG.read && received(userId)) continue;
+    if (userId === message.senderId && flags === MESSAGE_FLAG.read) continue;
     out.push({ user_id: userId, message_id: message.id, flags });
   }
-  if (message.streamId !== null) {
-    for (const userId of state.history.periods.get(message.streamId)?.keys() ?? []) {
-      if (rows.has(userId) || userId === message.senderId || idle.has(userId)) continue;
-      if (state.history.covers(message.streamId, userId, message.id, message.sent)) out.push({ user_id: userId, message_id: message.id, flags: MESSAGE_FLAG.read | MESSAGE_FLAG.historical });
-    }
-  }
+  for (const userId of receivers) if (!rows.has(userId) && userId !== message.senderId) out.push({ user_id: userId, message_id: message.id, flags: 0 });
   return out;
 }

@@ -53,7 +53,7 @@ async function writeEverything(env: ImportEnv, source: ZulipExport, state: Zulip
     files += 1;
     env.log(`messages: ${batch.file} (${files}/${source.messageFiles.length}), ${env.counts.get("messages") ?? 0} so far`);
   }
-  await insertRows(env.tx, "subscription_periods", [...state.history.rows()].map((p) => ({ realm_id: env.realmId, user_id: p.userId, stream_id: p.streamId, first_message_id: p.first, last_message_id: p.last })));
+  await insertRows(env.tx, "subscription_periods", [...state.runs.periods(state.history)].map((p) => ({ realm_id: env.realmId, user_id: p.userId, stream_id: p.streamId, first_message_id: p.first, last_message_id: p.last })));
   await writeReactions(env, source, state);
   const attachments = await writeAttachments(env, source, state);
   await writeScheduledMessages(env, source, state);

@@ -13,7 +13,7 @@ import type { MessageBatch } from "../../formats/zulip/export-reader.ts";
 import type { messageRow, Row } from "../../formats/zulip/rows.ts";
 import { count, flag, refuse, seconds, type ImportEnv } from "./import-env.ts";
 import { ZULIP_RECIPIENT, type ZulipImportState } from "./zulip-state.ts";
-import { flagRowsOf, type FlagMessage, type FlagRow } from "./zulip-flags.ts";
+import { channelReceivers, flagRowsOf, type FlagMessage, type FlagRow } from "./zulip-flags.ts";
 
 /** Upstream's prefix of resolved topics: a topic change that only adds or removes it is no move. */
 const RESOLVED_PREFIX = "✔ ";
@@ -138,7 +138,10 @@ export async function writeMessageBatch(env: ImportEnv, batch: MessageBatch, sta
   }
   const flagRows: FlagRow[] = [];
   for (const m of forFlags) {
-    flagRows.push(...flagRowsOf(m, byMessage.get(m.id) ?? new Map(), state, idle));
+    const rows = byMessage.get(m.id) ?? new Map<number, number>();
+    const receivers = m.streamId === null ? [] : channelReceivers(m, rows, state, idle);
+    if (m.streamId !== null) state.runs.observe(m.streamId, m.id, receivers, state.history);
+    flagRows.push(...flagRowsOf(m, rows, receivers));
     byMessage.delete(m.id);
   }
   if (byMessage.size > 0) refuse(`${batch.file}: user messages name message ${[...byMessage.keys()][0]}, which is not in that file`);

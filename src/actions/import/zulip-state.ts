@@ -7,6 +7,7 @@
 import { SYSTEM_GROUPS } from "../../model/roles.ts";
 import { directGroupKey } from "../../store/messages/messages.ts";
 import { ChannelHistory } from "./zulip-subscription-history.ts";
+import { ReceivedRuns } from "./zulip-received-runs.ts";
 
 /** A user as later steps need it. */
 export type ImportedUser = { isBot: boolean; isActive: boolean };
@@ -39,6 +40,8 @@ export class ZulipImportState {
   pendingConversations: NewConversation[] = [];
   /** Who received which channel messages (zulip-subscription-history.ts), once replayed. */
   history = new ChannelHistory();
+  /** Who received which channel messages, by their UserMessage rows (zulip-received-runs.ts). */
+  readonly runs = new ReceivedRuns();
   nextDirectGroupId = 1;
   nextRecipientId = 1;
   maxMessageId = 0;

@@ -1,12 +1,12 @@
 /**
- * Who received which channel messages, from the export's audit log: Zulip records each
- * subscription's creation, reactivation and deactivation (RealmAuditLog 301-303) with the newest
- * message id of the organization at that moment, and each user's deactivation and reactivation
- * (103, 104), which end and resume their receiving. Replayed per user and channel, they give
- * Parley's subscription periods, so a person who joined a private channel with protected history
- * late reads it from their joining on, as on Zulip. An event without a message id is placed by
- * its time: the period's bound is the newest message sent up to then, found as the messages
- * stream past (`ChannelHistory.see`).
+ * Each subscription's history, from the export's audit log: Zulip records each subscription's
+ * creation, reactivation and deactivation (RealmAuditLog 301-303) with the newest message id of
+ * the organization at that moment, and each user's deactivation and reactivation (103, 104),
+ * which end and resume their receiving. Replayed per user and channel, they say who is
+ * subscribed now and since when, and who received what while Zulip had soft-deactivated them
+ * (zulip-received-runs.ts combines this with the UserMessage rows into subscription periods). An
+ * event without a message id is placed by its time: its bound is the newest message sent up to
+ * then, found as the messages stream past (`ChannelHistory.see`).
  */
 import type { ZulipExport } from "../../formats/zulip/export-reader.ts";
 import { auditLogRow, type Row } from "../../formats/zulip/rows.ts";
@@ -78,17 +78,21 @@ export class ChannelHistory {
     for (const bound of this.#timeBounds) if (sent <= bound.time && id > bound.resolved) bound.resolved = id;
   }
 
-  /** The periods as rows: [first_message_id, last_message_id], empty ones left out. */
-  *rows(): Generator<{ streamId: number; userId: number; first: number; last: number | null }> {
-    for (const [streamId, byUser] of this.periods) {
-      for (const [userId, list] of byUser) {
-        for (const p of list) {
-          const first = boundId(p.from) + 1;
-          const last = p.to === null ? null : boundId(p.to);
-          if (last === null || last >= first) yield { streamId, userId, first, last };
-        }
-      }
-    }
+  /** The users with a recorded history on the channel. */
+  usersOf(streamId: number): Iterable<number> {
+    return this.periods.get(streamId)?.keys() ?? [];
+  }
+
+  /** Where the user's current period on the channel began (the id it follows), or null when they are not subscribed now. */
+  openSince(streamId: number, userId: number): number | null {
+    const list = this.periods.get(streamId)?.get(userId);
+    const last = list?.[list.length - 1];
+    return last !== undefined && last.to === null ? boundId(last.from) : null;
+  }
+
+  /** Every (channel, user) with a recorded history. */
+  *pairs(): Generator<[number, number]> {
+    for (const [streamId, byUser] of this.periods) for (const userId of byUser.keys()) yield [streamId, userId];
   }
 }
 
