@@ -1,0 +1,202 @@
+/**
+ * `npx parley import-zulip` on both stores, with the fixture export of a real upstream Zulip
+ * (../shared/fixtures/zulip-export-a/): imported once per store, then every call of the API
+ * snapshot taken on Zulip right after the export is made again as the same users (the owner, a
+ * member, a guest) and compared with Zulip's answer, within the differences docs/import.md lists
+ * (import-zulip-support.ts applies them). Damaged exports are refused and leave the store empty.
+ */
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+import { openStore } from "../../src/store/db.ts";
+import type { Database } from "../../src/store/schema/database.ts";
+import { extractTarGz } from "../../src/formats/zulip/tar-extract.ts";
+import { runCli, startServerOnStore, type CliResult, type TestServer } from "../helpers/server.ts";
+import type { Fixtures } from "../helpers/fixtures.ts";
+import { freshStore, type FreshStore } from "../helpers/stores.ts";
+import { forEachStore } from "../helpers/suite.ts";
+import { differences, FIXTURE_TARBALL, loadSnapshot, normalize, skippedCall, type NormalizeContext } from "./import-zulip-support.ts";
+
+/** The export's host: API emails such as user156@lumen.zulip.test and the system bots' addresses follow it. */
+const ENV = { EXTERNAL_URL: "https://lumen.zulip.test" };
+const snapshot = loadSnapshot();
+/** Zulip's cross-realm bots (the Notification Bot, the Welcome Bot, the email gateway), Parley's system bots after the import. */
+const SYSTEM_BOTS: NormalizeContext = { systemBotIds: new Set([1, 6, 7]) };
+
+/** The imported users' new API keys, read from the store (an export holds none). */
+async function apiKeys(store: FreshStore): Promise<Map<number, string>> {
+  const s = openStore({ databaseUrl: store.databaseUrl, dataDir: store.dataDir });
+  try {
+    const rows = await s.db.selectFrom("users").select(["id", "api_key"]).execute();
+    return new Map(rows.map((r) => [r.id, r.api_key]));
+  } finally {
+    await s.close();
+  }
+}
+
+/** Rows in the tables an import writes, and files under the uploads directory: all zero when nothing was imported. */
+async function leftovers(store: FreshStore): Promise<Record<string, number>> {
+  const s = openStore({ databaseUrl: store.databaseUrl, dataDir: store.dataDir });
+  const tables: Array<keyof Database> = ["realms", "users", "user_groups", "streams", "subscriptions", "recipients", "messages", "user_message_flags", "reactions", "attachments", "realm_emoji"];
+  try {
+    const out: Record<string, number> = {};
+    for (const table of tables) out[table] = Number((await s.db.selectFrom(table).select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+    const uploads = path.join(store.dataDir, "uploads");
+    out.files = fs.existsSync(uploads) ? fs.readdirSync(uploads, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length : 0;
+    return out;
+  } finally {
+    await s.close();
+  }
+}
+
+const NOTHING = { realms: 0, users: 0, user_groups: 0, streams: 0, subscriptions: 0, recipients: 0, messages: 0, user_message_flags: 0, reactions: 0, attachments: 0, realm_emoji: 0, files: 0 };
+
+function expectRefused(res: CliResult, message: string): void {
+  assert.equal(res.code, 1, `the import should be refused: ${res.stdout}${res.stderr}`);
+  assert.ok(res.stderr.includes("refused, nothing was imported") && res.stderr.includes(message), `stderr should say ${JSON.stringify(message)}: ${res.stderr}`);
+}
+
+forEachStore("import-zulip: the fixture export against Zulip's own answers", (kind) => {
+  let store: FreshStore;
+  let server: TestServer | undefined;
+  let imported: CliResult;
+  let keys: Map<number, string>;
+
+  before(async () => {
+    store = await freshStore(kind);
+    imported = await runCli(store, ["import-zulip", FIXTURE_TARBALL], { env: ENV });
+    assert.equal(imported.code, 0, imported.stderr);
+    keys = await apiKeys(store);
+    // The import made the store's organization: the server starts on it as on any store.
+    server = await startServerOnStore(store, {} as Fixtures, ENV);
+  });
+  after(async () => {
+    if (server) await server.stop();
+    else await store?.drop();
+  });
+
+  test("the command reports progress, what came across and what to do next", () => {
+    assert.match(imported.stderr, /import-zulip: reading a Zulip 10\.0-dev\+git export \(zerver migration 629\), 1 message files/);
+    assert.match(imported.stderr, /import-zulip: messages: messages-000001\.json \(1\/1\), 508 so far/);
+    assert.match(imported.stdout, /^Imported "Lumen Robotics" \(organization 13, from Zulip 10\.0-dev\+git\)/);
+    for (const line of ["  messages: 508", "  reactions: 178", "  uploads: 5", "  channels: 9", "  users: 12", "  bots: 3", "  custom emoji: 4", "  scheduled messages: 3"]) {
+      assert.ok(imported.stdout.includes(line), `summary lacks ${JSON.stringify(line)}:\n${imported.stdout}`);
+    }
+    assert.match(imported.stdout, /People arrive without passwords/);
+    assert.match(imported.stdout, /npx parley api-key --email/);
+  });
+
+  for (const [email, user] of Object.entries(snapshot._meta.users)) {
+    test(`${user.key} (${user.role}): every snapshot call answers as it did on Zulip`, async () => {
+      const creds = { email, apiKey: keys.get(user.user_id) ?? "" };
+      const found: string[] = [];
+      for (const [key, call] of Object.entries(snapshot[email])) {
+        if (skippedCall(call)) continue;
+        const res = await server!.api.request(call.method, call.path, creds, call.params, { validate: false });
+        const diffs = res.status !== call.status
+          ? [`status ${res.status} (Zulip ${call.status}): ${JSON.stringify(res.body).slice(0, 200)}`]
+          : differences(normalize(call.response, SYSTEM_BOTS), normalize(res.body, SYSTEM_BOTS));
+        for (const d of diffs) found.push(`${key}: ${d}`);
+      }
+      assert.deepEqual(found, []);
+    });
+  }
+
+  test("uploads, upstream's thumbnail URLs and custom emoji are served where Zulip's HTML points", async () => {
+    const ada = { email: "ada.okafor@lumenrobotics.example", apiKey: keys.get(147) ?? "" };
+    const jonas = { email: "jonas.weber@contractor.example", apiKey: keys.get(156) ?? "" };
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "parley-zexport-"));
+    try {
+      await extractTarGz(FIXTURE_TARBALL, dir);
+      const pathId = "13/ad/6Tb9laJPLB2VFNouyHQNllBc/pointcloud-frame-0412.png";
+      const original = fs.readFileSync(path.join(dir, "zexport-A/uploads", pathId));
+      const get = (url: string, creds: { email: string; apiKey: string } | null) =>
+        fetch(`${server!.url}${url}`, { headers: creds ? { authorization: `Basic ${Buffer.from(`${creds.email}:${creds.apiKey}`).toString("base64")}` } : {} });
+      for (const url of [`/user_uploads/${pathId}`, `/user_uploads/thumbnail/${pathId}/840x560.webp`]) {
+        const res = await get(url, ada);
+        assert.equal(res.status, 200, url);
+        assert.deepEqual(Buffer.from(await res.arrayBuffer()), original, url);
+      }
+      // The PDF of the private hardware-lab channel: the guest, not subscribed, may not read it.
+      assert.equal((await get("/user_uploads/13/a7/0bS1-nct5jG8E744GEPL0OWP/battery-safety-checklist.pdf", jonas)).status, 403);
+      const emoji = await get("/user_avatars/13/emoji/images/fab817e7.png", null);
+      assert.equal(emoji.status, 200);
+      assert.deepEqual(Buffer.from(await emoji.arrayBuffer()), fs.readFileSync(path.join(dir, "zexport-A/emoji/13/emoji/images/fab817e7.png")));
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("a second import is refused: the store already holds an organization", async () => {
+    const res = await runCli(store, ["import-zulip", FIXTURE_TARBALL], { env: ENV });
+    expectRefused(res, 'the store already holds the organization "Lumen Robotics"');
+  });
+});
+
+forEachStore("import-zulip: a damaged export is refused and the store stays empty", (kind) => {
+  let store: FreshStore;
+  let unpacked: string;
+  /** A copy of the fixture's unpacked export, changed by `damage`. */
+  const damagedCopy = (name: string, damage: (root: string) => void): string => {
+    const copy = path.join(path.dirname(unpacked), name);
+    fs.cpSync(unpacked, copy, { recursive: true });
+    damage(path.join(copy, "zexport-A"));
+    return copy;
+  };
+
+  before(async () => {
+    store = await freshStore(kind);
+    unpacked = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "parley-zdamaged-")), "fixture");
+    await extractTarGz(FIXTURE_TARBALL, unpacked);
+  });
+  after(async () => {
+    fs.rmSync(path.dirname(unpacked), { recursive: true, force: true });
+    await store?.drop();
+  });
+
+  test("a truncated tarball", async () => {
+    const cut = path.join(path.dirname(unpacked), "truncated.tar.gz");
+    const whole = fs.readFileSync(FIXTURE_TARBALL);
+    fs.writeFileSync(cut, whole.subarray(0, Math.floor(whole.length * 0.6)));
+    expectRefused(await runCli(store, ["import-zulip", cut], { env: ENV }), "truncated.tar.gz is not a whole gzip file (truncated or damaged");
+    assert.deepEqual(await leftovers(store), NOTHING);
+  });
+
+  test("a missing messages file", async () => {
+    const copy = damagedCopy("no-messages", (root) => fs.rmSync(path.join(root, "messages-000001.json")));
+    expectRefused(await runCli(store, ["import-zulip", copy], { env: ENV }), "messages-000001.json is missing from the export (stats.json lists it)");
+    assert.deepEqual(await leftovers(store), NOTHING);
+  });
+
+  test("a message naming a user the export does not hold", async () => {
+    const copy = damagedCopy("unknown-sender", (root) => {
+      const file = path.join(root, "messages-000001.json");
+      const data = JSON.parse(fs.readFileSync(file, "utf8"));
+      data.zerver_message[200].sender = 4242;
+      fs.writeFileSync(file, JSON.stringify(data));
+    });
+    expectRefused(await runCli(store, ["import-zulip", copy], { env: ENV }), "names sender 4242, who is not in the export");
+    assert.deepEqual(await leftovers(store), NOTHING);
+  });
+
+  test("a custom emoji without its image, found after the uploads were copied: they are removed again", async () => {
+    const copy = damagedCopy("no-emoji-image", (root) => fs.rmSync(path.join(root, "emoji/13/emoji/images/fab817e7.png")));
+    expectRefused(await runCli(store, ["import-zulip", copy], { env: ENV }), "emoji/13/emoji/images/fab817e7.png is missing from the export");
+    assert.deepEqual(await leftovers(store), NOTHING);
+  });
+});
+
+describe("import-zulip: usage", () => {
+  test("the export's path is required", async () => {
+    const store = await freshStore("sqlite");
+    try {
+      const res = await runCli(store, ["import-zulip"]);
+      assert.equal(res.code, 2);
+      assert.match(res.stderr, /usage: parley import-zulip EXPORT\.tar\.gz\|EXPORT_DIR/);
+    } finally {
+      await store.drop();
+    }
+  });
+});
