@@ -89,10 +89,13 @@ describeEachStore("attachments", { env: { UNCLAIMED_UPLOAD_WEEKS: "2" } }, (serv
     assert.deepEqual(await pollEvents(server.api, other), []);
   });
 
-  test("the sweep deletes unlinked uploads older than UNCLAIMED_UPLOAD_WEEKS, keeps linked ones", async () => {
+  test("the sweep deletes unlinked uploads older than UNCLAIMED_UPLOAD_WEEKS, keeps linked ones and those a message still to be sent links", async () => {
     const { owner } = server.fixtures;
     const stale = await upload(owner, "stale.txt", "stale");
     const kept = await upload(owner, "linked.txt", "linked");
+    const scheduled = await upload(owner, "later.txt", "later");
+    const later = Math.floor(Date.now() / 1000) + 90 * 24 * 3600;
+    expectSuccess(await server.api.post(owner, "/scheduled_messages", { type: "direct", to: JSON.stringify([owner.id]), content: `[later.txt](${scheduled.url})`, scheduled_delivery_timestamp: later }));
     const messageId = expectSuccess(await server.api.post(owner, "/messages", { type: "direct", to: JSON.stringify([owner.id]), content: "note" })).id;
     await withDb(server, (db) => db.insertInto("attachment_messages").values({ attachment_id: kept.id, message_id: messageId }).execute());
     await server.advanceClock(WEEK);
@@ -105,7 +108,9 @@ describeEachStore("attachments", { env: { UNCLAIMED_UPLOAD_WEEKS: "2" } }, (serv
     const ids = (await attachments(owner)).attachments.map((x: { id: number }) => x.id);
     assert.ok(!ids.includes(stale.id));
     assert.ok(ids.includes(kept.id));
+    assert.ok(ids.includes(scheduled.id));
     assert.ok(!onDisk(stale.pathId));
     assert.ok(onDisk(kept.pathId));
+    assert.ok(onDisk(scheduled.pathId));
   });
 });

@@ -1,5 +1,5 @@
 /** Uploaded files (attachments) and the messages that link them. */
-import { sql, type Selectable } from "kysely";
+import { sql, type Selectable, type SqlBool } from "kysely";
 import type { Db } from "../schema/types.ts";
 import type { AttachmentTable } from "../schema/database.ts";
 import { collectChunks, eachChunk, idChunks, rowChunks, valueChunks } from "../engine/chunks.ts";
@@ -119,6 +119,11 @@ export function unclaimedAttachments(db: Db, before: number, limit: number): Pro
     .selectAll()
     .where("create_time", "<", before)
     .where(({ not, exists, selectFrom }) => not(exists(selectFrom("attachment_messages").select("message_id").whereRef("attachment_messages.attachment_id", "=", "attachments.id"))))
+    // A message still to be sent that links the upload claims it too (upstream's
+    // Attachment.scheduled_messages): its link must work when it goes out.
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom("scheduled_messages").select("id").where("delivered", "=", 0).where(sql<SqlBool>`content like ('%/user_uploads/' || attachments.path_id || '%')`))),
+    )
     .orderBy("id")
     .limit(limit)
     .execute();
