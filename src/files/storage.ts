@@ -1,6 +1,6 @@
 /**
  * Local file storage under UPLOADS_DIR: message uploads in `files/<path_id>`, custom emoji in
- * `emoji/<realm_id>/<file name>`. Every relative path is checked to stay inside its area, so a
+ * `emoji/<realm_id>/<file name>`, uploaded avatars in `avatars/<realm_id>/<user_id>.png`. Every relative path is checked to stay inside its area, so a
  * crafted path can never read or delete anything else.
  */
 import fs from "node:fs/promises";
@@ -9,7 +9,7 @@ import path from "node:path";
 import { MAX_FILE_NAME_BYTES } from "./names.ts";
 
 /** The storage areas under the uploads directory. */
-type StorageArea = "files" | "emoji";
+type StorageArea = "files" | "emoji" | "avatars";
 
 /** Resolves `relative` inside `area`, or null when it is empty or would leave the area. */
 function resolveStoredPath(uploadsDir: string, area: StorageArea, relative: string): string | null {

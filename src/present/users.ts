@@ -39,8 +39,13 @@ export function gravatarUrl(email: string, version: number, medium = false): str
   return `https://secure.gravatar.com/avatar/${hash}?d=identicon${medium ? "&s=500" : ""}&version=${version}`;
 }
 
-/** The user's avatar URL (every avatar is a gravatar until uploads exist). */
-export function avatarUrl(user: Pick<UserRow, "delivery_email" | "avatar_version">, medium = false): string {
+/**
+ * The user's avatar URL: an uploaded avatar (avatar_source "U": so far only those an import
+ * brought) at `/user_avatars/<realm_id>/<user_id>[-medium].png`, served by http/routes/files.ts;
+ * otherwise the gravatar of the address.
+ */
+export function avatarUrl(user: Pick<UserRow, "id" | "realm_id" | "delivery_email" | "avatar_version" | "avatar_source">, medium = false): string {
+  if (user.avatar_source === "U") return `/user_avatars/${user.realm_id}/${user.id}${medium ? "-medium" : ""}.png?version=${user.avatar_version}`;
   return gravatarUrl(user.delivery_email, user.avatar_version, medium);
 }
 
@@ -101,7 +106,7 @@ export function presentUser(user: UserRow, opts: PresentOptions): Record<string,
   if (opts.includeIsActive) out.is_active = user.is_active === 1;
   if (opts.includeAvatarUrl) {
     // Zulip lets the client compute a gravatar only when the address it hashes is public.
-    const clientComputes = opts.clientGravatar && user.email_address_visibility === EMAIL_VISIBILITY.everyone;
+    const clientComputes = opts.clientGravatar && user.email_address_visibility === EMAIL_VISIBILITY.everyone && user.avatar_source === "G";
     out.avatar_url = clientComputes ? null : avatarUrl(user);
   }
   if (user.is_bot === 1) {

@@ -42,8 +42,6 @@ function isObject(v: Json): v is JsonObject {
 
 /** Keys dropped wherever they appear, with the reason (docs/import.md lists the same). */
 const DROPPED_KEYS: Readonly<Record<string, string>> = {
-  avatar_url: "avatar URLs: Parley serves uploaded avatars at its own URLs, and the system bots' static avatars differ",
-  avatar_url_medium: "avatar URLs, as avatar_url",
   ignored_parameters_unsupported: "Parley knows parameters that FL 321 ignored (include_all)",
   queue_id: "a new event queue",
   last_event_id: "a new event queue",
@@ -80,8 +78,30 @@ const SORT_BY: Readonly<Record<string, string>> = {
   realm_user_groups: "id",
 };
 
-/** What the normalization needs to know of the organization. */
-export type NormalizeContext = { systemBotIds: ReadonlySet<number> };
+/**
+ * What the normalization needs to know of the organization: the system bots, and whose avatar
+ * each uploaded avatar's path is (the export's avatars/records.json: "13/<hash>" -> user id).
+ */
+export type NormalizeContext = { systemBotIds: ReadonlySet<number>; avatarPaths: ReadonlyMap<string, number> };
+
+/** Reads avatars/records.json of an unpacked export into avatar paths (without extension) by user. */
+export function avatarPaths(exportRoot: string): Map<string, number> {
+  const records = JSON.parse(fs.readFileSync(`${exportRoot}/avatars/records.json`, "utf8")) as Array<{ path: string; user_profile_id: number }>;
+  return new Map(records.map((r) => [r.path.replace(/\.[a-z]+$/, ""), r.user_profile_id]));
+}
+
+/**
+ * An uploaded avatar's URL as "uploaded avatar of <user id>": Zulip names the image by a hash of
+ * the user (/user_avatars/13/<hash>.png), Parley by the user's id (/user_avatars/13/<id>.png?version=N).
+ */
+function avatarUrl(url: Json, ctx: NormalizeContext): Json {
+  if (typeof url !== "string") return url;
+  const parley = /^\/user_avatars\/\d+\/(\d+)(-medium)?\.png\?version=\d+$/.exec(url);
+  if (parley) return `uploaded avatar of ${parley[1]}${parley[2] ?? ""}`;
+  const zulip = /^\/user_avatars\/(.+?)(-medium)?\.png$/.exec(url);
+  const owner = zulip ? ctx.avatarPaths.get(zulip[1]) : undefined;
+  return owner === undefined ? url : `uploaded avatar of ${owner}${zulip?.[2] ?? ""}`;
+}
 
 /** Whether the message's history holds a content edit (FL 365: last_edit_timestamp is then the last one's time). */
 function hasContentEdit(message: JsonObject): boolean {
@@ -93,9 +113,11 @@ function normalizeMessage(message: JsonObject, ctx: NormalizeContext): void {
   if (message.type === "private") delete message.recipient_id;
   // FL 365: last_edit_timestamp counts content edits only (moves have last_moved_timestamp).
   if (!hasContentEdit(message)) delete message.last_edit_timestamp;
+  // Zulip's cross-realm bots: another realm's addresses and static avatars; Parley's system bots are the organization's.
   if (ctx.systemBotIds.has(Number(message.sender_id))) {
     delete message.sender_email;
     delete message.sender_realm_str;
+    delete message.avatar_url;
   }
   if (Array.isArray(message.display_recipient)) {
     for (const person of message.display_recipient) if (isObject(person) && ctx.systemBotIds.has(Number(person.id))) delete person.email;
@@ -120,7 +142,7 @@ function normalizeValue(value: Json, key: string, ctx: NormalizeContext): Json {
   const out: JsonObject = {};
   for (const [k, v] of Object.entries(value)) {
     if (k in DROPPED_KEYS) continue;
-    out[k] = normalizeValue(v, k, ctx);
+    out[k] = k === "avatar_url" || k === "avatar_url_medium" ? avatarUrl(v, ctx) : normalizeValue(v, k, ctx);
   }
   dropScoped(out, key);
   if (key === "messages" && "sender_id" in out) normalizeMessage(out, ctx);

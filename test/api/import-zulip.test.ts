@@ -17,13 +17,13 @@ import { runCli, startServerOnStore, type CliResult, type TestServer } from "../
 import type { Fixtures } from "../helpers/fixtures.ts";
 import { freshStore, type FreshStore } from "../helpers/stores.ts";
 import { forEachStore } from "../helpers/suite.ts";
-import { differences, FIXTURE_TARBALL, loadSnapshot, normalize, skippedCall, type NormalizeContext } from "./import-zulip-support.ts";
+import { avatarPaths, differences, FIXTURE_TARBALL, loadSnapshot, normalize, skippedCall, type NormalizeContext } from "./import-zulip-support.ts";
 
 /** The export's host: API emails such as user156@lumen.zulip.test and the system bots' addresses follow it. */
 const ENV = { EXTERNAL_URL: "https://lumen.zulip.test" };
 const snapshot = loadSnapshot();
 /** Zulip's cross-realm bots (the Notification Bot, the Welcome Bot, the email gateway), Parley's system bots after the import. */
-const SYSTEM_BOTS: NormalizeContext = { systemBotIds: new Set([1, 6, 7]) };
+const SYSTEM_BOT_IDS = new Set([1, 6, 7]);
 
 /** The imported users' new API keys, read from the store (an export holds none). */
 async function apiKeys(store: FreshStore): Promise<Map<number, string>> {
@@ -63,8 +63,13 @@ forEachStore("import-zulip: the fixture export against Zulip's own answers", (ki
   let server: TestServer | undefined;
   let imported: CliResult;
   let keys: Map<number, string>;
+  let unpacked: string;
+  let ctx: NormalizeContext;
 
   before(async () => {
+    unpacked = fs.mkdtempSync(path.join(os.tmpdir(), "parley-zexport-"));
+    await extractTarGz(FIXTURE_TARBALL, unpacked);
+    ctx = { systemBotIds: SYSTEM_BOT_IDS, avatarPaths: avatarPaths(path.join(unpacked, "zexport-A")) };
     store = await freshStore(kind);
     imported = await runCli(store, ["import-zulip", FIXTURE_TARBALL], { env: ENV });
     assert.equal(imported.code, 0, imported.stderr);
@@ -73,6 +78,7 @@ forEachStore("import-zulip: the fixture export against Zulip's own answers", (ki
     server = await startServerOnStore(store, {} as Fixtures, ENV);
   });
   after(async () => {
+    fs.rmSync(unpacked, { recursive: true, force: true });
     if (server) await server.stop();
     else await store?.drop();
   });
@@ -97,36 +103,33 @@ forEachStore("import-zulip: the fixture export against Zulip's own answers", (ki
         const res = await server!.api.request(call.method, call.path, creds, call.params, { validate: false });
         const diffs = res.status !== call.status
           ? [`status ${res.status} (Zulip ${call.status}): ${JSON.stringify(res.body).slice(0, 200)}`]
-          : differences(normalize(call.response, SYSTEM_BOTS), normalize(res.body, SYSTEM_BOTS));
+          : differences(normalize(call.response, ctx), normalize(res.body, ctx));
         for (const d of diffs) found.push(`${key}: ${d}`);
       }
       assert.deepEqual(found, []);
     });
   }
 
-  test("uploads, upstream's thumbnail URLs and custom emoji are served where Zulip's HTML points", async () => {
+  test("uploads, upstream's thumbnail URLs, custom emoji and avatars are served", async () => {
     const ada = { email: "ada.okafor@lumenrobotics.example", apiKey: keys.get(147) ?? "" };
     const jonas = { email: "jonas.weber@contractor.example", apiKey: keys.get(156) ?? "" };
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "parley-zexport-"));
-    try {
-      await extractTarGz(FIXTURE_TARBALL, dir);
-      const pathId = "13/ad/6Tb9laJPLB2VFNouyHQNllBc/pointcloud-frame-0412.png";
-      const original = fs.readFileSync(path.join(dir, "zexport-A/uploads", pathId));
-      const get = (url: string, creds: { email: string; apiKey: string } | null) =>
-        fetch(`${server!.url}${url}`, { headers: creds ? { authorization: `Basic ${Buffer.from(`${creds.email}:${creds.apiKey}`).toString("base64")}` } : {} });
-      for (const url of [`/user_uploads/${pathId}`, `/user_uploads/thumbnail/${pathId}/840x560.webp`]) {
-        const res = await get(url, ada);
-        assert.equal(res.status, 200, url);
-        assert.deepEqual(Buffer.from(await res.arrayBuffer()), original, url);
-      }
-      // The PDF of the private hardware-lab channel: the guest, not subscribed, may not read it.
-      assert.equal((await get("/user_uploads/13/a7/0bS1-nct5jG8E744GEPL0OWP/battery-safety-checklist.pdf", jonas)).status, 403);
-      const emoji = await get("/user_avatars/13/emoji/images/fab817e7.png", null);
-      assert.equal(emoji.status, 200);
-      assert.deepEqual(Buffer.from(await emoji.arrayBuffer()), fs.readFileSync(path.join(dir, "zexport-A/emoji/13/emoji/images/fab817e7.png")));
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    const root = path.join(unpacked, "zexport-A");
+    const get = (url: string, creds: { email: string; apiKey: string } | null) =>
+      fetch(`${server!.url}${url}`, { headers: creds ? { authorization: `Basic ${Buffer.from(`${creds.email}:${creds.apiKey}`).toString("base64")}` } : {} });
+    const expectImage = async (url: string, creds: { email: string; apiKey: string } | null, file: string) => {
+      const res = await get(url, creds);
+      assert.equal(res.status, 200, url);
+      assert.deepEqual(Buffer.from(await res.arrayBuffer()), fs.readFileSync(path.join(root, file)), url);
+    };
+    const pathId = "13/ad/6Tb9laJPLB2VFNouyHQNllBc/pointcloud-frame-0412.png";
+    await expectImage(`/user_uploads/${pathId}`, ada, `uploads/${pathId}`);
+    await expectImage(`/user_uploads/thumbnail/${pathId}/840x560.webp`, ada, `uploads/${pathId}`);
+    // The PDF of the private hardware-lab channel: the guest, not subscribed, may not read it.
+    assert.equal((await get("/user_uploads/13/a7/0bS1-nct5jG8E744GEPL0OWP/battery-safety-checklist.pdf", jonas)).status, 403);
+    await expectImage("/user_avatars/13/emoji/images/fab817e7.png", null, "emoji/13/emoji/images/fab817e7.png");
+    // Bruno's avatar, where GET /users/148 says it is.
+    const bruno = (await server!.api.get(ada, "/users/148")).body.user as { avatar_url: string };
+    await expectImage(bruno.avatar_url, null, "avatars/13/5ee51c32ff958fbf913086a69caa8ebfecc0e3e9.png");
   });
 
   test("a second import is refused: the store already holds an organization", async () => {

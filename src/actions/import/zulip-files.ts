@@ -2,7 +2,7 @@
  * The export's files, placed where Parley serves them: uploads under their path_id (so
  * `/user_uploads/<realm_id>/<path>` links in rendered messages keep working) and custom emoji
  * images under the organization (`/user_avatars/<realm_id>/emoji/images/<file>`, as upstream's
- * HTML names them). Each written file is recorded in the environment, so a failed import takes
+ * HTML names them), uploaded avatars where Parley serves them (present/users.ts avatarUrl). Each written file is recorded in the environment, so a failed import takes
  * its files back.
  */
 import { copyIntoStorage } from "../../files/storage.ts";
@@ -33,4 +33,21 @@ export async function copyEmoji(env: ImportEnv, source: ZulipExport): Promise<vo
     const record = records.find((r) => r.path.endsWith(`/${fileName}`)) ?? { path: `${env.realmId}/emoji/images/${fileName}` };
     env.writtenFiles.push(await copyIntoStorage(env.uploadsDir, "emoji", `${env.realmId}/${fileName}`, source.storedFile("emoji", record.path)));
   }
+}
+
+/** Each user's avatar image in the export (avatars/records.json: the `.png`, not the `.original` or a medium size). */
+export async function avatarFiles(source: ZulipExport): Promise<Map<number, string>> {
+  const out = new Map<number, string>();
+  for (const r of await source.records("avatars")) {
+    if (r.user_profile_id !== null && r.path.endsWith(".png") && !r.path.endsWith("-medium.png")) out.set(r.user_profile_id, r.path);
+  }
+  return out;
+}
+
+/** Copies the avatars of the users who uploaded one to `avatars/<realm_id>/<user_id>.png`. */
+export async function copyAvatars(env: ImportEnv, source: ZulipExport, files: ReadonlyMap<number, string>): Promise<void> {
+  for (const [userId, file] of files) {
+    env.writtenFiles.push(await copyIntoStorage(env.uploadsDir, "avatars", `${env.realmId}/${userId}.png`, source.storedFile("avatars", file)));
+  }
+  count(env, "avatars", files.size);
 }

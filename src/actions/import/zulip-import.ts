@@ -23,7 +23,7 @@ import { writeGroups } from "./zulip-groups.ts";
 import { writeChannels } from "./zulip-channels.ts";
 import { writeMessageBatch } from "./zulip-messages.ts";
 import { writeAttachments, writeReactions, writeScheduledMessages } from "./zulip-after-messages.ts";
-import { copyEmoji, copyUploads } from "./zulip-files.ts";
+import { avatarFiles, copyAvatars, copyEmoji, copyUploads } from "./zulip-files.ts";
 import { ZulipImportState } from "./zulip-state.ts";
 
 /** Tables whose rows the import writes with the export's ids: their sequences move past them. */
@@ -40,6 +40,7 @@ export type ImportTarget = { db: Kysely<Database>; engine: Engine; uploadsDir: s
 export type ImportSummary = { realmName: string; realmId: number; zulipVersion: string; counts: Map<string, number>; notes: string[] };
 
 async function writeEverything(env: ImportEnv, source: ZulipExport, state: ZulipImportState, realm: Record<string, unknown>): Promise<void> {
+  state.avatarFiles = await avatarFiles(source);
   await writeUsers(env, source, state, Number(realm.date_created));
   await writeGroups(env, source, state);
   await writeRealmSettings(env, source, realm, state);
@@ -59,6 +60,7 @@ async function writeEverything(env: ImportEnv, source: ZulipExport, state: Zulip
   await writeScheduledMessages(env, source, state);
   await copyUploads(env, source, attachments);
   await copyEmoji(env, source);
+  await copyAvatars(env, source, state.avatarFiles);
   // Every unread message of every user holds a flag row (zulip-flags.ts): watermarks at the newest.
   await insertRows(env.tx, "unread_watermarks", [...state.users.keys()].map((user_id) => ({ user_id, message_id: state.maxMessageId })));
   await resetIdSequences(env.tx, env.engine, TABLES_WITH_IDS);

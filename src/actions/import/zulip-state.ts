@@ -30,6 +30,8 @@ export class ZulipImportState {
   /** Channels by id, with their recipient row's id. */
   readonly streams = new Map<number, { recipientId: number }>();
   readonly clients = new Map<number, string>();
+  /** Each user's avatar image in the export, by user id. */
+  avatarFiles = new Map<number, string>();
   /** Zulip's recipient rows by id. */
   readonly recipients = new Map<number, { type: number; typeId: number }>();
   /** Direct conversations by member key (huddles from the export, and 1:1 ones made here). */

@@ -30,7 +30,7 @@ const CROSS_REALM_BOTS: Readonly<Record<string, { fullName: string; systemBot: b
   emailgateway: { fullName: "Email Gateway", systemBot: false },
 };
 
-function humanOrBot(env: ImportEnv, u: Row<typeof userRow>): NewUser {
+function humanOrBot(env: ImportEnv, u: Row<typeof userRow>, avatars: ReadonlyMap<number, string>): NewUser {
   const extra: Record<string, unknown> = JSON.parse(personalSettingsText(u));
   if (u.can_change_user_emails === true) extra.can_change_user_emails = true;
   return {
@@ -48,7 +48,7 @@ function humanOrBot(env: ImportEnv, u: Row<typeof userRow>): NewUser {
     password_hash: null,
     date_joined: seconds(u.date_joined),
     timezone: u.timezone,
-    avatar_source: u.avatar_source === "U" ? "U" : "G",
+    avatar_source: u.avatar_source === "U" && avatars.has(u.id) ? "U" : "G",
     avatar_version: u.avatar_version,
     is_billing_admin: flag(u.is_billing_admin),
     settings: JSON.stringify(extra),
@@ -89,6 +89,8 @@ export async function writeUsers(env: ImportEnv, source: ZulipExport, state: Zul
   const users = await source.all("realm", "zerver_userprofile", userRow);
   const crossRealm = await source.all("realm", "zerver_userprofile_crossrealm", crossRealmBotRow);
   for (const u of users) state.users.set(u.id, { isBot: u.is_bot, isActive: u.is_active });
+  const uploaded = new Set(users.filter((u) => u.avatar_source === "U").map((u) => u.id));
+  state.avatarFiles = new Map([...state.avatarFiles].filter(([userId]) => uploaded.has(userId)));
   for (const b of crossRealm) {
     if (state.users.has(b.id)) refuse(`user ${b.id} is both a user of the organization and a cross-realm bot`);
     state.users.set(b.id, { isBot: true, isActive: true });
@@ -98,7 +100,9 @@ export async function writeUsers(env: ImportEnv, source: ZulipExport, state: Zul
   }
   // Humans first: a bot's owner must exist when the bot is written.
   const ordered = [...users.filter((u) => !u.is_bot), ...users.filter((u) => u.is_bot)];
-  await insertRows(env.tx, "users", [...crossRealm.map((b) => crossRealmBot(env, b, seconds(realmCreated))), ...ordered.map((u) => humanOrBot(env, u))]);
+  await insertRows(env.tx, "users", [...crossRealm.map((b) => crossRealmBot(env, b, seconds(realmCreated))), ...ordered.map((u) => humanOrBot(env, u, state.avatarFiles))]);
+  const lost = users.filter((u) => u.avatar_source === "U" && !state.avatarFiles.has(u.id));
+  if (lost.length > 0) env.notes.push(`${lost.length} uploaded avatars are not in the export (users ${lost.map((u) => u.id).join(", ")}): they show their gravatar`);
   count(env, "users", users.filter((u) => !u.is_bot).length);
   count(env, "bots", users.filter((u) => u.is_bot).length);
   count(env, "system bots", crossRealm.length);
