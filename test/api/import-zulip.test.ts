@@ -110,6 +110,21 @@ forEachStore("import-zulip: the fixture export against Zulip's own answers", (ki
     });
   }
 
+  test("the organization's settings come across, legacy policies as the groups Zulip 11 made of them", async () => {
+    const ada = { email: "ada.okafor@lumenrobotics.example", apiKey: keys.get(147) ?? "" };
+    const body = (await server!.api.post(ada, "/register", { fetch_event_types: JSON.stringify(["realm"]) })).body as Record<string, unknown>;
+    const realm = (JSON.parse(fs.readFileSync(path.join(unpacked, "zexport-A/realm.json"), "utf8")) as { zerver_realm: Array<Record<string, unknown>> }).zerver_realm[0];
+    const sameName = [
+      "name", "message_content_edit_limit_seconds", "message_content_delete_limit_seconds", "enable_spectator_access", "default_code_block_language",
+      "enable_read_receipts", "invite_required", "move_messages_within_stream_limit_seconds", "can_create_public_channel_group", "can_move_messages_between_channels_group",
+      "can_delete_any_message_group", "can_access_all_users_group", "direct_message_permission_group", "create_multiuse_invite_group",
+    ];
+    for (const key of sameName) assert.deepEqual(body[`realm_${key}`], realm[key], key);
+    assert.equal(body.realm_new_stream_announcements_stream_id, realm.new_stream_announcements_stream);
+    // invite_to_stream_policy 1 (members), wildcard_mention_policy 5 (administrators), bot_creation_policy 1 (everyone but guests).
+    assert.deepEqual([body.realm_can_add_subscribers_group, body.realm_can_mention_many_users_group, body.realm_can_create_bots_group], [216, 213, 216]);
+  });
+
   test("uploads, upstream's thumbnail URLs, custom emoji and avatars are served", async () => {
     const ada = { email: "ada.okafor@lumenrobotics.example", apiKey: keys.get(147) ?? "" };
     const jonas = { email: "jonas.weber@contractor.example", apiKey: keys.get(156) ?? "" };

@@ -74,7 +74,7 @@ function groupSettings(realm: ZulipRealm, systemGroups: ReadonlyMap<string, numb
 /** Whether an exported value has the type of Parley's setting (null only for the time limits and the nullable ones). */
 function fitsSetting(key: string, fallback: unknown, value: unknown): boolean {
   if (value === null) return fallback === null || key.endsWith("_limit_seconds");
-  return fallback === null ? typeof value === "string" : typeof value === typeof fallback;
+  return fallback === null ? typeof value === "string" || typeof value === "number" : typeof value === typeof fallback;
 }
 
 /** The scalar settings Parley keeps that differ from its defaults, read under Zulip's names. */

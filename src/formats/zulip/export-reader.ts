@@ -65,6 +65,7 @@ export class ZulipExport {
     readonly root: string,
     readonly version: ExportVersion,
     readonly messageFiles: readonly string[],
+    readonly expectedCounts: ReadonlyMap<string, { messages: number; userMessages: number }>,
   ) {}
 
   /**
@@ -82,8 +83,8 @@ export class ZulipExport {
     const statusFile = path.join(root, "migration_status.json");
     if (!fs.existsSync(statusFile)) throw new ImportRefusedError("migration_status.json is missing: the export's Zulip version cannot be known");
     const version = checkExportVersion(await readJsonFile(statusFile, "migration_status.json"));
-    const messageFiles = await listMessageFiles(root);
-    return new ZulipExport(root, version, messageFiles);
+    const { names, counts } = await listMessageFiles(root);
+    return new ZulipExport(root, version, names, counts);
   }
 
   async #index(file: TableFile): Promise<Map<string, ByteRange>> {
@@ -150,6 +151,10 @@ export class ZulipExport {
       const messages = record.zerver_message;
       const userMessages = record.zerver_usermessage;
       if (!Array.isArray(messages) || !Array.isArray(userMessages)) throw new ImportRefusedError(`${name} lacks its zerver_message or zerver_usermessage list`);
+      const expected = this.expectedCounts.get(name);
+      if (expected && (expected.messages !== messages.length || expected.userMessages !== userMessages.length)) {
+        throw new ImportRefusedError(`${name} holds ${messages.length} messages and ${userMessages.length} user messages; stats.json says ${expected.messages} and ${expected.userMessages}`);
+      }
       yield {
         file: name,
         messages: messages.map((m, i) => parseRow(messageRow, m, `${name}: message ${i + 1}`)),
@@ -178,20 +183,27 @@ export class ZulipExport {
 }
 
 /**
- * The messages files, in order. They must be numbered from 000001 without a gap, and every one
- * stats.json lists (the exporter writes it last) must be there.
+ * The messages files, in order, with the row counts stats.json gives for each. They must be
+ * numbered from 000001 without a gap, and every one stats.json lists (the exporter writes it
+ * last) must be there.
  */
-async function listMessageFiles(root: string): Promise<string[]> {
+async function listMessageFiles(root: string): Promise<{ names: string[]; counts: Map<string, { messages: number; userMessages: number }> }> {
   const names = (await fsp.readdir(root)).filter((n) => MESSAGE_FILE.test(n)).sort();
   names.forEach((name, i) => {
     const expected = `messages-${String(i + 1).padStart(6, "0")}.json`;
     if (name !== expected) throw new ImportRefusedError(`${expected} is missing from the export (found ${name})`);
   });
+  const counts = new Map<string, { messages: number; userMessages: number }>();
   const statsFile = path.join(root, "stats.json");
-  if (fs.existsSync(statsFile)) {
-    const stats = await readJsonFile(statsFile, "stats.json");
-    const listed = stats !== null && typeof stats === "object" ? Object.keys(stats).filter((k) => /^messages-\d{6}$/.test(k)) : [];
-    for (const key of listed) if (!names.includes(`${key}.json`)) throw new ImportRefusedError(`${key}.json is missing from the export (stats.json lists it)`);
+  if (!fs.existsSync(statsFile)) return { names, counts };
+  const stats = await readJsonFile(statsFile, "stats.json");
+  const entries = stats !== null && typeof stats === "object" ? Object.entries(stats).filter(([k]) => /^messages-\d{6}$/.test(k)) : [];
+  for (const [key, value] of entries) {
+    if (!names.includes(`${key}.json`)) throw new ImportRefusedError(`${key}.json is missing from the export (stats.json lists it)`);
+    const record = value !== null && typeof value === "object" ? (value as Record<string, unknown>) : {};
+    if (typeof record.zerver_message === "number" && typeof record.zerver_usermessage === "number") {
+      counts.set(`${key}.json`, { messages: record.zerver_message, userMessages: record.zerver_usermessage });
+    }
   }
-  return names;
+  return { names, counts };
 }
