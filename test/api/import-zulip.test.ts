@@ -164,6 +164,12 @@ forEachStore("import-zulip: a damaged export is refused and the store stays empt
     return copy;
   };
 
+  /** Imports `source`, expecting the refusal `message`, and checks that nothing was written. */
+  const refusedAndEmpty = async (source: string, message: string) => {
+    expectRefused(await runCli(store, ["import-zulip", source], { env: ENV }), message);
+    assert.deepEqual(await leftovers(store), NOTHING);
+  };
+
   before(async () => {
     store = await freshStore(kind);
     unpacked = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "parley-zdamaged-")), "fixture");
@@ -178,14 +184,12 @@ forEachStore("import-zulip: a damaged export is refused and the store stays empt
     const cut = path.join(path.dirname(unpacked), "truncated.tar.gz");
     const whole = fs.readFileSync(FIXTURE_TARBALL);
     fs.writeFileSync(cut, whole.subarray(0, Math.floor(whole.length * 0.6)));
-    expectRefused(await runCli(store, ["import-zulip", cut], { env: ENV }), "truncated.tar.gz is not a whole gzip file (truncated or damaged");
-    assert.deepEqual(await leftovers(store), NOTHING);
+    await refusedAndEmpty(cut, "truncated.tar.gz is not a whole gzip file (truncated or damaged");
   });
 
   test("a missing messages file", async () => {
     const copy = damagedCopy("no-messages", (root) => fs.rmSync(path.join(root, "messages-000001.json")));
-    expectRefused(await runCli(store, ["import-zulip", copy], { env: ENV }), "messages-000001.json is missing from the export (stats.json lists it)");
-    assert.deepEqual(await leftovers(store), NOTHING);
+    await refusedAndEmpty(copy, "messages-000001.json is missing from the export (stats.json lists it)");
   });
 
   test("a message naming a user the export does not hold", async () => {
@@ -195,14 +199,12 @@ forEachStore("import-zulip: a damaged export is refused and the store stays empt
       data.zerver_message[200].sender = 4242;
       fs.writeFileSync(file, JSON.stringify(data));
     });
-    expectRefused(await runCli(store, ["import-zulip", copy], { env: ENV }), "names sender 4242, who is not in the export");
-    assert.deepEqual(await leftovers(store), NOTHING);
+    await refusedAndEmpty(copy, "names sender 4242, who is not in the export");
   });
 
   test("a custom emoji without its image, found after the uploads were copied: they are removed again", async () => {
     const copy = damagedCopy("no-emoji-image", (root) => fs.rmSync(path.join(root, "emoji/13/emoji/images/fab817e7.png")));
-    expectRefused(await runCli(store, ["import-zulip", copy], { env: ENV }), "emoji/13/emoji/images/fab817e7.png is missing from the export");
-    assert.deepEqual(await leftovers(store), NOTHING);
+    await refusedAndEmpty(copy, "emoji/13/emoji/images/fab817e7.png is missing from the export");
   });
 });
 
