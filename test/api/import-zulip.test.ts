@@ -147,6 +147,21 @@ forEachStore("import-zulip: the fixture export against Zulip's own answers", (ki
     await expectImage(bruno.avatar_url, null, "avatars/13/5ee51c32ff958fbf913086a69caa8ebfecc0e3e9.png");
   });
 
+  test("the organization goes on: new rows get ids after the imported ones, and known conversations are reused", async () => {
+    const ada = { email: "ada.okafor@lumenrobotics.example", apiKey: keys.get(147) ?? "" };
+    const sent = (await server!.api.post(ada, "/messages", { type: "stream", to: "general", topic: "after the import", content: "Hello from Parley" })).body as { id: number };
+    assert.ok(sent.id > 1970, `message id ${sent.id}`);
+    const direct = (await server!.api.post(ada, "/messages", { type: "direct", to: JSON.stringify([148]), content: "still here?" })).body as { id: number };
+    const dms = (await server!.api.get(ada, "/messages", { anchor: "newest", num_before: 5, num_after: 0, narrow: JSON.stringify([{ operator: "dm", operand: [148] }]) })).body.messages as Array<{ id: number; recipient_id: number }>;
+    assert.equal(dms[dms.length - 1].id, direct.id);
+    assert.equal(new Set(dms.map((m) => m.recipient_id)).size, 1, "the imported 1:1 conversation is the one the new message joins");
+    await server!.api.post(ada, "/users/me/subscriptions", { subscriptions: JSON.stringify([{ name: "after-import" }]) });
+    const streamId = ((await server!.api.get(ada, "/get_stream_id", { stream: "after-import" })).body as { stream_id: number }).stream_id;
+    assert.ok(streamId > 71, `channel id ${streamId}`);
+    const group = (await server!.api.post(ada, "/user_groups/create", { name: "after-import", description: "new", members: JSON.stringify([147]) })).body as { group_id: number };
+    assert.ok(group.group_id > 232, `group id ${group.group_id}`);
+  });
+
   test("a second import is refused: the store already holds an organization", async () => {
     const res = await runCli(store, ["import-zulip", FIXTURE_TARBALL], { env: ENV });
     expectRefused(res, 'the store already holds the organization "Lumen Robotics"');
