@@ -7,9 +7,11 @@
  * the snapshot's (FL 321), and newer levels add fields.
  */
 import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 
-/** The fixture's files. */
-export const FIXTURE_DIR = "/work/shared/fixtures/zulip-export-a";
+/** The fixture's files, in the shared folder beside the project (../shared/fixtures/). */
+export const FIXTURE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../shared/fixtures/zulip-export-a");
 export const FIXTURE_TARBALL = `${FIXTURE_DIR}/zulip-export-a.tar.gz`;
 
 /** One recorded call and Zulip's answer. */

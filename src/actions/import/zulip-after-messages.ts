@@ -4,12 +4,11 @@
  * them (rows here, files in zulip-files.ts), scheduled messages and reminders.
  */
 import { existingMessageIds, insertRows } from "../../store/import/bulk-insert.ts";
-import type { NewMessage } from "../../store/schema/database.ts";
 import type { ZulipExport } from "../../formats/zulip/export-reader.ts";
 import { attachmentRow, reactionRow, scheduledMessageRow, submessageRow, type Row } from "../../formats/zulip/rows.ts";
 import { count, flag, refuse, seconds, type ImportEnv } from "./import-env.ts";
 import { ZULIP_RECIPIENT, type ZulipImportState } from "./zulip-state.ts";
-import { flushConversations } from "./zulip-messages.ts";
+import { flushConversations, renderedOrText } from "./zulip-messages.ts";
 
 /** Rows checked against the store per round: bounded memory on any number of reactions. */
 const ROUND = 1000;
@@ -93,7 +92,6 @@ export async function writeScheduledMessages(env: ImportEnv, source: ZulipExport
   const out = rows.map((s) => {
     if (!state.users.has(s.sender)) refuse(`scheduled message ${s.id} names sender ${s.sender}, who is not in the export`);
     const address = scheduledAddress(s, state);
-    const rendered: NewMessage["rendered_content"] = s.rendered_content ?? `<p>${s.content.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")}</p>`;
     return {
       id: s.id,
       realm_id: env.realmId,
@@ -102,7 +100,7 @@ export async function writeScheduledMessages(env: ImportEnv, source: ZulipExport
       stream_id: address.streamId,
       topic: address.streamId === null ? "" : s.subject,
       content: s.content,
-      rendered_content: rendered,
+      rendered_content: renderedOrText(s.rendered_content, s.content),
       sending_client: state.clients.get(s.sending_client) ?? "unknown",
       scheduled_timestamp: seconds(s.scheduled_timestamp),
       read_by_sender: flag(s.read_by_sender),

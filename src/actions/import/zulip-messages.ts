@@ -23,8 +23,9 @@ const CHANNEL_WILDCARD = /<span class="user-mention(?! silent)[^"]*" data-user-i
 
 type ZulipMessage = Row<typeof messageRow>;
 
-function escapeHtml(text: string): string {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+/** The HTML Zulip rendered, or (for a message it never rendered) the text escaped in a paragraph. */
+export function renderedOrText(rendered: string | null, content: string): string {
+  return rendered ?? `<p>${content.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;")}</p>`;
 }
 
 function isResolveOnly(entry: EditHistoryEntry): boolean {
@@ -89,7 +90,7 @@ export async function flushConversations(env: ImportEnv, state: ZulipImportState
 
 function messageRowOf(env: ImportEnv, m: ZulipMessage, address: ReturnType<typeof addressOf>, state: ZulipImportState): NewMessage {
   const { history, lastEdit, lastMove } = editHistory(m);
-  const rendered = m.rendered_content ?? `<p>${escapeHtml(m.content)}</p>`;
+  const rendered = renderedOrText(m.rendered_content, m.content);
   return {
     id: m.id,
     realm_id: env.realmId,

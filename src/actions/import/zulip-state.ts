@@ -10,7 +10,7 @@ import { ChannelHistory } from "./zulip-subscription-history.ts";
 import { ReceivedRuns } from "./zulip-received-runs.ts";
 
 /** A user as later steps need it. */
-export type ImportedUser = { isBot: boolean; isActive: boolean };
+export type ImportedUser = { isActive: boolean };
 
 /** Zulip's recipient types. */
 export const ZULIP_RECIPIENT = { personal: 1, stream: 2, directGroup: 3 } as const;

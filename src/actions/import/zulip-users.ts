@@ -88,12 +88,12 @@ function crossRealmBot(env: ImportEnv, bot: Row<typeof crossRealmBotRow>, joined
 export async function writeUsers(env: ImportEnv, source: ZulipExport, state: ZulipImportState, realmCreated: number): Promise<void> {
   const users = await source.all("realm", "zerver_userprofile", userRow);
   const crossRealm = await source.all("realm", "zerver_userprofile_crossrealm", crossRealmBotRow);
-  for (const u of users) state.users.set(u.id, { isBot: u.is_bot, isActive: u.is_active });
+  for (const u of users) state.users.set(u.id, { isActive: u.is_active });
   const uploaded = new Set(users.filter((u) => u.avatar_source === "U").map((u) => u.id));
   state.avatarFiles = new Map([...state.avatarFiles].filter(([userId]) => uploaded.has(userId)));
   for (const b of crossRealm) {
     if (state.users.has(b.id)) refuse(`user ${b.id} is both a user of the organization and a cross-realm bot`);
-    state.users.set(b.id, { isBot: true, isActive: true });
+    state.users.set(b.id, { isActive: true });
   }
   for (const u of users) {
     if (u.is_bot && u.bot_owner !== null && !state.users.has(u.bot_owner)) refuse(`bot ${u.id} names owner ${u.bot_owner}, who is not in the export`);

@@ -11,7 +11,7 @@ import fsp from "node:fs/promises";
 import path from "node:path";
 import type { z } from "zod";
 import { ImportRefusedError } from "../../errors.ts";
-import { indexTables, readValue, tableRows, type ByteRange } from "./json-tables.ts";
+import { indexTables, tableRows, type ByteRange } from "./json-tables.ts";
 import { extractTarGz, type ExtractProgress } from "./tar-extract.ts";
 import { checkExportVersion, type ExportVersion } from "./version.ts";
 import { fileRecordRow, messageRow, userMessageRow, type Row } from "./rows.ts";
@@ -125,13 +125,6 @@ export class ZulipExport {
     const out: Array<z.output<S>> = [];
     for await (const row of this.rows(file, table, schema)) out.push(row);
     return out;
-  }
-
-  /** A top-level value that is not a list of rows, or undefined. */
-  async value(file: TableFile, key: string): Promise<unknown> {
-    const range = (await this.#index(file)).get(key);
-    this.#read.add(`${file}:${key}`);
-    return range ? readValue(path.join(this.root, `${file}.json`), range) : undefined;
   }
 
   /** The tables of realm.json and attachment.json the caller has not read (what this import leaves aside). */

@@ -25,8 +25,3 @@ export const ZULIP_FLAG_BITS = {
 
 /** One of Zulip's flag names. */
 export type ZulipFlag = keyof typeof ZULIP_FLAG_BITS;
-
-/** Whether the mask has the flag. */
-export function hasZulipFlag(mask: number, flag: ZulipFlag): boolean {
-  return (mask & ZULIP_FLAG_BITS[flag]) !== 0;
-}

@@ -175,10 +175,3 @@ function parseElement(parts: Buffer[], label: string, table: string): unknown {
     throw new ImportRefusedError(`${label}: a row of ${table} is not valid JSON`);
   }
 }
-
-/** A small top-level value (not a table of rows), parsed whole. */
-export async function readValue(file: string, range: ByteRange): Promise<unknown> {
-  const parts: Buffer[] = [];
-  for await (const chunk of fs.createReadStream(file, { start: range.start, end: range.end - 1 })) parts.push(chunk as Buffer);
-  return JSON.parse(Buffer.concat(parts).toString("utf8"));
-}
