@@ -12,6 +12,9 @@ import type { MutedUsersEvent } from "../src/events/kinds/alert-words.ts";
 import type { HistorySnapshot } from "../src/actions/messages/history.ts";
 import type { HistorySnapshot as ClientHistorySnapshot } from "./src/api/message-actions.ts";
 import type { ModernPresence } from "../src/present/presence.ts";
+import type { ApiUserStatus } from "../src/present/organization.ts";
+import type { OrganizationEvent } from "../src/events/kinds/organization.ts";
+import type { UserStatus } from "./src/api/people.ts";
 import type { Message, PresenceTimes, Reaction, ServerEvent, Subscription } from "./src/api/types.ts";
 import type { Stream } from "./src/api/manage.ts";
 import type { ApiDraft, ApiScheduledMessage } from "../src/present/drafts.ts";
@@ -42,4 +45,6 @@ export type ServerTypesFit = [
   Fits<DraftsEvent, EventOf<"drafts">>,
   Fits<ScheduledMessagesEvent, EventOf<"scheduled_messages">>,
   Fits<SavedSnippetsEvent, EventOf<"saved_snippets">>,
+  Fits<ApiUserStatus, UserStatus>,
+  Fits<Extract<OrganizationEvent, { type: "user_status" }>, EventOf<"user_status">>,
 ];

@@ -3,7 +3,7 @@
  * muted from its sidebar menu leaves the combined feed (loaded and live) and the channel's and
  * feed's unread counts; a topic followed from its recipient bar is marked; a user muted from the
  * user list has their messages collapsed behind a reveal and their direct messages kept out of
- * the unread counts, and is unmuted from the sender's menu. Found by role and name; every wait is
+ * the unread counts, and is unmuted from the sender's card. Found by role and name; every wait is
  * on a locator or a response.
  */
 import assert from "node:assert/strict";
@@ -104,7 +104,7 @@ describe("muting topics and users in a browser (sqlite)", () => {
     const owner = fixtures.owner.fullName;
     const users = member.getByRole("complementary", { name: "Users" });
     await users.getByRole("button", { name: `Actions for ${owner}` }).click();
-    await member.getByRole("menu", { name: owner }).getByRole("menuitem", { name: "Mute user" }).click();
+    await member.getByRole("dialog", { name: owner }).getByRole("button", { name: "Mute user" }).click();
     await users.getByRole("link", { name: new RegExp(`^${owner}, \\w+, muted$`) }).waitFor();
 
     const hidden = feed().getByRole("article", { name: /^Muted user, / });
@@ -123,9 +123,9 @@ describe("muting topics and users in a browser (sqlite)", () => {
     assert.equal(await sidebar().getByRole("link", { name: /^Combined feed/ }).getAttribute("aria-label"), before);
     assert.ok((expectSuccess(await api.get(fixtures.member, `/messages/${dm}`)).message.flags as string[]).includes("read"));
 
-    // Unmuted from the revealed message's sender menu.
+    // Unmuted from the card of the revealed message's sender.
     await revealed.getByRole("button", { name: owner, exact: true }).click();
-    await member.getByRole("menu", { name: owner }).getByRole("menuitem", { name: "Unmute user" }).click();
+    await member.getByRole("dialog", { name: owner }).getByRole("button", { name: "Unmute user" }).click();
     await hidden.first().waitFor({ state: "detached" });
     await article("First signal").waitFor();
     await users.getByRole("link", { name: new RegExp(`^${owner}, \\w+$`) }).waitFor();

@@ -4,6 +4,7 @@
  * and event types fit these, so the client cannot drift from what the server sends.
  */
 import type { ComposeToolsEvent, ComposeToolsSnapshot } from "./compose-types.ts";
+import type { ProfileField, ProfileValue, ProfileValueChange, UserStatus } from "./people.ts";
 
 /** Zulip's Message object (the fields the app reads), with the reader's flags. */
 export type Message = {
@@ -62,6 +63,10 @@ export type User = {
   is_active?: boolean;
   /** 100 owner, 200 administrator, 300 moderator, 400 member, 600 guest. */
   role?: number;
+  /** An IANA time zone ("" when unknown), the date joined (ISO), custom profile field values by field id. */
+  timezone?: string;
+  date_joined?: string;
+  profile_data?: Record<string, ProfileValue>;
 };
 
 /** The signed-in user as GET /json/session names them. */
@@ -100,6 +105,13 @@ export type UserSettings = {
   enable_stream_audible_notifications?: boolean;
   enable_stream_push_notifications?: boolean;
   enable_stream_email_notifications?: boolean;
+  enable_followed_topic_desktop_notifications?: boolean;
+  enable_followed_topic_audible_notifications?: boolean;
+  enable_followed_topic_wildcard_mentions_notify?: boolean;
+  notification_sound?: string;
+  pm_content_in_desktop_notifications?: boolean;
+  /** Off: "invisible mode", others see the user offline. */
+  presence_enabled?: boolean;
 };
 
 /** POST /register: the queue and the snapshot of the keys the app asks for. */
@@ -126,6 +138,9 @@ export type RegisterResponse = ComposeToolsSnapshot & {
   user_topics?: UserTopic[];
   /** The users the user muted, with the `muted_users` event type. */
   muted_users?: MutedUser[];
+  /** Statuses by user id, and the organization's custom profile fields (with those event types). */
+  user_status?: Record<string, UserStatus>;
+  custom_profile_fields?: ProfileField[];
   /** The organization's other settings (realm_description, the realm_can_*_group permissions, ...). */
   [key: `realm_${string}`]: unknown;
   /** Presence (slim: keyed by user id) and the server's clock and timing rules for it and typing. */
@@ -203,7 +218,7 @@ export type ServerEvent =
   | { id: number; type: "subscription"; op: "remove"; subscriptions: Array<{ stream_id: number }> }
   | { id: number; type: "subscription"; op: "update"; stream_id: number; property: string; value: unknown }
   | { id: number; type: "realm_user"; op: "add"; person: User }
-  | { id: number; type: "realm_user"; op: "update"; person: Partial<User> & { user_id: number } }
+  | { id: number; type: "realm_user"; op: "update"; person: Partial<User> & { user_id: number; custom_profile_field?: ProfileValueChange } }
   | { id: number; type: "user_settings"; op: "update"; property: string; value: unknown }
   | { id: number; type: "realm"; op: "update"; property: string; value: unknown }
   | { id: number; type: "realm"; op: "update_dict"; property: string; data: Record<string, unknown> }
@@ -217,7 +232,9 @@ export type ServerEvent =
   | { id: number; type: "typing"; op: "start" | "stop"; message_type: "direct"; sender: TypingUser; recipients: TypingUser[] }
   | { id: number; type: "typing"; op: "start" | "stop"; message_type: "stream"; sender: TypingUser; stream_id: number; topic: string }
   | { id: number; type: "presence"; presences: Record<string, PresenceTimes> }
-  | ComposeToolsEvent;
+  | ComposeToolsEvent
+  | ({ id: number; type: "user_status"; user_id: number } & UserStatus)
+  | { id: number; type: "custom_profile_fields"; fields: ProfileField[] };
 
 /** What a client needs to put a message marked unread back (FL 121). */
 export type UnreadDetail =

@@ -8,11 +8,13 @@ import * as feed from "./feed.ts";
 import { applyMutedUsers, applyUserTopic, inMutedTopic } from "./muting.ts";
 import { notifyOf } from "./notifications.ts";
 import { applyPresence } from "./presence.ts";
+import { applyProfileFields, updatedUser } from "./profile.ts";
 import { applyTyping } from "./typing.ts";
 import { dmKey, dmUserIds } from "./narrow.ts";
 import { addRecentMessage, moveRecent, removeRecent } from "./recent.ts";
 import { applyRealmSettings, channels, me, recentDms, setEntry, settings, subscriptions, topics, users } from "./store.ts";
 import * as unread from "./unread.ts";
+import { applyUserStatus } from "./user-status.ts";
 
 function onMessage(message: Message, myId: number): void {
   unread.addMessage(message, myId);
@@ -122,7 +124,7 @@ export function applyEvents(events: readonly ServerEvent[]): void {
             if (known) setEntry(users, known.user_id, { ...known, is_active: false });
             break;
           }
-          else if (known) setEntry(users, known.user_id, { ...known, ...event.person });
+          else if (known) setEntry(users, known.user_id, updatedUser(known, event.person));
           // The top bar shows the signed-in user's own name.
           const self = me.value;
           const name = event.op === "update" ? event.person.full_name : undefined;
@@ -141,6 +143,12 @@ export function applyEvents(events: readonly ServerEvent[]): void {
           break;
         case "presence":
           applyPresence(event.presences);
+          break;
+        case "user_status":
+          applyUserStatus(event.user_id, event);
+          break;
+        case "custom_profile_fields":
+          applyProfileFields(event.fields);
           break;
         case "user_topic":
           applyUserTopic(event);

@@ -7,6 +7,7 @@
 import { computed, signal } from "@preact/signals";
 import { api } from "../api/client.ts";
 import type { PresenceResponse, PresenceTimes, RegisterResponse } from "../api/types.ts";
+import { me, settings } from "./store.ts";
 
 /** A user's shown status. */
 export type PresenceStatus = "active" | "idle" | "offline";
@@ -27,13 +28,14 @@ function serverNow(): number {
   return Date.now() / 1000 + skewS;
 }
 
+/**
+ * Takes the server's times: each update is the server's current word on the users it names (a
+ * user turning invisible comes with older times), `replace` drops everyone else (a full answer).
+ */
 function merge(update: Record<string, PresenceTimes> | undefined, replace = false): void {
   if (update === undefined) return;
   const next = new Map(replace ? [] : times.value);
-  for (const [id, t] of Object.entries(update)) {
-    const old = next.get(Number(id));
-    next.set(Number(id), old ? { active_timestamp: Math.max(old.active_timestamp, t.active_timestamp), idle_timestamp: Math.max(old.idle_timestamp, t.idle_timestamp) } : t);
-  }
+  for (const [id, t] of Object.entries(update)) next.set(Number(id), t);
   times.value = next;
 }
 
@@ -63,8 +65,9 @@ export const statuses = computed(() => {
   return out;
 });
 
-/** A user's status ("offline" when nothing recent is known). */
+/** A user's status ("offline" when nothing recent is known); the user sees themselves offline in invisible mode, as upstream. */
 export function presenceOf(userId: number): PresenceStatus {
+  if (userId === me.value?.user_id && settings.value.presence_enabled === false) return "offline";
   return statuses.value.get(userId) ?? "offline";
 }
 
@@ -77,7 +80,7 @@ async function report(newUserInput: boolean): Promise<void> {
   try {
     const res: PresenceResponse = await api.presence(activeHere() ? "active" : "idle", newUserInput);
     if (res.server_timestamp !== undefined) skewS = res.server_timestamp - Date.now() / 1000;
-    merge(res.presences);
+    merge(res.presences, true);
   } catch {
     // Offline or signed out: the event queue shows it; the next report tries again.
   }

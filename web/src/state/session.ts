@@ -20,6 +20,8 @@ import { connected, loadSnapshot, me, phase } from "./store.ts";
 import { loadUnreads } from "./unread.ts";
 import { loadPresences, startPresence } from "./presence.ts";
 import { resetRecent } from "./recent.ts";
+import { loadProfileFields } from "./profile.ts";
+import { loadStatuses } from "./user-status.ts";
 import { clearTypists, loadTypingTimes } from "./typing.ts";
 
 /** The event types the app handles; the snapshot carries the matching keys. */
@@ -27,6 +29,7 @@ const EVENT_TYPES = [
   "message", "update_message", "delete_message", "update_message_flags", "reaction", "subscription",
   "realm_user", "user_settings", "recent_private_conversations", "realm", "stream", "heartbeat", "restart",
   "typing", "presence", "default_streams", "user_topic", "muted_users", ...COMPOSE_TOOLS_EVENT_TYPES,
+  "user_status", "custom_profile_fields",
 ];
 
 let queue: EventQueue | null = null;
@@ -44,6 +47,8 @@ function onSnapshot(state: RegisterResponse): void {
     refreshPermission();
     loadUnreads(state.unread_msgs, user.user_id);
     loadPresences(state);
+    loadStatuses(state);
+    loadProfileFields(state);
     loadTypingTimes(state);
     loadComposeTools(state, user.user_id);
     clearTypists();

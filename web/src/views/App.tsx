@@ -26,6 +26,8 @@ import { ShortcutsHelp } from "./ShortcutsHelp.tsx";
 import { Sidebar } from "./Sidebar.tsx";
 import { pageTitle, TopBar } from "./TopBar.tsx";
 import { UserList } from "./UserList.tsx";
+import { StatusDialog } from "./StatusDialog.tsx";
+import { UserCard } from "./UserCard.tsx";
 
 function Main() {
   useEffect(() => {
@@ -66,6 +68,8 @@ function Main() {
       <MessageDialogs />
       <ShortcutsHelp />
       <ComposeDialogs />
+      <UserCard />
+      <StatusDialog />
     </div>
   );
 }

@@ -1,5 +1,5 @@
 /**
- * One message of the feed: avatar, sender (a button opening the sender's menu), time, rendered
+ * One message of the feed: avatar, sender (a button opening the sender's card), time, rendered
  * content, edited mark, reactions and its actions (toolbar and menu, the emoji picker, the
  * in-place editor, the delete confirmation). A muted sender's message is collapsed until revealed.
  */
@@ -17,6 +17,8 @@ import { fullTime, timeOfDay, withEmojiGlyphs } from "./format.ts";
 import { DeleteDialog, MessageToolbar } from "./MessageActions.tsx";
 import { MessageEditor } from "./MessageEditor.tsx";
 import { MutedMessage } from "./MutedMessage.tsx";
+import { StatusMark } from "./StatusEmoji.tsx";
+import { toggleUserCard, useMentionButtons } from "./UserCard.tsx";
 import { UserMenuButton } from "./UserMenu.tsx";
 import "./code-highlight.css";
 import { useLinksInNewTabs } from "./RenderedHtml.tsx";
@@ -97,6 +99,7 @@ export function MessageItem({ message, continued }: { message: Message; continue
   const html = useMemo(() => withEmojiGlyphs(message.content), [message.content]);
   const contentRef = useRef<HTMLDivElement>(null);
   useLinksInNewTabs(contentRef, editing ? "" : html);
+  useMentionButtons(contentRef, editing ? "" : html);
   const myId = me.value?.user_id;
   const hidden = !revealed && message.sender_id !== myId && isUserMuted(message.sender_id);
   const pick = (emoji: EmojiChoice) => {
@@ -111,7 +114,7 @@ export function MessageItem({ message, continued }: { message: Message; continue
       onClick={() => (selectedId.value = message.id)}
     >
       <div class="message-gutter">
-        {!continued && (hidden ? <Avatar userId={0} name="?" url={null} /> : <Avatar userId={message.sender_id} name={message.sender_full_name} url={sender?.avatar_url ?? message.avatar_url} />)}
+        {!continued && (hidden ? <Avatar userId={0} name="?" url={null} /> : <span onClick={(e) => toggleUserCard(message.sender_id, e.currentTarget)}><Avatar userId={message.sender_id} name={message.sender_full_name} url={sender?.avatar_url ?? message.avatar_url} /></span>)}
       </div>
       <div class="message-body">
         <div class={`message-header${edited || moved || starred ? " marked" : ""}`}>
@@ -119,9 +122,12 @@ export function MessageItem({ message, continued }: { message: Message; continue
             (hidden ? (
               <span class="sender">Muted user</span>
             ) : (
-              <UserMenuButton userId={message.sender_id} label={message.sender_full_name} class="sender sender-button">
-                {message.sender_full_name}
-              </UserMenuButton>
+              <>
+                <UserMenuButton userId={message.sender_id} label={message.sender_full_name} class="sender sender-button">
+                  {message.sender_full_name}
+                </UserMenuButton>
+                <StatusMark userId={message.sender_id} />
+              </>
             ))}
           {edited && (
             <span class="edited" title={message.last_edit_timestamp === undefined ? undefined : `Edited ${fullTime(message.last_edit_timestamp)}`}>

@@ -1,12 +1,13 @@
-/** The top bar: the organization, the current narrow's title, search, and the user's menu. */
+/** The top bar: the organization, the current narrow's title, search, and the user's menu (AccountMenu.tsx). */
 import { useEffect, useState } from "preact/hooks";
 import { narrow } from "../state/feed.ts";
 import { sidebarOpen } from "../state/layout.ts";
 import { narrowHash, type Narrow } from "../state/narrow.ts";
 import { narrowFromSearch, searchText } from "../state/search.ts";
-import { connected, dmTitle, me, realmName, streamName } from "../state/store.ts";
+import { connected, dmTitle, realmName, streamName } from "../state/store.ts";
 import { logout } from "../state/session.ts";
 import { view } from "../state/view.ts";
+import { AccountMenu } from "./AccountMenu.tsx";
 import { SettingsButton } from "./settings/SettingsDialog.tsx";
 
 /** The title of a narrow, as the top bar and the document title show it. */
@@ -71,7 +72,6 @@ function SearchBox() {
 
 /** The bar across the top. */
 export function TopBar() {
-  const user = me.value;
   return (
     <header class="top-bar">
       <button
@@ -94,7 +94,7 @@ export function TopBar() {
         </span>
       )}
       <div class="user-menu">
-        <span class="user-name">{user?.full_name}</span>
+        <AccountMenu />
         <SettingsButton />
         <button type="button" class="button-quiet" onClick={() => void logout()}>
           Log out

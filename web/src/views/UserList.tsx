@@ -1,7 +1,7 @@
 /**
  * The right sidebar: the organization's people with presence dots (active, idle, offline),
  * the active ones first, each a link to a direct conversation with them and a menu of its own
- * (UserMenu.tsx: mute, view messages sent), muted users marked.
+ * (UserMenu.tsx: the user's card), their status emoji beside their name, muted users marked.
  */
 import { computed } from "@preact/signals";
 import { narrowHash } from "../state/narrow.ts";
@@ -9,6 +9,7 @@ import { presenceOf, type PresenceStatus } from "../state/presence.ts";
 import { isUserMuted } from "../state/muting.ts";
 import { me, users } from "../state/store.ts";
 import { PRESENCE_TITLES } from "./Sidebar.tsx";
+import { StatusMark } from "./StatusEmoji.tsx";
 import { UserMenuButton } from "./UserMenu.tsx";
 
 const ORDER: Record<PresenceStatus, number> = { active: 0, idle: 1, offline: 2 };
@@ -35,6 +36,7 @@ export function UserList() {
             <a class="sidebar-item" href={narrowHash({ kind: "dm", userIds: [user.user_id] })} aria-label={`${user.full_name}${user.user_id === myId ? " (you)" : ""}, ${status}${isUserMuted(user.user_id) ? ", muted" : ""}`}>
               <span class={`sidebar-icon presence-dot presence-${status}`} title={PRESENCE_TITLES[status]} aria-hidden="true" />
               <span class="sidebar-label">{user.full_name}</span>
+              <StatusMark userId={user.user_id} />
               {isUserMuted(user.user_id) && (
                 <span class="muted-mark" aria-hidden="true">
                   muted

@@ -1,35 +1,30 @@
 /**
- * A user's menu, from the user list and from a message's sender name: send them a direct
- * message, view the messages they sent, and mute or unmute them (POST and DELETE
- * /users/me/muted_users/{id}; not offered for oneself). The change arrives as a `muted_users` event.
+ * A user's button, in the user list and on a message's sender name: it opens the user's card
+ * (UserCard.tsx), which holds their actions (send them a direct message, view the messages they
+ * sent, mute or unmute them).
  */
 import type { ComponentChildren } from "preact";
-import { errorText } from "../state/errors.ts";
-import { showNotice } from "../state/message-menu.ts";
-import { isUserMuted, setUserMuted } from "../state/muting.ts";
-import { narrowHash } from "../state/narrow.ts";
-import { me, userName } from "../state/store.ts";
-import { MenuButton, type MenuItem } from "./ActionMenu.tsx";
+import { useRef } from "preact/hooks";
+import { userName } from "../state/store.ts";
+import { cardOpenAt, toggleUserCard } from "./UserCard.tsx";
 import "./UserMenu.css";
 
-function userItems(userId: number): MenuItem[] {
-  const items: MenuItem[] = [
-    { label: "Send direct message", run: () => (location.hash = narrowHash({ kind: "dm", userIds: [userId] })) },
-    { label: "View messages sent", run: () => (location.hash = narrowHash({ kind: "search", terms: [{ operator: "sender", operand: String(userId), negated: false }] })) },
-  ];
-  if (userId === me.value?.user_id) return items;
-  const muted = isUserMuted(userId);
-  const failed = (err: unknown) => showNotice(errorText(err, "Could not change the muting."));
-  items.push({ label: muted ? "Unmute user" : "Mute user", run: () => void setUserMuted(userId, !muted).catch(failed) });
-  return items;
-}
-
-/** The menu's button; `label` names the button (by default the user's name), its content shows. */
+/** The button; `label` names it (by default the user's name), its content shows. */
 export function UserMenuButton({ userId, label, class: className, children }: { userId: number; label?: string; class?: string; children: ComponentChildren }) {
-  const name = userName(userId);
+  const button = useRef<HTMLButtonElement>(null);
+  const name = label ?? userName(userId);
   return (
-    <MenuButton label={label ?? name} menuLabel={name} class={className} wrapperClass="user-menu" items={() => userItems(userId)}>
+    <button
+      ref={button}
+      type="button"
+      class={className ?? "toolbar-button user-card-button"}
+      aria-label={name}
+      title={name}
+      aria-haspopup="dialog"
+      aria-expanded={cardOpenAt(button.current)}
+      onClick={(e) => toggleUserCard(userId, e.currentTarget)}
+    >
       {children}
-    </MenuButton>
+    </button>
   );
 }

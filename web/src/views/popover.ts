@@ -10,25 +10,28 @@ import { useLayoutEffect } from "preact/hooks";
 const GAP_PX = 4;
 const MARGIN_PX = 8;
 
-function place(popover: HTMLElement, anchor: Element): void {
+function place(popover: HTMLElement, anchor: Element, align: Align): void {
   const a = anchor.getBoundingClientRect();
   const width = popover.offsetWidth;
   const height = popover.offsetHeight;
   const below = a.bottom + GAP_PX;
   const top = below + height <= window.innerHeight - MARGIN_PX ? below : Math.max(MARGIN_PX, a.top - height - GAP_PX);
-  const left = Math.max(MARGIN_PX, Math.min(a.right - width, window.innerWidth - width - MARGIN_PX));
+  const left = Math.max(MARGIN_PX, Math.min(align === "start" ? a.left : a.right - width, window.innerWidth - width - MARGIN_PX));
   popover.style.top = `${top}px`;
   popover.style.left = `${left}px`;
 }
 
+/** Which edges line up: the popover's right with the anchor's (a menu), or their left edges (a card). */
+type Align = "end" | "start";
+
 /** Keeps `popover` placed at the element `findAnchor` returns (from the popover's own element). */
-export function usePopoverPlacement(popover: { current: HTMLElement | null }, findAnchor: (popover: HTMLElement) => Element | null | undefined): void {
+export function usePopoverPlacement(popover: { current: HTMLElement | null }, findAnchor: (popover: HTMLElement) => Element | null | undefined, align: Align = "end"): void {
   useLayoutEffect(() => {
     const el = popover.current;
     if (el === null) return;
     const update = () => {
       const anchor = findAnchor(el);
-      if (anchor) place(el, anchor);
+      if (anchor) place(el, anchor, align);
     };
     update();
     // Its size changes as content arrives (the emoji list loads after the picker opens).
