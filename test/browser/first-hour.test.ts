@@ -18,30 +18,9 @@ import { signIn as signInAs } from "../helpers/browser.ts";
 import { useBrowserSuite } from "../helpers/browser-suite.ts";
 import { expectSuccess } from "../helpers/client.ts";
 import type { TestUser } from "../helpers/fixtures.ts";
+import { chimeCount, shownNotifications, WATCH_NOTIFICATIONS } from "../helpers/notifications-watch.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-
-/**
- * Watches what the page asks the browser's Notification API to show and how often it starts a
- * sound (the browser's own APIs, passed through): `shownNotifications` and `chimes` on window.
- * A string, so the test's compiler adds no helpers to it.
- */
-const WATCH_NOTIFICATIONS = `
-  window.shownNotifications = [];
-  window.chimes = [];
-  const Real = window.Notification;
-  window.Notification = function (title, options) {
-    window.shownNotifications.push({ title, body: (options && options.body) || "" });
-    return new Real(title, options);
-  };
-  Object.defineProperty(window.Notification, "permission", { get: () => Real.permission });
-  window.Notification.requestPermission = (...args) => Real.requestPermission(...args);
-  const start = OscillatorNode.prototype.start;
-  OscillatorNode.prototype.start = function (...args) {
-    window.chimes.push(Date.now());
-    return start.apply(this, args);
-  };
-`;
 
 describe("web app: a newcomer's first hour (sqlite)", () => {
   const suite = useBrowserSuite();
@@ -224,12 +203,12 @@ describe("web app: a newcomer's first hour (sqlite)", () => {
     // Reading another conversation than the ones written to.
     await go(member, "#narrow/is/starred");
     await heading(member).filter({ hasText: "Starred messages" }).waitFor();
-    const shown = () => member.evaluate(() => (window as unknown as { shownNotifications: Array<{ title: string; body: string }> }).shownNotifications);
+    const shown = () => shownNotifications(member);
 
     expectSuccess(await api.post(fixtures.admin, "/messages", { type: "direct", to: JSON.stringify([fixtures.member.id]), content: "Are you there?" }));
     await member.waitForFunction(() => (window as unknown as { shownNotifications: unknown[] }).shownNotifications.length === 1);
     assert.deepEqual(await shown(), [{ title: "Adam Admin", body: "Are you there?" }]);
-    assert.ok(await member.evaluate(() => (window as unknown as { chimes: number[] }).chimes.length >= 1), "a sound was played");
+    assert.ok((await chimeCount(member)) >= 1, "a sound was played");
 
     // Channel notifications on, one topic muted: its messages stay quiet, the others' do not.
     expectSuccess(await api.patch(fixtures.member, "/settings", { enable_stream_desktop_notifications: true }));
@@ -326,9 +305,9 @@ describe("web app: a newcomer's first hour (sqlite)", () => {
     await context.setOffline(false);
     await alert.waitFor({ state: "detached" });
 
-    // The page's icon (inline in index.html) is an image the browser loads.
+    // The page's icon (inline in index.html; with the unread count drawn on it while anything is unread) is an image the browser loads.
     const href = await member.locator("link[rel=icon]").getAttribute("href");
-    assert.ok(href?.startsWith("data:image/svg+xml,"));
+    assert.match(href ?? "", /^data:image\/(svg\+xml|png)[,;]/);
     const loads = await member.evaluate(
       (src) =>
         new Promise((resolve) => {

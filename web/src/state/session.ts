@@ -11,7 +11,7 @@ import { loadChannelRights } from "./channels.ts";
 import { applyEvents } from "./events.ts";
 import * as feed from "./feed.ts";
 import { loadMuting } from "./muting.ts";
-import { refreshPermission } from "./notifications.ts";
+import { refreshPermission, watchPermission } from "./notifications.ts";
 import { parseHash } from "./narrow.ts";
 import { clearNetworkError, forget as forgetCompose } from "./compose.ts";
 import { COMPOSE_TOOLS_EVENT_TYPES, forgetComposeTools, loadComposeTools } from "./compose-tools.ts";
@@ -76,6 +76,7 @@ function startQueue(): void {
     { snapshot: onSnapshot, events: applyEvents, connected: onConnected, signedOut: showLogin },
   );
   queue.start();
+  watchPermission();
   stopPresence?.();
   stopPresence = startPresence();
 }

@@ -26,6 +26,8 @@ import { ShortcutsHelp } from "./ShortcutsHelp.tsx";
 import { Sidebar } from "./Sidebar.tsx";
 import { pageTitle, TopBar } from "./TopBar.tsx";
 import { UserList } from "./UserList.tsx";
+import { useFaviconCount } from "./favicon.ts";
+import { NotificationBanner } from "./NotificationBanner.tsx";
 import { StatusDialog } from "./StatusDialog.tsx";
 import { UserCard } from "./UserCard.tsx";
 
@@ -50,11 +52,13 @@ function Main() {
   useEffect(() => {
     document.title = `${unread > 0 ? `(${unread}) ` : ""}${pageTitle()} - ${realmName.value || "Parley"}`;
   }, [narrow.value, view.value, realmName.value, unread]);
+  useFaviconCount(unread);
   return (
     <div class="app">
       <TopBar />
       <Sidebar />
       <main class="center" aria-label={pageTitle()}>
+        <NotificationBanner />
         {view.value === "inbox" && <Inbox />}
         {view.value === "recent" && <Recent />}
         {view.value === "messages" && <Feed />}

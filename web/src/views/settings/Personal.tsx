@@ -65,6 +65,9 @@ export function ProfileScreen() {
   );
 }
 
+/** The settings that turn desktop notifications on. */
+const DESKTOP_SETTINGS: ReadonlySet<BooleanSetting> = new Set(["enable_desktop_notifications", "enable_stream_desktop_notifications", "enable_followed_topic_desktop_notifications"]);
+
 /** A checkbox saving one boolean setting as it changes. */
 export function SettingCheckbox({ name, label }: { name: BooleanSetting; label: string }) {
   const action = useAction();
@@ -78,7 +81,7 @@ export function SettingCheckbox({ name, label }: { name: BooleanSetting; label: 
           onChange={(e) => {
             const on = e.currentTarget.checked;
             // Turning desktop notifications on asks the browser's permission too (the click allows the prompt).
-            if (on && (name === "enable_desktop_notifications" || name === "enable_stream_desktop_notifications")) void askPermission();
+            if (on && DESKTOP_SETTINGS.has(name)) void askPermission();
             void action.run(() => saveSetting(name, on));
           }}
         />
@@ -115,7 +118,10 @@ export function NotificationsScreen() {
       <BrowserPermission />
       <SettingCheckbox name="enable_desktop_notifications" label="Desktop notifications for direct messages and mentions" />
       <SettingCheckbox name="enable_stream_desktop_notifications" label="Desktop notifications for channel messages" />
+      <SettingCheckbox name="enable_followed_topic_desktop_notifications" label="Desktop notifications for followed topics" />
       <SettingCheckbox name="enable_sounds" label="Audible notifications" />
+      <SettingCheckbox name="enable_stream_audible_notifications" label="Audible notifications for channel messages" />
+      <SettingCheckbox name="enable_followed_topic_audible_notifications" label="Audible notifications for followed topics" />
       <SettingCheckbox name="wildcard_mentions_notify" label="Notify me of @all and @everyone mentions" />
       <SettingCheckbox name="enable_offline_email_notifications" label="Email me when I am offline" />
       <SettingCheckbox name="enable_offline_push_notifications" label="Mobile notifications when I am offline" />
