@@ -68,6 +68,8 @@ describe("web app in a browser (sqlite)", () => {
     await context.close();
 
     ({ page: owner } = await suite.open());
+    // Notifications allowed, as a user who took the app's offer: no offer banner in the screenshot.
+    await owner.context().grantPermissions(["notifications"], { origin: server.url });
     await signIn(owner, server.fixtures.owner);
     await owner.getByRole("navigation").getByRole("link", { name: "lobby", exact: true }).waitFor();
     await owner.getByRole("button", { name: "Log out" }).waitFor();
@@ -147,6 +149,7 @@ describe("web app in a browser (sqlite)", () => {
     await owner.screenshot({ path: path.join(ROOT, "docs/screenshot.png") });
 
     const { context, page: phone } = await suite.open({ width: 390, height: 844 });
+    await context.grantPermissions(["notifications"], { origin: server.url });
     await signIn(phone, fixtures.owner, "#inbox");
     await phone.getByRole("region", { name: "Inbox" }).getByRole("link", { name: "standup, 1 unread", exact: true }).waitFor();
     await phone.screenshot({ path: path.join(ROOT, "docs/screenshot-phone.png") });
