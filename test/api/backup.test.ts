@@ -114,7 +114,11 @@ forEachStore("backup and restore", (kind) => {
     restored = await startServerOnStore(target, original.fixtures, { EXTERNAL_URL: original.url });
 
     for (const user of [owner, member, original.fixtures.bot]) {
-      assert.deepEqual(expectSuccess(await restored.api.get(user, "/users/me")), expectSuccess(await original.api.get(user, "/users/me")));
+      // The newest message id differs: the original went on receiving sends after the backup's moment.
+      const restoredMe = expectSuccess(await restored.api.get(user, "/users/me"));
+      const originalMe = expectSuccess(await original.api.get(user, "/users/me"));
+      assert.ok(restoredMe.max_message_id <= originalMe.max_message_id);
+      assert.deepEqual({ ...restoredMe, max_message_id: null }, { ...originalMe, max_message_id: null });
     }
     const key = expectSuccess(await restored.api.post(null, "/fetch_api_key", { username: member.email, password: member.password }));
     assert.equal(key.api_key, member.apiKey);
