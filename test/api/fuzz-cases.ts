@@ -14,7 +14,8 @@ import { basicAuth, type Credentials } from "../helpers/client.ts";
  * registered.
  */
 export const RAW_ROUTES = [
-  "/user_uploads/temporary/:token/:filename", "/user_uploads/:realm_id_str/*", "/user_avatars/:realm_id/emoji/images/:file_name",
+  "/user_uploads/temporary/:token/:filename", "/user_uploads/:realm_id_str/*", "/user_uploads/thumbnail/*", "/user_avatars/:realm_id/emoji/images/:file_name",
+  "/user_avatars/:realm_id/:file_name",
   "/static/generated/emoji/emoji_api.json", "/static/images/unknown-user-avatar.png", "/", "/static/webapp/:file", "/*",
 ];
 
@@ -286,7 +287,9 @@ export function rawRouteCases(ids: Ids, member: Record<string, string>): Case[] 
   const real: Record<string, Record<string, string>> = {
     "/user_uploads/temporary/:token/:filename": { token: ids.token, filename: "fuzz.txt" },
     "/user_uploads/:realm_id_str/*": { realm_id_str: String(ids.realm), "*": ids.uploadPath.split("/").slice(1).join("/") },
+    "/user_uploads/thumbnail/*": { "*": `${ids.realm}/${ids.uploadPath.split("/").slice(1).join("/")}/840x560.webp` },
     "/user_avatars/:realm_id/emoji/images/:file_name": { realm_id: String(ids.realm), file_name: "1.png" },
+    "/user_avatars/:realm_id/:file_name": { realm_id: String(ids.realm), file_name: "1.png" },
     "/static/webapp/:file": { file: "main.js" },
     "/*": { "*": "join/some-token/" },
   };
