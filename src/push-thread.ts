@@ -21,7 +21,7 @@ import { systemClock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import { makeLogger } from "./log.ts";
 import type { ServerDeps } from "./actions/context.ts";
-import type { QueueHolders } from "./actions/push/message-notify.ts";
+import type { QueueHolders } from "./actions/push/away.ts";
 import { localRelayWakes, startPushRelayWorker, type PushRelayWorker } from "./actions/push/relay-worker.ts";
 import type { EventBus } from "./events/bus.ts";
 import type { Delivery } from "./events/types.ts";

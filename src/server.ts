@@ -12,7 +12,7 @@ import { QueueManager } from "./events/queue-manager.ts";
 import { keepLoadedQueues, loadQueues, queuesFile, saveQueues } from "./events/persist.ts";
 import { busChannel, RedisBus } from "./events/redis-bus.ts";
 import { ProcessRegistry } from "./events/process-registry.ts";
-import type { QueueHolders } from "./actions/push/message-notify.ts";
+import type { QueueHolders } from "./actions/push/away.ts";
 import type { Logger } from "pino";
 import { openRateLimits } from "./rate-limit.ts";
 import { startAttachmentSweep } from "./actions/attachments/sweep.ts";

@@ -8,26 +8,25 @@
  * remotes/push/e2ee/notify with the payload sealed per device for E2EE registrations.
  */
 import { realmSettings } from "../../permissions/realm-settings.ts";
-import { pushText, truncatePushText, mentionsIn } from "../../present/push-content.ts";
+import { pushText, truncatePushText } from "../../present/push-content.ts";
 import { e2eeMessagePayload, legacyApnsMessage, legacyFcmMessage, withUnknownSender, type PushFor, type PushMessage, type PushRealm } from "../../present/push-payloads.ts";
 import { avatarUrl, unknownUserAvatarUrl } from "../../present/users.ts";
 import { idsWithoutAccessTo } from "../../permissions/user-access.ts";
-import { PRESENCE_OFFLINE_THRESHOLD_SECONDS } from "../../present/presence.ts";
 import { apiEmail } from "../../model/emails.ts";
-import { effectiveMemberIds } from "../../store/groups/group-membership.ts";
 import { defaultFlagBits } from "../../store/messages/message-flags.ts";
 import { directRecipientMembers, getMessage } from "../../store/messages/messages.ts";
 import { insertPushRelayJob, insertPushRelayJobs } from "../../store/push/push.ts";
 import type { PushRelayJobRow } from "../../store/schema/push.ts";
-import { flagRowsOfUsers, insertActiveNotifications, lastActiveTimes, phoneOwnerIds, phonesOfUsers, usersNotifiedOf, type UserPhones } from "../../store/push/push-notifications.ts";
+import { flagRowsOfUsers, insertActiveNotifications, phoneOwnerIds, phonesOfUsers, usersNotifiedOf, type UserPhones } from "../../store/push/push-notifications.ts";
 import { MESSAGE_FLAG, type MessageRow, type RealmRow, type UserRow } from "../../store/schema/database.ts";
 import { getStreamsByIds } from "../../store/channels/streams.ts";
 import { subscriberIds } from "../../store/channels/subscriptions.ts";
 import type { Db } from "../../store/schema/types.ts";
-import { groupsByIds } from "../../store/groups/user-groups.ts";
 import { usersByIds } from "../../store/users/users.ts";
 import type { Config } from "../../config.ts";
 import type { DoEnv } from "../context.ts";
+import { awayUsers, type QueueHolders } from "./away.ts";
+import { mentioningGroup, messageMentions } from "./mentioned-groups.ts";
 import { notifyCallRows } from "./notify-calls.ts";
 import { notifyFacts, type NotifyFacts, type SentMessage } from "./notify-facts.ts";
 import { relayCallQueued } from "./relay-signal.ts";
@@ -54,7 +53,7 @@ export async function doQueueMessagePush(
   if (owners.size === 0) return;
   const candidates = recipientIds.filter((id) => owners.has(id) && id !== sent.message.sender_id);
   if (candidates.length === 0) return;
-  const facts = await notifyFacts(tx, sent, candidates);
+  const facts = await notifyFacts(tx, sent, candidates, "push");
   if (facts.length === 0) return;
   const fields: MessageJobFields = edit ? { message_id: sent.message.id, recipients: facts, edit: true } : { message_id: sent.message.id, recipients: facts };
   await insertPushRelayJob(tx, { realm_id: env.realm.id, user_id: null, call: "message", fields: JSON.stringify(fields), due_at_ms: nowMs });
@@ -78,26 +77,8 @@ export async function doQueueEditPush(tx: Db, env: Pick<DoEnv, "realm" | "config
  */
 type MessageJobFields = { message_id: number; recipients?: NotifyFacts; edit?: true; user_ids?: number[] };
 
-/**
- * Of these users, those with an event queue that takes message events (Zulip's
- * receiver_is_off_zulip, negated). Asked of the process that holds the queues: the worker may
- * run on a thread of its own (push-thread.ts).
- */
-export type QueueHolders = (userIds: number[]) => Promise<ReadonlySet<number>>;
-
 /** What deciding reads besides the database: the settings, and who has an open event queue. */
 export type NotifyEnv = { config: Config; usersWithMessageQueues: QueueHolders };
-
-/** Those of `userIds` away now: no event queue open, or no "active" presence lately (upstream's idle). */
-async function awayUsers(tx: Db, env: NotifyEnv, realm: RealmRow, userIds: number[], nowSeconds: number): Promise<Set<number>> {
-  const [lastActive, withQueues] = await Promise.all([lastActiveTimes(tx, realm.id, userIds), env.usersWithMessageQueues(userIds)]);
-  return new Set(
-    userIds.filter((id) => {
-      const active = lastActive.get(id);
-      return !withQueues.has(id) || active === undefined || nowSeconds - active > PRESENCE_OFFLINE_THRESHOLD_SECONDS;
-    }),
-  );
-}
 
 /** A job's recipients and their reasons: as recorded, or (a job from before facts were recorded) decided on the state now. */
 async function recordedFacts(tx: Db, realm: RealmRow, message: MessageRow, fields: MessageJobFields): Promise<NotifyFacts> {
@@ -107,7 +88,7 @@ async function recordedFacts(tx: Db, realm: RealmRow, message: MessageRow, field
   const owners = await phoneOwnerIds(tx, realm.id);
   const candidates = members.filter((id) => owners.has(id) && (only === null || only.has(id)));
   const flags = await flagRowsOfUsers(tx, message.id, candidates);
-  return notifyFacts(tx, { message, flagsOf: (id) => flags.get(id) ?? defaultFlagBits(id, message) }, candidates);
+  return notifyFacts(tx, { message, flagsOf: (id) => flags.get(id) ?? defaultFlagBits(id, message) }, candidates, "push");
 }
 
 /** Who received the message: a channel's subscribers, or a direct message's members. */
@@ -144,19 +125,6 @@ async function pushMessage(tx: Db, realm: RealmRow, siteUrl: string, message: Me
 }
 
 /**
- * The group whose mention notified a user who was not mentioned by name: of the mentioned groups
- * they are in, the smallest (Zulip's choice).
- */
-async function mentionedGroups(tx: Db, realmId: number, html: string): Promise<{ personal: Set<number>; groups: Array<{ id: number; name: string; members: Set<number> }> }> {
-  const { userIds, groupIds } = mentionsIn(html);
-  const rows = groupIds.length === 0 ? [] : await groupsByIds(tx, realmId, groupIds);
-  const groups = [];
-  for (const row of rows) groups.push({ id: row.id, name: row.name ?? "", members: new Set(await effectiveMemberIds(tx, row.id)) });
-  groups.sort((a, b) => a.members.size - b.members.size || a.id - b.id);
-  return { personal: userIds, groups };
-}
-
-/**
  * The "message" job's work, in its transaction: of the recipients the send recorded (`fieldsText`,
  * the job's fields), those who still have a phone, have not read the message and, if at their
  * desk, take notifications there, are notified for their first reason; their relay calls queued,
@@ -176,7 +144,7 @@ export async function doNotifyMessage(tx: Db, env: NotifyEnv, realm: RealmRow, f
   const sender = users.find((u) => u.id === message.sender_id && u.is_active === 1);
   const owners = users.filter((u) => u.id !== message.sender_id && u.is_active === 1 && ((flags.get(u.id) ?? 0) & MESSAGE_FLAG.read) === 0);
   if (!sender || owners.length === 0) return [];
-  const away = await awayUsers(tx, env, realm, owners.map((u) => u.id), Math.floor(time.nowMs / 1000));
+  const away = await awayUsers(tx, realm.id, env.usersWithMessageQueues, owners.map((u) => u.id), Math.floor(time.nowMs / 1000));
   const notified = owners.flatMap((user) => {
     const trigger = pushTrigger(reasons.get(user.id) ?? 0, away.has(user.id));
     return trigger === null ? [] : [{ user, trigger }];
@@ -195,10 +163,10 @@ export async function doNotifyMessage(tx: Db, env: NotifyEnv, realm: RealmRow, f
   // Guests who may not access the sender (only a channel message's can) are told of "Unknown user".
   const hiddenFrom = message.stream_id === null ? new Set<number>() : await idsWithoutAccessTo(tx, realm, sender, notified.map((n) => n.user.id));
   const unknownSender = hiddenFrom.size > 0 ? withUnknownSender(described, new URL(siteUrl).host, unknownUserAvatarUrl(siteUrl)) : described;
-  const mentions = notified.some((n) => n.trigger === "mentioned") ? await mentionedGroups(tx, realm.id, message.rendered_content) : null;
+  const mentions = notified.some((n) => n.trigger === "mentioned") ? await messageMentions(tx, realm.id, message.rendered_content) : null;
   const rows = [];
   for (const { user, trigger } of notified) {
-    const group = trigger === "mentioned" && mentions && !mentions.personal.has(user.id) ? mentions.groups.find((g) => g.members.has(user.id)) : undefined;
+    const group = trigger === "mentioned" && mentions ? mentioningGroup(mentions, user.id) : undefined;
     const to: PushFor = { userId: user.id, trigger, mentionedGroup: group ? { id: group.id, name: group.name } : null };
     const m = hiddenFrom.has(user.id) ? unknownSender : described;
     const payloads = { apns: legacyApnsMessage(pushRealm, m, to), fcm: legacyFcmMessage(pushRealm, m, to), e2ee: e2eeMessagePayload(pushRealm, m, to) };

@@ -24,26 +24,28 @@ export const phoneOwnerIds = cachedRealmValue("users with a phone", ["push_devic
 });
 
 /** A subscription's notification overrides (null: the user's setting) and muting. */
-export type PushOverrides = { push_notifications: number | null; wildcard_mentions_notify: number | null; is_muted: number };
+export type NotifyOverrides = { push_notifications: number | null; email_notifications: number | null; wildcard_mentions_notify: number | null; is_muted: number };
 
 /**
- * The channel's active subscriptions that override a notification setting or are muted, by user
- * id (the others follow their users' settings). Kept by the read cache, as the send asks it for
- * every message when a relay is configured; shared: not to change.
+ * The channel's active subscriptions that override a push or email notification setting or are
+ * muted, by user id (the others follow their users' settings). Kept by the read cache, as the
+ * send asks it for every message when a relay or SMTP_URL is configured; shared: not to change.
  */
-export const channelPushOverrides = cachedRead(
-  "push overrides of a channel",
+export const channelNotifyOverrides = cachedRead(
+  "notification overrides of a channel",
   ["subscriptions"],
   (realmId: number, streamId: number) => `${realmId}/${streamId}`,
-  (value: ReadonlyMap<number, PushOverrides>) => value,
-  async (db, realmId, streamId): Promise<ReadonlyMap<number, PushOverrides>> => {
+  (value: ReadonlyMap<number, NotifyOverrides>) => value,
+  async (db, realmId, streamId): Promise<ReadonlyMap<number, NotifyOverrides>> => {
     const rows = await db
       .selectFrom("subscriptions")
-      .select(["user_id", "push_notifications", "wildcard_mentions_notify", "is_muted"])
+      .select(["user_id", "push_notifications", "email_notifications", "wildcard_mentions_notify", "is_muted"])
       .where("realm_id", "=", realmId)
       .where("stream_id", "=", streamId)
       .where("active", "=", 1)
-      .where((eb) => eb.or([eb("push_notifications", "is not", null), eb("wildcard_mentions_notify", "is not", null), eb("is_muted", "=", 1)]))
+      .where((eb) =>
+        eb.or([eb("push_notifications", "is not", null), eb("email_notifications", "is not", null), eb("wildcard_mentions_notify", "is not", null), eb("is_muted", "=", 1)]),
+      )
       .execute();
     return new Map(rows.map(({ user_id, ...overrides }) => [user_id, overrides]));
   },
@@ -51,7 +53,7 @@ export const channelPushOverrides = cachedRead(
 
 /**
  * Every visibility policy set for one topic of a channel (case-insensitive), by user id, through
- * the index of migration 0031. Kept by the read cache as channelPushOverrides; shared: not to change.
+ * the index of migration 0031. Kept by the read cache as channelNotifyOverrides; shared: not to change.
  */
 export const topicPolicies = cachedRead(
   "policies of a topic",
