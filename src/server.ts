@@ -19,6 +19,7 @@ import { startAttachmentSweep } from "./actions/attachments/sweep.ts";
 import { startScheduledMessageWorker } from "./actions/messages/scheduled-worker.ts";
 import { startOutgoingWebhookWorker } from "./actions/bots/outgoing-webhook-worker.ts";
 import { startEmailWorker } from "./actions/email/worker.ts";
+import { startEmailNotificationWorker } from "./actions/email-notifications/worker.ts";
 import { presenceWriteBehind } from "./actions/users/presence.ts";
 import { makeLogger } from "./log.ts";
 import { startPushWorker } from "./push-thread.ts";
@@ -87,9 +88,11 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const app = await buildApp({ ...deps, services, rateLimits, endpoints, rawRoutes: routes.rawRoutes, processes });
   const attachmentSweep = startAttachmentSweep({ db: store.db, clock, config, log });
   const scheduledWorker = await startScheduledMessageWorker(deps);
-  const pushRelayWorker = startPushWorker(deps, queueHolders(queues, processes, log));
+  const holders = queueHolders(queues, processes, log);
+  const pushRelayWorker = startPushWorker(deps, holders);
   const webhookWorker = startOutgoingWebhookWorker(deps);
   const emailWorker = startEmailWorker(deps);
+  const emailNotificationWorker = startEmailNotificationWorker(deps, holders);
   const address = await app.listen({ host: config.host, port: config.port });
   // Polls that other processes held for this one's saved queues while it restarted come here now.
   await processes?.serving();
@@ -113,6 +116,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       attachmentSweep.stop();
       await scheduledWorker.stop();
       await webhookWorker.stop();
+      await emailNotificationWorker?.stop();
       await emailWorker?.stop();
       await pushRelayWorker.stop();
       await presenceWrites.close();

@@ -170,7 +170,7 @@ function serverKeys(ctx: SnapshotCtx, settings: RealmSettings): Record<string, u
     server_max_deactivated_realm_deletion_days: DEACTIVATED_REALM_DELETION_DAYS.max,
     // No topic summarization model on this server.
     server_can_summarize_topics: false,
-    settings_send_digest_emails: false,
+    settings_send_digest_emails: ctx.config.smtp !== null,
     zulip_plan_is_not_limited: true,
     upgrade_text_for_wide_organization_logo: "",
     development_environment: false,

@@ -34,6 +34,7 @@ import { alertedReceiverIds } from "../users/alert-words.ts";
 import type { AuthedCtx, DoEnv } from "../context.ts";
 import { doQueueOutgoingWebhooks } from "./outgoing-webhook-trigger.ts";
 import { doQueueMessagePush } from "../push/message-notify.ts";
+import { doQueueMessageEmails } from "../email-notifications/queue.ts";
 import { loadRenderContext } from "./render-context.ts";
 import { defaultReadBySender, normalizeContent, normalizeTopic } from "./send-content.ts";
 import { checkCanPost, checkCanSendDirect, parseDirectRecipients, parseStreamIndicator, resolveDirectUsers, resolveStream } from "./send-recipients.ts";
@@ -86,7 +87,7 @@ export type SendRequest = {
   storedFlags: ReadonlyMap<number, number>;
   queueId: string | null;
   localId: string | null;
-  /** Whether receivers may get phone notifications of it (doQueueMessagePush). */
+  /** Whether receivers may get phone notifications and missed-message emails of it (doQueueMessagePush, doQueueMessageEmails). */
   notifyExternally: boolean;
 };
 
@@ -280,10 +281,12 @@ export async function doSendInsertedMessage(tx: Db, env: SendEnv, request: SendR
   const { message } = inserted;
   await claimAttachments(tx, env.realm.id, sender.id, message.id, request.rendered.linkedUploadPaths, env.emit);
   await doQueueOutgoingWebhooks(tx, env, message.id, request);
-  if (env.config.pushRelay !== null && request.notifyExternally) {
-    // Who its phones may notify, and why, as of now: before this send's own automatic follows.
-    const pushed = { message, flagsOf: (id: number) => request.storedFlags.get(id) ?? defaultFlagBits(id, message) };
-    await doQueueMessagePush(tx, env, pushed, request.receiverIds, env.clock.nowMs());
+  if ((env.config.pushRelay !== null || env.config.smtp !== null) && request.notifyExternally) {
+    // Who its phones and missed-message emails may notify, and why, as of now: before this
+    // send's own automatic follows.
+    const sent = { message, flagsOf: (id: number) => request.storedFlags.get(id) ?? defaultFlagBits(id, message) };
+    await doQueueMessagePush(tx, env, sent, request.receiverIds, env.clock.nowMs());
+    await doQueueMessageEmails(tx, env, sent, request.receiverIds);
   }
   const event = await messageEvent(env, tx, message, request);
   const result: SendMessageResult = { id: message.id };

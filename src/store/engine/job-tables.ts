@@ -1,12 +1,12 @@
 /**
- * The shared queries of job tables (outgoing_webhook_jobs, push_relay_jobs, email_jobs): rows with a
+ * The shared queries of job tables (outgoing_webhook_jobs, push_relay_jobs, email_jobs, email_notify_jobs): rows with a
  * `due_at_ms` and `failed_tries`, taken by moving `due_at_ms` forward in an UPDATE guarded by
  * the due time the taker read, so of two processes sharing the database only one takes a job.
  */
 import type { Db } from "../schema/types.ts";
 
 /** The tables run by actions/job-loop.ts. */
-export type JobTableName = "outgoing_webhook_jobs" | "push_relay_jobs" | "email_jobs";
+export type JobTableName = "outgoing_webhook_jobs" | "push_relay_jobs" | "email_jobs" | "email_notify_jobs";
 
 /** What every job row holds. */
 type JobColumns = { id: number; due_at_ms: number; failed_tries: number };

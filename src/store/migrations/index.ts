@@ -31,6 +31,7 @@ import { pushTokenRelayMigration } from "./0031-push-token-relay.ts";
 import { signupChecksMigration } from "./0032-signup-checks.ts";
 import { welcomeMessageMigration } from "./0034-welcome-message.ts";
 import { accountsMigration } from "./0035-accounts.ts";
+import { emailNotificationsMigration } from "./0036-email-notifications.ts";
 
 /** All migrations by name; names sort in the order they run. */
 export function migrations(engine: Engine): Record<string, Migration> {
@@ -66,5 +67,6 @@ export function migrations(engine: Engine): Record<string, Migration> {
     "0032-signup-checks": signupChecksMigration(engine),
     "0034-welcome-message": welcomeMessageMigration(),
     "0035-accounts": accountsMigration(engine),
+    "0036-email-notifications": emailNotificationsMigration(engine),
   };
 }

@@ -26,6 +26,7 @@ import type { PushActiveNotificationTable, PushDeviceTable, PushDeviceTokenTable
 import type { EmailJobTable, InviteTable, RealmDomainTable } from "./invites.ts";
 import type { SessionTable } from "./sessions.ts";
 import type { AccountTokenTable } from "./account-tokens.ts";
+import type { DigestEmailTable, EmailNotifyJobTable, MissedMessageEmailTable } from "./email-notifications.ts";
 
 export type { Flag } from "./realm.ts";
 export type { MessageTable, UserTopicTable, SubmessageTable, StreamTable, SubscriptionTable, UserGroupTable, UserStatusTable, RealmPlaygroundTable, LinkifierTable, RealmEmojiTable, SavedSnippetTable, AttachmentTable, CustomProfileFieldTable, ServiceTable, UserTable, RealmTable };
@@ -81,6 +82,9 @@ export interface Database {
   realm_domains: RealmDomainTable;
   sessions: SessionTable;
   account_tokens: AccountTokenTable;
+  email_notify_jobs: EmailNotifyJobTable;
+  missed_message_emails: MissedMessageEmailTable;
+  digest_emails: DigestEmailTable;
 }
 
 /** A stored message. */

@@ -52,7 +52,7 @@ export type InviteRow = Selectable<InviteTable>;
 export type NewInvite = Insertable<InviteTable>;
 
 /**
- * One email waiting to be sent through SMTP_URL (invitations, account links and notices), taken by the email worker as
+ * One email waiting to be sent through SMTP_URL (invitations, account links and notices, missed-message emails, digests), taken by the email worker as
  * store/engine/job-tables.ts takes any job, and deleted once sent or given up on.
  */
 export interface EmailJobTable {

@@ -1,0 +1,41 @@
+/**
+ * Email notifications of messages (issue 40): the jobs a send writes for the recipients it could
+ * email, the missed-message emails waiting out their batching period, when each user was last
+ * considered for a digest, and an HTML part for outgoing email.
+ */
+import type { Kysely, Migration } from "kysely";
+import type { Engine } from "../schema/types.ts";
+import { timeType, withId } from "./helpers.ts";
+
+async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
+  await withId(db.schema.createTable("email_notify_jobs"), engine)
+    .addColumn("realm_id", "integer", (c) => c.notNull().references("realms.id"))
+    .addColumn("message_id", "integer", (c) => c.notNull())
+    .addColumn("recipients", "text", (c) => c.notNull())
+    .addColumn("failed_tries", "integer", (c) => c.notNull().defaultTo(0))
+    .addColumn("due_at_ms", timeType(engine), (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex("email_notify_jobs_due").on("email_notify_jobs").columns(["due_at_ms"]).execute();
+  await withId(db.schema.createTable("missed_message_emails"), engine)
+    .addColumn("realm_id", "integer", (c) => c.notNull().references("realms.id"))
+    .addColumn("user_id", "integer", (c) => c.notNull().references("users.id"))
+    .addColumn("message_id", "integer", (c) => c.notNull())
+    .addColumn("trigger", "text", (c) => c.notNull())
+    .addColumn("mentioned_group_id", "integer")
+    .addColumn("due_at_ms", timeType(engine), (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex("missed_message_emails_user_message").on("missed_message_emails").columns(["user_id", "message_id"]).unique().execute();
+  await db.schema.createIndex("missed_message_emails_due").on("missed_message_emails").columns(["due_at_ms"]).execute();
+  await db.schema
+    .createTable("digest_emails")
+    .addColumn("user_id", "integer", (c) => c.primaryKey().references("users.id"))
+    .addColumn("realm_id", "integer", (c) => c.notNull().references("realms.id"))
+    .addColumn("last_digest_at", timeType(engine), (c) => c.notNull())
+    .execute();
+  await db.schema.alterTable("email_jobs").addColumn("html_body", "text").execute();
+}
+
+/** Migration 0036: email_notify_jobs, missed_message_emails, digest_emails, email_jobs.html_body. */
+export function emailNotificationsMigration(engine: Engine): Migration {
+  return { up: (db) => up(db, engine) };
+}
