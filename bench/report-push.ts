@@ -1,13 +1,18 @@
 /** The push scenario's table (bench/scenario-push.ts) in the benchmark report. */
-import type { PushPass, PushResult } from "./scenario-push.ts";
+import type { PacedPass } from "./paced-sends.ts";
+import type { PushResult } from "./scenario-push.ts";
 
-type NotMeasured = { store: string; reason: string };
+/** A scenario's run that did not happen. */
+export type NotMeasured = { store: string; reason: string };
 
-const STORE_NAMES: Record<string, string> = { sqlite: "SQLite", postgres: "PostgreSQL" };
+/** Each store as the report names it. */
+export const STORE_NAMES: Record<string, string> = { sqlite: "SQLite", postgres: "PostgreSQL" };
+/** Whole numbers with thousands separators. */
+export const int = (n: number) => Math.round(n).toLocaleString("en-US");
 const ms = (n: number) => (n < 10 ? n.toFixed(2) : n.toFixed(1));
-const int = (n: number) => Math.round(n).toLocaleString("en-US");
 
-function pass(p: PushPass): string {
+/** A paced pass's cell (shared with the email scenario's table): p50 / p99, sends and errors. */
+export function pass(p: PacedPass): string {
   return `${ms(p.p50Ms)} / ${ms(p.p99Ms)} ms (${int(p.sends)} sends, ${p.errors} errors)`;
 }
 

@@ -9,10 +9,12 @@ import type { PresencePass, PresenceResult } from "./scenario-presence.ts";
 import type { ClusterResult } from "./scenario-cluster.ts";
 import type { FanoutResult } from "./scenario-fanout.ts";
 import type { PushResult } from "./scenario-push.ts";
+import type { EmailResult } from "./scenario-email.ts";
 import type { ReadsResult } from "./scenario-reads.ts";
 import { clusterInterpretation, clusterTable } from "./report-cluster.ts";
 import { fanoutInterpretation, fanoutTable, memoryTable } from "./report-fanout.ts";
 import { pushTable } from "./report-push.ts";
+import { emailTable } from "./report-email.ts";
 import { readsInterpretation, readsTables, type ReadsBaseline } from "./report-reads.ts";
 import { webAppTable } from "./report-webapp.ts";
 import type { WebAppResult } from "./scenario-webapp.ts";
@@ -42,6 +44,8 @@ export type RunResults = {
   groups: (GroupsResult | NotMeasured)[];
   presence: (PresenceResult | NotMeasured)[];
   push: (PushResult | NotMeasured)[];
+  /** Missed-message emails, per store (scenario `email`). */
+  email: (EmailResult | NotMeasured)[];
   /** POST /register and GET /messages, per store (scenarios `register`, `messages`). */
   reads: (ReadsResult | NotMeasured)[];
   /** The bare server with the read scenarios' clients, or null when neither ran. */
@@ -291,6 +295,7 @@ export function renderMarkdown(r: RunResults): string {
     "",
     ...pushTable(r.push),
     "",
+    ...(r.email.length > 0 ? [`## Missed-message emails: a channel send to ${r.email.find(measured)?.subscribers ?? "1,000"} subscribers, everyone away with email notifications on`, "", ...emailTable(r.email), ""] : []),
     ...(r.reads.length > 0 ? ["## POST /register and GET /messages: PostgreSQL against SQLite (issue 15: within 1.5x)", "", ...readsTables(r.reads, r.readsBaseline), ""] : []),
     ...(r.cluster.length > 0 ? ["## Several processes: PostgreSQL and Redis behind nginx, one process and three (issue 15: CPU per send within 1.25x)", "", ...clusterTable(r.cluster), ""] : []),
     ...(r.fanout.some((f) => !("reason" in f) && f.delivery) || r.fanout.some((f) => "reason" in f) || r.cluster.length > 0

@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: measures the bare `http` server, then the send, search, user-group, presence,
- * push, register and message-list, long-poll fan-out and memory scenarios on each store, several
+ * missed-message email, push, register and message-list, long-poll fan-out and memory scenarios on each store, several
  * processes behind nginx on PostgreSQL and the web app, then the bare server again; prints the
  * report and rewrites the generated part of docs/benchmarks.md. Scenarios run in groups whose
  * runs set up at once and measure in turn (turns.ts). Everything binds to 127.0.0.1 and every
@@ -22,6 +22,7 @@ import { runFanoutScenario, type FanoutResult } from "./scenario-fanout.ts";
 import { runGroupsScenario, type GroupsResult } from "./scenario-groups.ts";
 import { runPresenceScenario, type PresenceResult } from "./scenario-presence.ts";
 import { runPushScenario, type PushResult } from "./scenario-push.ts";
+import { runEmailScenario, type EmailResult } from "./scenario-email.ts";
 import { messageListRequest, runReadsScenario, type ReadsResult } from "./scenario-reads.ts";
 import { runSearchScenario, type SearchResult } from "./scenario-search.ts";
 import { runSendScenario, type SendResult } from "./scenario-send.ts";
@@ -38,6 +39,7 @@ const READ_ROUTE = path.join(ROOT, "src/http/routes/messages-read.ts");
 const GROUPS_ROUTE = path.join(ROOT, "src/http/routes/user-groups.ts");
 const PRESENCE_ROUTE = path.join(ROOT, "src/http/routes/presence.ts");
 const PUSH_WORKER = path.join(ROOT, "src/actions/push/message-notify.ts");
+const EMAIL_WORKER = path.join(ROOT, "src/actions/email-notifications/worker.ts");
 const WEB_APP = path.join(ROOT, "web/src/main.tsx");
 const REGISTER_ACTION = path.join(ROOT, "src/actions/queues/register.ts");
 const LONG_POLL = path.join(ROOT, "src/events/long-poll.ts");
@@ -169,6 +171,7 @@ async function main(): Promise<void> {
   const groups: (GroupsResult | NotMeasured)[] = [];
   const presence: (PresenceResult | NotMeasured)[] = [];
   const push: (PushResult | NotMeasured)[] = [];
+  const email: (EmailResult | NotMeasured)[] = [];
   const reads: (ReadsResult | NotMeasured)[] = [];
   const fanout: (FanoutResult | NotMeasured)[] = [];
   const cluster: (ClusterResult | NotMeasured)[] = [];
@@ -186,6 +189,7 @@ async function main(): Promise<void> {
   await inTurns([
     ...perStore(settings.stores, want("groups"), groups, GROUPS_ROUTE, "user groups", (store) => runGroupsScenario(store, settings)),
     ...perStore(settings.stores, want("presence"), presence, PRESENCE_ROUTE, "presence", (store) => runPresenceScenario(store, settings)),
+    ...perStore(settings.stores, want("email"), email, EMAIL_WORKER, "missed-message emails", (store) => runEmailScenario(store, settings)),
   ]);
   await inTurns([
     ...perStore(settings.stores, want("push"), push, PUSH_WORKER, "push notifications", (store) => runPushScenario(store, settings)),
@@ -211,6 +215,7 @@ async function main(): Promise<void> {
     groups,
     presence,
     push,
+    email,
     reads,
     readsBaseline,
     fanout,

@@ -11,29 +11,27 @@
  * relay has every notification (the relay queue empty). While the worker keeps up, that is the
  * rate they arrive at, a lower bound of what it can deliver.
  */
-import { fork, type ChildProcess } from "node:child_process";
 import http from "node:http";
-import os from "node:os";
-import path from "node:path";
 import type { AddressInfo } from "node:net";
 import { sql } from "kysely";
 import { openStore } from "../src/store/db.ts";
 import type { RelayStats } from "./relay-child.ts";
 import { freshStore, type FreshStore, type StoreKind } from "../test/helpers/stores.ts";
-import { apiCall, basicAuth, createChannel, createOrg, type BenchOrg } from "./org.ts";
-import { profileFlags, ROOT, startParley } from "./servers.ts";
+import { apiCall, createChannel, createOrg, type BenchOrg } from "./org.ts";
+import { pacedSends, startHelperProcess, waitUntil, type HelperProcess, type PacedMessage, type PacedPass } from "./paced-sends.ts";
+import { profileFlags, startParley } from "./servers.ts";
 import type { BenchSettings } from "./settings.ts";
 import { prng, sentence } from "./text.ts";
 
 /** Messages per second each pass sends (one at a time). */
 const PUSH_SENDS_PER_SECOND = 10;
-/** The stand-in relay's niceness (see startRelayProcess). */
+/** The stand-in relay's niceness (see startHelperProcess). */
 const RELAY_NICE = 15;
 /** How long the push pass may take to drain after its last send. */
 const DRAIN_LIMIT_MS = 120_000;
 
 /** One paced pass of sends. */
-export type PushPass = { sends: number; errors: number; p50Ms: number; p99Ms: number };
+export type PushPass = PacedPass;
 
 /** The push figures of one store. */
 export type PushResult = {
@@ -49,32 +47,6 @@ export type PushResult = {
   notificationsPerSecond: number;
 };
 
-const quantile = (sorted: number[], q: number) => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]);
-
-/** The stand-in relay in its own process (bench/relay-child.ts). */
-type RelayProcess = { env: Record<string, string>; stats(): Promise<RelayStats>; close(): void };
-
-async function startRelayProcess(): Promise<RelayProcess> {
-  const child: ChildProcess = fork(path.join(ROOT, "bench/relay-child.ts"), [], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
-  // The relay stands for a service on another machine: on this one it yields the CPU to the
-  // server under test, as far as the scheduler allows.
-  if (child.pid !== undefined) os.setPriority(child.pid, RELAY_NICE);
-  const env = await new Promise<Record<string, string>>((resolve, reject) => {
-    child.once("error", reject);
-    child.once("exit", (code) => reject(new Error(`the stand-in relay exited (${code})`)));
-    child.once("message", (msg) => resolve((msg as { env: Record<string, string> }).env));
-  });
-  return {
-    env,
-    stats: () =>
-      new Promise((resolve) => {
-        child.once("message", (msg) => resolve((msg as { stats: RelayStats }).stats));
-        child.send("stats");
-      }),
-    close: () => child.disconnect(),
-  };
-}
-
 /** A bot's server: answers every outgoing-webhook call with "nothing to post". */
 async function startBotServer(): Promise<{ url: string; close(): Promise<void> }> {
   const server = http.createServer((req, res) => {
@@ -88,27 +60,10 @@ async function startBotServer(): Promise<{ url: string; close(): Promise<void> }
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/bot`, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
-/** Sends `seconds x PUSH_SENDS_PER_SECOND` channel messages mentioning the bot, paced, one at a time. */
-async function pacedSends(url: string, org: BenchOrg, channelId: number, botName: string, seconds: number): Promise<PushPass> {
+/** Each message mentions the bot, over five topics. */
+function botMention(channelId: number, botName: string): PacedMessage {
   const random = prng(5);
-  const count = seconds * PUSH_SENDS_PER_SECOND;
-  const latencies: number[] = [];
-  let errors = 0;
-  const start = performance.now();
-  for (let i = 0; i < count; i++) {
-    const due = start + (i * 1000) / PUSH_SENDS_PER_SECOND;
-    const wait = due - performance.now();
-    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-    const user = org.users[1 + (i % (org.users.length - 1))];
-    const body = new URLSearchParams({ type: "stream", to: String(channelId), topic: `push bench ${i % 5}`, content: `@**${botName}** ${sentence(random)}` });
-    const t0 = performance.now();
-    const res = await fetch(`${url}/api/v1/messages`, { method: "POST", headers: { authorization: basicAuth(user), "content-type": "application/x-www-form-urlencoded" }, body });
-    const text = await res.text();
-    latencies.push(performance.now() - t0);
-    if (!res.ok || !text.includes('"result":"success"')) errors++;
-  }
-  latencies.sort((a, b) => a - b);
-  return { sends: count, errors, p50Ms: quantile(latencies, 0.5), p99Ms: quantile(latencies, 0.99) };
+  return (i) => ({ to: channelId, topic: `push bench ${i % 5}`, content: `@**${botName}** ${sentence(random)}` });
 }
 
 async function pendingRelayJobs(fresh: FreshStore): Promise<number> {
@@ -121,27 +76,19 @@ async function pendingRelayJobs(fresh: FreshStore): Promise<number> {
   }
 }
 
-async function waitFor(check: () => Promise<boolean>, limitMs: number, what: string): Promise<void> {
-  const until = Date.now() + limitMs;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error(`${what}: not done after ${limitMs / 1000} s`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 /** The push pass's server: tokens registered, channel push on for every subscriber. */
-async function preparePushUsers(url: string, org: BenchOrg, relay: RelayProcess): Promise<void> {
+async function preparePushUsers(url: string, org: BenchOrg, relay: HelperProcess<RelayStats>): Promise<void> {
   for (const user of org.users.slice(1)) {
     await apiCall(url, user, "POST", "/users/me/android_gcm_reg_id", { token: `fcm:bench:${user.id}` });
     await apiCall(url, user, "PATCH", "/settings", { enable_stream_push_notifications: "true" });
   }
-  await waitFor(async () => (await relay.stats()).tokens >= org.users.length - 1, 60_000, "token registrations at the relay");
+  await waitUntil(async () => (await relay.stats()).tokens >= org.users.length - 1, 60_000, "token registrations at the relay");
 }
 
 /** Runs the push scenario on a fresh store of `kind`; the store is dropped afterwards. */
 export async function runPushScenario(kind: StoreKind, settings: BenchSettings): Promise<PushResult> {
   const fresh = await freshStore(kind);
-  const relay = await startRelayProcess();
+  const relay = await startHelperProcess<RelayStats>("bench/relay-child.ts", RELAY_NICE);
   const bot = await startBotServer();
   try {
     // The owner plus the subscribers who send and are notified.
@@ -156,7 +103,7 @@ export async function runPushScenario(kind: StoreKind, settings: BenchSettings):
     try {
       channelId = await createChannel(plain.url, org.users[0], "push bench", subscribers);
       await apiCall(plain.url, org.users[0], "POST", "/bots", { full_name: botName, short_name: "pushbench", bot_type: "3", payload_url: JSON.stringify(bot.url), interface_type: "1" });
-      withoutPush = await pacedSends(plain.url, org, channelId, botName, settings.seconds);
+      withoutPush = (await pacedSends(plain.url, org, PUSH_SENDS_PER_SECOND, settings.seconds, botMention(channelId, botName))).pass;
     } finally {
       await plain.stop();
     }
@@ -165,8 +112,8 @@ export async function runPushScenario(kind: StoreKind, settings: BenchSettings):
       await preparePushUsers(pushing.url, org, relay);
       const before = (await relay.stats()).notifications;
       const started = performance.now();
-      const withPush = await pacedSends(pushing.url, org, channelId, botName, settings.seconds);
-      await waitFor(async () => (await pendingRelayJobs(fresh)) === 0, DRAIN_LIMIT_MS, "push relay queue");
+      const withPush = (await pacedSends(pushing.url, org, PUSH_SENDS_PER_SECOND, settings.seconds, botMention(channelId, botName))).pass;
+      await waitUntil(async () => (await pendingRelayJobs(fresh)) === 0, DRAIN_LIMIT_MS, "push relay queue");
       const drainSeconds = (performance.now() - started) / 1000;
       const notifications = (await relay.stats()).notifications - before;
       return {

@@ -17,6 +17,8 @@ export type BenchSettings = {
   stores: StoreKind[];
   /** Channel subscribers in the send scenario (BENCH_SUBSCRIBERS). */
   subscribers: number;
+  /** Channel subscribers in the email scenario, every one away with email notifications on (BENCH_EMAIL_SUBSCRIBERS). */
+  emailSubscribers: number;
   /** Concurrent senders (BENCH_SENDERS). */
   senders: number;
   /** Messages in the search scenario's store (BENCH_MESSAGES). */
@@ -50,7 +52,7 @@ export type BenchSettings = {
 };
 
 /** Every scenario, in the order they run; the default set is all of them. */
-export const SCENARIOS = ["send", "search", "groups", "presence", "push", "register", "messages", "fanout", "memory", "cluster", "webapp"] as const;
+export const SCENARIOS = ["send", "search", "groups", "presence", "push", "email", "register", "messages", "fanout", "memory", "cluster", "webapp"] as const;
 
 /** A positive number from the environment variable `name`, or `fallback` when it is unset or empty; anything else is an error. */
 export function num(name: string, fallback: number): number {
@@ -94,6 +96,7 @@ export function loadSettings(): BenchSettings {
     warmupSeconds: num("BENCH_WARMUP_SECONDS", pick(2, 0.25)),
     stores: stores.filter((s): s is StoreKind => s === "sqlite" || s === "postgres"),
     subscribers: Math.round(num("BENCH_SUBSCRIBERS", 100)),
+    emailSubscribers: Math.round(num("BENCH_EMAIL_SUBSCRIBERS", pick(1000, 100))),
     senders: Math.round(num("BENCH_SENDERS", 50)),
     messages: Math.round(num("BENCH_MESSAGES", pick(200_000, 5_000))),
     searchClients: Math.round(num("BENCH_SEARCH_CLIENTS", 4)),

@@ -6,13 +6,13 @@
  * lately, and someone with nothing to read about, gets none.
  */
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import { expectSuccess } from "../helpers/client.ts";
 import { withDb } from "../helpers/db.ts";
 import { createStream, sendStreamMessage } from "../helpers/factories.ts";
-import { mailParts } from "../helpers/mail-parts.ts";
-import { smtpUrl, TestSmtp, waitFor } from "../helpers/smtp.ts";
-import { forEachStore, useServer } from "../helpers/suite.ts";
+import { mailParts, useMailServer } from "../helpers/mail-suite.ts";
+import { waitFor } from "../helpers/smtp.ts";
+import { forEachStore } from "../helpers/suite.ts";
 
 const DAY = 24 * 60 * 60;
 
@@ -20,14 +20,7 @@ const DAY = 24 * 60 * 60;
 const weekdayOf = (seconds: number) => (new Date(seconds * 1000).getUTCDay() + 6) % 7;
 
 forEachStore("digest emails", (store) => {
-  const smtp = new TestSmtp();
-  before(async () => {
-    await smtp.start();
-  });
-  const server = useServer(store, () => ({ SMTP_URL: smtpUrl(smtp), EMAIL_RETRY_BASE_MS: "50" }));
-  after(async () => {
-    await smtp.stop();
-  });
+  const { smtp, server } = useMailServer(store);
 
   test("on the digest weekday, people away for days get their channels' hot conversations and the new channels; the active and those with nothing new get none", async () => {
     const { owner, admin, moderator, member, guest } = server.fixtures;

@@ -9,28 +9,19 @@
  * restart, once, even with two processes sharing the database.
  */
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
+import { before, test } from "node:test";
 import { expectSuccess, type Credentials } from "../helpers/client.ts";
 import { withDb } from "../helpers/db.ts";
 import { registerQueue } from "../helpers/events.ts";
 import { createStream, sendDirectMessage, sendStreamMessage } from "../helpers/factories.ts";
-import { mailParts, recordArrivals } from "../helpers/mail-parts.ts";
+import { mailParts, recordArrivals, useMailServer } from "../helpers/mail-suite.ts";
 import { startServerOnStore, type TestServer } from "../helpers/server.ts";
-import { smtpUrl, TestSmtp, waitFor, type Mail } from "../helpers/smtp.ts";
-import { forEachStore, useServer } from "../helpers/suite.ts";
+import { waitFor } from "../helpers/smtp.ts";
+import { forEachStore } from "../helpers/suite.ts";
 
 forEachStore("missed-message emails", (store) => {
-  const smtp = new TestSmtp();
-  let arrivals: Map<Mail, number>;
-  before(async () => {
-    await smtp.start();
-    arrivals = recordArrivals(smtp);
-  });
-  const env = () => ({ SMTP_URL: smtpUrl(smtp), EMAIL_RETRY_BASE_MS: "50" });
-  const server = useServer(store, env);
-  after(async () => {
-    await smtp.stop();
-  });
+  const { smtp, server, env } = useMailServer(store);
+  const arrivals = recordArrivals(smtp);
 
   const settings = (user: Credentials, params: Record<string, unknown>) => server.api.patch(user, "/settings", params).then(expectSuccess);
   /** The mails to `to` after the first `from` mails, once `count` have arrived. */
@@ -144,6 +135,17 @@ forEachStore("missed-message emails", (store) => {
     assert.match(text, /^This email does not include message content because you have chosen to hide message content in email notifications\.\n\n--\nYou are receiving this because you have email notifications enabled for #mailroom\.\n\nView or reply in Test Org:\n/);
     await settings(member, { enable_offline_email_notifications: true });
     await settings(guest, { message_content_in_email_notifications: true, realm_name_in_email_notifications_policy: 1 });
+  });
+
+  test("an edit that mentions an away user anew emails them the message as edited", async () => {
+    const { owner, member } = server.fixtures;
+    const seen = smtp.mails.length;
+    const id = await sendStreamMessage(server, owner, "mailroom", "edits", "A draft for nobody.");
+    expectSuccess(await server.api.patch(owner, `/messages/${id}`, { content: "A draft for @**Max Member** after all." }));
+    const [mail] = await mailsTo(member.email, 1, seen);
+    await settled();
+    assert.equal(mail.subject, "#mailroom > edits");
+    assert.match(mailParts(mail).text, /^Olivia Owner:\n> A draft for @\*\*Max Member\*\* after all\.\n\n--\nYou are receiving this because you were personally mentioned\.\n/);
   });
 
   test("a batch waiting when the server stops goes out after the restart, once, with two processes sharing the database", async () => {

@@ -14,7 +14,7 @@ import type { Db } from "../../store/schema/types.ts";
 import { getUser } from "../../store/users/users.ts";
 import type { DoEnv } from "../context.ts";
 import { doQueueEmail } from "../email/outbox.ts";
-import { conversationEmail, type Bucket } from "./conversation-email.ts";
+import { conversationEmail, realmNameInSubject, type Bucket } from "./conversation-email.ts";
 
 /** Context before a mentioned conversation's first missed message: at most this many messages... */
 const CONTEXT_MESSAGES = 10;
@@ -66,6 +66,7 @@ export async function doSendMissedMessageEmails(tx: Db, env: Pick<DoEnv, "realm"
   }
   // Least recently active conversation first.
   const ordered = [...buckets.values()].sort((a, b) => Math.max(...a.messages.map((m) => m.id)) - Math.max(...b.messages.map((m) => m.id)));
-  for (const bucket of ordered) await doQueueEmail(tx, env, await conversationEmail(tx, realm, env.config.externalUrl, user, bucket));
+  const reader = { user, realmNameInSubject: await realmNameInSubject(tx, user) };
+  for (const bucket of ordered) await doQueueEmail(tx, env, await conversationEmail(tx, realm, env.config.externalUrl, reader, bucket));
   return ordered.length;
 }

@@ -6,8 +6,9 @@
  */
 import { realmSettings } from "../../permissions/realm-settings.ts";
 import { idsWithoutAccessTo } from "../../permissions/user-access.ts";
-import { emailMessage } from "../../present/email-content.ts";
+import { emailMessage, type EmailMessage } from "../../present/email-content.ts";
 import { channelNarrow, encodeHashComponent } from "../../markdown/urls.ts";
+import { ROLE } from "../../model/roles.ts";
 import { userSetting } from "../../model/user-settings.ts";
 import { effectiveMemberIds } from "../../store/groups/group-membership.ts";
 import { groupsByIds } from "../../store/groups/user-groups.ts";
@@ -24,6 +25,25 @@ import type { ListedMessage } from "../email/templates/message-blocks.ts";
 
 /** One conversation of a user's batch: its messages (the missed ones and any context before them), and the rows naming the missed ones. */
 export type Bucket = { messages: MessageRow[]; rows: MissedMessageEmailRow[] };
+
+/**
+ * Messages as emails show them, by id and edit time: a channel message emailed to many people
+ * is rendered for email once. Bounded; past the bound it starts over.
+ */
+const renderedForEmail = new Map<string, EmailMessage>();
+const MAX_RENDERED = 2_000;
+
+/** The message as emails show it, rendered once per edit. */
+export function cachedEmailMessage(m: MessageRow, siteUrl: string): EmailMessage {
+  const key = `${m.id}:${m.last_edit_time ?? 0}`;
+  let rendered = renderedForEmail.get(key);
+  if (!rendered) {
+    rendered = emailMessage(m, siteUrl);
+    if (renderedForEmail.size >= MAX_RENDERED) renderedForEmail.clear();
+    renderedForEmail.set(key, rendered);
+  }
+  return rendered;
+}
 
 /** How upstream marks a resolved topic. */
 const RESOLVED_TOPIC_PREFIX = "✔ ";
@@ -72,8 +92,8 @@ async function senderNamesFor(tx: Db, realm: RealmRow, user: UserRow, messages: 
   for (const m of messages) {
     if (out.has(m.sender_id)) continue;
     const sender = users.get(m.sender_id);
-    // Only a channel message can come from someone a guest may not see.
-    const hidden = sender && m.stream_id !== null ? (await idsWithoutAccessTo(tx, realm, sender, [user.id])).has(user.id) : false;
+    // Only a guest may not see a sender, and only a channel message's.
+    const hidden = sender && user.role === ROLE.guest && m.stream_id !== null ? (await idsWithoutAccessTo(tx, realm, sender, [user.id])).has(user.id) : false;
     out.set(m.sender_id, !sender || hidden ? "Unknown user" : sender.full_name);
   }
   return out;
@@ -94,20 +114,24 @@ async function reasonsOf(tx: Db, realm: RealmRow, rows: readonly MissedMessageEm
 }
 
 /** Whether the subject ends with the organization's name (Zulip's include_realm_name_in_missedmessage_emails_subject). */
-async function realmNameInSubject(tx: Db, user: UserRow): Promise<boolean> {
+export async function realmNameInSubject(tx: Db, user: UserRow): Promise<boolean> {
   const policy = Number(userSetting(user, "realm_name_in_email_notifications_policy"));
   if (policy === REALM_NAME_POLICY.automatic) return (await activeAccountsWithEmail(tx, user.delivery_email)) > 1;
   return policy === REALM_NAME_POLICY.always;
 }
 
+/** The user's part of every email of their batch: who they are, and whether the subject names the organization. */
+export type Reader = { user: UserRow; realmNameInSubject: boolean };
+
 /** The email about one conversation of the user's batch. */
-export async function conversationEmail(tx: Db, realm: RealmRow, siteUrl: string, user: UserRow, bucket: Bucket): Promise<Email> {
+export async function conversationEmail(tx: Db, realm: RealmRow, siteUrl: string, reader: Reader, bucket: Bucket): Promise<Email> {
+  const { user } = reader;
   const messages = [...bucket.messages].sort((a, b) => a.date_sent - b.date_sent || a.id - b.id);
   const names = await senderNamesFor(tx, realm, user, messages);
   const senderNames = [...new Set(messages.map((m) => names.get(m.sender_id) ?? "Unknown user"))];
   const { conversation, narrowUrl } = await conversationOf(tx, realm, siteUrl, user, messages[0], senderNames);
   const hiddenBy = !realmSettings(realm).message_content_allowed_in_email_notifications ? "realm" : userSetting(user, "message_content_in_email_notifications") !== true ? "user" : null;
-  const listed: ListedMessage[] = messages.map((m) => ({ sender: names.get(m.sender_id) ?? "Unknown user", content: emailMessage(m, siteUrl) }));
+  const listed: ListedMessage[] = messages.map((m) => ({ sender: names.get(m.sender_id) ?? "Unknown user", content: cachedEmailMessage(m, siteUrl) }));
   const input: MissedMessagesInput = {
     realmName: realm.name,
     realmUrl: siteUrl,
@@ -115,7 +139,7 @@ export async function conversationEmail(tx: Db, realm: RealmRow, siteUrl: string
     messages: hiddenBy === null ? listed : { hiddenBy },
     reasons: await reasonsOf(tx, realm, bucket.rows),
     narrowUrl,
-    realmNameInSubject: await realmNameInSubject(tx, user),
+    realmNameInSubject: reader.realmNameInSubject,
   };
   const rendered = missedMessagesEmail(input);
   return { to: user.delivery_email, subject: rendered.subject, body: rendered.body, html: rendered.html };

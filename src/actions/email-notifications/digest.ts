@@ -10,7 +10,6 @@
  * channel: here, channels whose current subscription began after it.
  */
 import { realmSettings } from "../../permissions/realm-settings.ts";
-import { emailMessage } from "../../present/email-content.ts";
 import { channelNarrow, encodeHashComponent } from "../../markdown/urls.ts";
 import { ROLE } from "../../model/roles.ts";
 import { userSetting } from "../../model/user-settings.ts";
@@ -32,6 +31,7 @@ import { realmUsersById } from "../../store/users/users.ts";
 import { actionCtx, withTransaction, type ServerDeps } from "../context.ts";
 import { doQueueEmail, emailQueued, type Email } from "../email/outbox.ts";
 import { digestEmail, type DigestInput, type HotConversation } from "../email/templates/digest.ts";
+import { cachedEmailMessage } from "./conversation-email.ts";
 
 /** Days without activity before a digest is sent (Zulip's DIGEST_CUTOFF), and the span it covers. */
 export const DIGEST_CUTOFF_DAYS = 5;
@@ -110,7 +110,7 @@ async function hotConversation(db: Db, traffic: RealmTraffic, siteUrl: string, t
   return {
     channel: { name: channel?.name ?? "", url: `${siteUrl}/${channelPath}` },
     topic: { name: topicName, url: `${siteUrl}/${channelPath}/topic/${encodeHashComponent(t.topic)}` },
-    messages: samples.map((m) => ({ sender: traffic.senderName(m.sender_id), content: emailMessage(m, siteUrl) })),
+    messages: samples.map((m) => ({ sender: traffic.senderName(m.sender_id), content: cachedEmailMessage(m, siteUrl) })),
     more: t.peopleMessages - samples.length,
     participants: [...t.people].sort(),
   };

@@ -29,6 +29,7 @@ import { planMoveNotices } from "./move-notices.ts";
 import { doSendNotices, type Notice } from "./notification-bot.ts";
 import { doRemoveUnmentionedNotifications } from "../push/removals.ts";
 import { doQueueEditPush } from "../push/message-notify.ts";
+import { doQueueEditEmails } from "../email-notifications/queue.ts";
 
 /** The request, as PATCH /messages/{id} names it. */
 type UpdateMessageInput = {
@@ -158,6 +159,7 @@ async function editChannelMessage(ctx: AuthedCtx, tx: Db, emit: Emit, edit: Chan
     const env = doEnv(ctx, emit);
     await doRemoveUnmentionedNotifications(tx, env, target, mentions.unmentioned);
     await doQueueEditPush(tx, env, target, mentions.newlyMentioned, ctx.clock.nowMs());
+    await doQueueEditEmails(tx, env, target, mentions.newlyMentioned);
   }
   const movedRows = moved ? await messagesToMove(tx, ctx.actor, message, stream, edit.mode) : [message];
   const entry: EditHistoryEntry = { user_id: ctx.actor.id, timestamp: now };

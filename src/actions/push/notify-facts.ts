@@ -32,6 +32,9 @@ export type SentMessage = {
   flagsOf: (userId: number) => number;
 };
 
+/** Switches that let nothing through (a placeholder). */
+const NO_SWITCHES: Switches = { mentions: false, followedTopics: false, channel: false, wildcards: false, followedTopicWildcards: false, whileOnline: false };
+
 const on = (user: UserRow, name: Parameters<typeof userSetting>[1]) => userSetting(user, name) === true;
 
 /** A subscription's override of a setting (null: none), as a boolean. */
@@ -67,6 +70,25 @@ function switchesOf(kind: NotifyKind, user: UserRow, sub: NotifyOverrides | unde
 }
 
 /**
+ * Each user's switches without a subscription override, per kind, by the user's row: the rows
+ * come from the read cache, which makes new ones when the users table changes (a setting
+ * changed), so a send to a large channel reads each user's settings once, not once per message.
+ */
+const plainSwitches = { push: new WeakMap<UserRow, Switches | null>(), email: new WeakMap<UserRow, Switches | null>() };
+
+/** The user's switches, through plainSwitches when their subscription overrides nothing. */
+function userSwitches(kind: NotifyKind, user: UserRow, sub: NotifyOverrides | undefined): Switches | null {
+  if (sub !== undefined) return switchesOf(kind, user, sub);
+  const cache = plainSwitches[kind];
+  let switches = cache.get(user);
+  if (switches === undefined) {
+    switches = switchesOf(kind, user, undefined);
+    cache.set(user, switches);
+  }
+  return switches;
+}
+
+/**
  * The `kind` facts of `candidateIds` (recipients other than the sender). Everything read here is
  * kept by the read cache (the realm's users, who muted the sender, the channel's subscription
  * overrides, the topic's policies), so a send usually runs no statement for it. Deactivated users
@@ -81,23 +103,29 @@ export async function notifyFacts(db: Db, sent: SentMessage, candidateIds: reado
     direct ? null : channelNotifyOverrides(db, message.realm_id, message.stream_id as number),
     direct ? null : topicPolicies(db, message.realm_id, message.stream_id as number, message.topic),
   ]);
-  const channelWildcard = message.stream_wildcard_mention === 1;
+  const muted = new Set(muters);
   const facts: NotifyFacts = [];
+  // One standing, refilled per recipient: a send to a large channel reads thousands.
+  const standing: Standing = {
+    flags: 0,
+    direct,
+    channelWildcard: message.stream_wildcard_mention === 1,
+    switches: NO_SWITCHES,
+    channelMuted: false,
+    topicPolicy: VISIBILITY_POLICY.inherit,
+    mutedSender: false,
+  };
   for (const id of candidateIds) {
     const user = users.get(id);
     if (!user || user.is_active !== 1 || user.is_bot !== 0 || id === message.sender_id) continue;
     const sub = overrides?.get(id);
-    const switches = switchesOf(kind, user, sub);
+    const switches = userSwitches(kind, user, sub);
     if (switches === null) continue;
-    const standing: Standing = {
-      flags: sent.flagsOf(id),
-      direct,
-      channelWildcard,
-      switches,
-      channelMuted: sub?.is_muted === 1,
-      topicPolicy: policies?.get(id) ?? VISIBILITY_POLICY.inherit,
-      mutedSender: muters.includes(id),
-    };
+    standing.flags = sent.flagsOf(id);
+    standing.switches = switches;
+    standing.channelMuted = sub?.is_muted === 1;
+    standing.topicPolicy = policies?.get(id) ?? VISIBILITY_POLICY.inherit;
+    standing.mutedSender = muted.has(id);
     const reasons = notifyReasons(standing);
     if (reasons !== 0) facts.push([id, reasons]);
   }

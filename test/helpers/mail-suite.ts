@@ -1,9 +1,33 @@
 /**
- * The parts of an email the test SMTP server received (test/helpers/smtp.ts keeps the raw
- * body, quoted-printable already undone): the plain text and the HTML of a multipart message,
+ * Suites about email: a real SMTP server started before the suite's server (which sends through
+ * it) and stopped after; the parts of an email it received (test/helpers/smtp.ts keeps the raw
+ * body, quoted-printable already undone): the plain text and the HTML of a multipart message;
  * and when each mail arrived.
  */
-import type { Mail, TestSmtp } from "./smtp.ts";
+import { after, before } from "node:test";
+import { smtpUrl, TestSmtp, type Mail } from "./smtp.ts";
+import { useServer, type SuiteServer } from "./suite.ts";
+import type { StoreKind } from "./stores.ts";
+
+/** A suite's SMTP server, its Parley server sending through it, and that server's environment (for a restart). */
+export type MailSuite = { smtp: TestSmtp; server: SuiteServer; env: () => Record<string, string> };
+
+/**
+ * Registers, in the current describe block, an SMTP server and a Parley server on a fresh store
+ * of `kind` that sends through it (failed sends retried after 50 ms); `env` adds variables.
+ */
+export function useMailServer(kind: StoreKind, env: Record<string, string> = {}): MailSuite {
+  const smtp = new TestSmtp();
+  before(async () => {
+    await smtp.start();
+  });
+  const serverEnv = () => ({ SMTP_URL: smtpUrl(smtp), EMAIL_RETRY_BASE_MS: "50", ...env });
+  const server = useServer(kind, serverEnv);
+  after(async () => {
+    await smtp.stop();
+  });
+  return { smtp, server, env: serverEnv };
+}
 
 /** A mail's plain-text and HTML parts ("" for a part it lacks; a single-part mail is its text). */
 export function mailParts(mail: Mail): { text: string; html: string } {
