@@ -1,23 +1,25 @@
 /**
- * The email scenario: what missed-message emails cost the sender, and how fast they go out. A
- * channel of BENCH_EMAIL_SUBSCRIBERS users (1,000 by default), every one of them away (no event
- * queue, no presence) with email notifications on for every channel (enable_stream_email_notifications)
- * and a batching period a little longer than the pass. Two passes on the same store, each paced
- * at EMAIL_SENDS_PER_SECOND for the measured seconds, one send at a time over five topics,
- * latency read by the client:
+ * The email scenario: what missed-message emails cost the sender, and how fast they go out. Two
+ * fresh stores hold the same org: a channel of BENCH_EMAIL_SUBSCRIBERS users (1,000 by default),
+ * every one of them away (no event queue, no presence) with email notifications on for every
+ * channel (enable_stream_email_notifications) and a batching period a little longer than the run.
+ * Two servers, one per store, are sent to in turn (so other load on the machine falls on both
+ * alike), each EMAIL_SENDS_PER_SECOND messages a second over five topics, one at a time, latency
+ * read by the client, after unrecorded warm-up sends (BENCH_WARMUP_SECONDS):
  * - without email: the server has no SMTP_URL, so nothing is queued;
- * - with email: SMTP_URL points at a counting SMTP server in a process of its own, so each
- *   message adds itself to every subscriber but its sender's batch.
- * Then how long the decisions (who is away) took after the last send, and, once the batches come
- * due, how fast their emails (one per user and topic) were composed into the outbox (whose
- * worker sends them at its own pace, one connection per email).
+ * - with email: its SMTP_URL points at a counting SMTP server in a process of its own, so each
+ *   message adds itself to the batch of every subscriber but its sender.
+ * Also each server's CPU per send over the measured sends (the email server's decisions
+ * included), how long the decisions (who is away) took after the last send, and, once the
+ * batches come due, how fast their emails (one per user and topic) were composed into the outbox
+ * (whose worker sends them at its own pace, one connection per email).
  */
 import { sql } from "kysely";
 import { openStore } from "../src/store/db.ts";
 import { freshStore, type FreshStore, type StoreKind } from "../test/helpers/stores.ts";
-import { apiCall, createChannel, createOrg, type BenchUser } from "./org.ts";
-import { pacedSends, startHelperProcess, waitUntil, type PacedMessage, type PacedPass } from "./paced-sends.ts";
-import { profileFlags, startParley } from "./servers.ts";
+import { apiCall, createChannel, createOrg, type BenchOrg, type BenchUser } from "./org.ts";
+import { interleavedSends, startHelperProcess, waitUntil, type PacedMessage, type PacedPass } from "./paced-sends.ts";
+import { cpuSeconds, profileFlags, startParley, type BenchServer } from "./servers.ts";
 import type { BenchSettings } from "./settings.ts";
 import type { SmtpStats } from "./smtp-child.ts";
 import { prng, sentence } from "./text.ts";
@@ -43,9 +45,11 @@ export type EmailResult = {
   subscribers: number;
   withoutEmail: EmailPass;
   withEmail: EmailPass;
+  /** Each server's CPU over the measured sends, per send (the email server's decisions included). */
+  cpuMsPerSend: { without: number; with: number };
   /** From the last send of the email pass until every send's decision was made. */
   decisionLagSeconds: number;
-  /** Messages added to batches (expected: sends x (subscribers - 1)). */
+  /** Messages added to batches, warm-up sends included (expected: sends x (subscribers - 1)). */
   batched: number;
   /** Emails the batches made, queued in the outbox or already sent (expected: one per subscriber and topic, expectedEmailCount). */
   emails: number;
@@ -97,60 +101,72 @@ async function prepareSubscribers(url: string, subscribers: BenchUser[], batchSe
   }
 }
 
-/** Runs the email scenario on a fresh store of `kind`; the store is dropped afterwards. */
+/** The scenario's channel on a server, every subscriber set up; returns the channel's id. */
+async function prepareChannel(url: string, org: BenchOrg, batchSeconds: number): Promise<number> {
+  const subscribers = org.users.slice(1);
+  const channelId = await createChannel(url, org.users[0], "email bench", subscribers);
+  await prepareSubscribers(url, subscribers, batchSeconds);
+  return channelId;
+}
+
+/**
+ * Runs the email scenario on two fresh stores of `kind` (dropped afterwards): the same org on
+ * each, one server without SMTP_URL and one with, sent to in turn.
+ */
 export async function runEmailScenario(kind: StoreKind, settings: BenchSettings): Promise<EmailResult> {
-  const fresh = await freshStore(kind);
+  const [plainStore, emailStore] = [await freshStore(kind), await freshStore(kind)];
   const sink = await startHelperProcess<SmtpStats>("bench/smtp-child.ts", SINK_NICE);
+  const servers: BenchServer[] = [];
   try {
-    const org = await createOrg(fresh, settings.emailSubscribers + 1);
-    const subscribers = org.users.slice(1);
-    // No batch comes due while the email pass sends.
-    const batchSeconds = Math.ceil(settings.seconds) + 5;
-    let channelId = 0;
-    let withoutEmail: EmailPass;
-    const plain = await startParley({ dataDir: fresh.dataDir, databaseUrl: fresh.databaseUrl, setUpThrough: true });
-    try {
-      channelId = await createChannel(plain.url, org.users[0], "email bench", subscribers);
-      await prepareSubscribers(plain.url, subscribers, batchSeconds);
-      await takeTurn();
-      withoutEmail = (await pacedSends(plain.url, org, EMAIL_SENDS_PER_SECOND, settings.seconds, plainMessages(channelId))).pass;
-    } finally {
-      await plain.stop();
-    }
-    const emailing = await startParley({ dataDir: fresh.dataDir, databaseUrl: fresh.databaseUrl, nodeFlags: profileFlags(settings, `email-${kind}`), env: sink.env });
-    let stopped = false;
-    try {
-      const before = (await sink.stats()).mails;
-      const { pass: withEmail, endedAt } = await pacedSends(emailing.url, org, EMAIL_SENDS_PER_SECOND, settings.seconds, plainMessages(channelId));
-      await waitUntil(async () => (await queues(fresh)).jobs === 0, DRAIN_LIMIT_MS, "email decisions");
-      const decisionLagSeconds = (performance.now() - endedAt) / 1000;
-      const decided = await queues(fresh);
-      const expectedEmails = expectedEmailCount(subscribers.length, withEmail.sends);
-      // Until every batch is composed into the outbox (sending them is the outbox worker's, measured by its own pace).
-      await waitUntil(async () => (await queues(fresh)).batched === 0, DRAIN_LIMIT_MS, "missed-message batches");
-      const doneAtMs = Date.now();
-      // Stopped, the server sends no more: what is queued and what was sent add up exactly.
-      await emailing.stop();
-      stopped = true;
-      const emails = (await queues(fresh)).emails + (await sink.stats()).mails - before;
-      const drainSeconds = decided.firstDueMs === null ? 0 : Math.max((doneAtMs - decided.firstDueMs) / 1000, 0.001);
-      return {
-        store: kind,
-        subscribers: subscribers.length,
-        withoutEmail,
-        withEmail,
-        decisionLagSeconds,
-        batched: decided.batched,
-        emails,
-        expectedEmails,
-        drainSeconds,
-        emailsPerSecond: emails / drainSeconds,
-      };
-    } finally {
-      if (!stopped) await emailing.stop();
-    }
+    // The same organization on each store, made before its server starts (which would make one of its own).
+    const orgs = [await createOrg(plainStore, settings.emailSubscribers + 1), await createOrg(emailStore, settings.emailSubscribers + 1)];
+    const plain = await startParley({ dataDir: plainStore.dataDir, databaseUrl: plainStore.databaseUrl, setUpThrough: true });
+    servers.push(plain);
+    const emailing = await startParley({ dataDir: emailStore.dataDir, databaseUrl: emailStore.databaseUrl, nodeFlags: profileFlags(settings, `email-${kind}`), env: sink.env, setUpThrough: true });
+    servers.push(emailing);
+    // No batch comes due while the passes send.
+    const batchSeconds = Math.ceil(settings.seconds + settings.warmupSeconds) + 5;
+    const channels = [await prepareChannel(plain.url, orgs[0], batchSeconds), await prepareChannel(emailing.url, orgs[1], batchSeconds)];
+    await takeTurn();
+    const targets = [
+      { url: plain.url, org: orgs[0], message: plainMessages(channels[0]) },
+      { url: emailing.url, org: orgs[1], message: plainMessages(channels[1]) },
+    ];
+    const before = (await sink.stats()).mails;
+    // Unrecorded warm-up sends first (the email server's batches hold them too).
+    const warmup = await interleavedSends(targets, EMAIL_SENDS_PER_SECOND, settings.warmupSeconds);
+    const cpuBefore = servers.map((s) => cpuSeconds(s.pid) ?? 0);
+    const { passes, endedAt } = await interleavedSends(targets, EMAIL_SENDS_PER_SECOND, settings.seconds);
+    const cpuMs = servers.map((s, i) => (((cpuSeconds(s.pid) ?? 0) - cpuBefore[i]) * 1000) / passes[i].sends);
+    await waitUntil(async () => (await queues(emailStore)).jobs === 0, DRAIN_LIMIT_MS, "email decisions");
+    const decisionLagSeconds = (performance.now() - endedAt) / 1000;
+    const decided = await queues(emailStore);
+    const subscribers = settings.emailSubscribers;
+    const expectedEmails = expectedEmailCount(subscribers, Math.max(warmup.passes[1].sends, passes[1].sends));
+    // Until every batch is composed into the outbox (sending them is the outbox worker's, at its own pace).
+    await waitUntil(async () => (await queues(emailStore)).batched === 0, DRAIN_LIMIT_MS, "missed-message batches");
+    const doneAtMs = Date.now();
+    // Stopped, the server sends no more: what is queued and what was sent add up exactly.
+    for (const server of servers.splice(0)) await server.stop();
+    const emails = (await queues(emailStore)).emails + (await sink.stats()).mails - before;
+    const drainSeconds = decided.firstDueMs === null ? 0 : Math.max((doneAtMs - decided.firstDueMs) / 1000, 0.001);
+    return {
+      store: kind,
+      subscribers,
+      withoutEmail: passes[0],
+      withEmail: passes[1],
+      cpuMsPerSend: { without: cpuMs[0], with: cpuMs[1] },
+      decisionLagSeconds,
+      batched: decided.batched,
+      emails,
+      expectedEmails,
+      drainSeconds,
+      emailsPerSecond: emails / drainSeconds,
+    };
   } finally {
+    for (const server of servers) await server.stop();
     sink.close();
-    await fresh.drop();
+    await plainStore.drop();
+    await emailStore.drop();
   }
 }

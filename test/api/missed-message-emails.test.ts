@@ -148,6 +148,17 @@ forEachStore("missed-message emails", (store) => {
     assert.match(mailParts(mail).text, /^Olivia Owner:\n> A draft for @\*\*Max Member\*\* after all\.\n\n--\nYou are receiving this because you were personally mentioned\.\n/);
   });
 
+  test("a group mention emails the group's away members and names the group", async () => {
+    const { owner, admin, member } = server.fixtures;
+    const seen = smtp.mails.length;
+    expectSuccess(await server.api.post(owner, "/user_groups/create", { name: "reviewers", description: "Reviews", members: JSON.stringify([member.id]) }));
+    await sendStreamMessage(server, admin, "mailroom", "review", "@*reviewers* please look at this.");
+    const [mail] = await mailsTo(member.email, 1, seen);
+    await settled();
+    assert.equal(mail.subject, "#mailroom > review");
+    assert.match(mailParts(mail).text, /\n--\nYou are receiving this because @reviewers was mentioned\.\n/);
+  });
+
   test("a batch waiting when the server stops goes out after the restart, once, with two processes sharing the database", async () => {
     const { owner, admin, member } = server.fixtures;
     await settings(member, { email_notifications_batching_period_seconds: 3 });

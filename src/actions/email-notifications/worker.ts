@@ -1,8 +1,9 @@
 /**
  * The email-notification worker (Zulip's missedmessage_emails worker and digest cron), in-process,
  * with SMTP_URL only, on actions/job-loop.ts:
- * - the jobs a send writes (email_notify_jobs) are decided at once (decide.ts), each taken by a
- *   lease, so processes sharing the database never both decide one;
+ * - the jobs a send writes (email_notify_jobs) are decided at once (decide.ts), each taken
+ *   (deleted) in the transaction that decides it, so processes sharing the database never both
+ *   decide one, and one whose process dies mid-way is decided again;
  * - each user's batch is sent once its earliest message is due (compose.ts), the batch's rows
  *   taken in the transaction that queues its emails, so only one process sends it;
  * - digests (digest.ts) on the organizations' digest weekday.
@@ -10,7 +11,7 @@
  * out at the next start.
  */
 import { systemClock } from "../../clock.ts";
-import { dueMissedMessageBatches, emailNotifyJobs, nextMissedMessageBatchDue, takeMissedMessageBatch, type DueBatch } from "../../store/messages/missed-message-emails.ts";
+import { dueMissedMessageBatches, emailNotifyJobs, nextMissedMessageBatchDue, takeEmailNotifyJob, takeMissedMessageBatch, type DueBatch } from "../../store/messages/missed-message-emails.ts";
 import { getRealm } from "../../store/realm/realms.ts";
 import type { EmailNotifyJobRow } from "../../store/schema/email-notifications.ts";
 import { actionCtx, withTransaction, type ActionCtx, type ServerDeps } from "../context.ts";
@@ -25,8 +26,6 @@ import { emailNotifyJobQueued } from "./signal.ts";
 /** Retries of a job whose decision failed (the database refused), before it is dropped. */
 const MAX_DECISION_RETRIES = 3;
 const RETRY_BASE_MS = 1_000;
-/** A taken job comes due again this long after it was taken (its process died). */
-const LEASE_MS = 60_000;
 /**
  * Decisions and batches at once: each is one transaction holding a database connection (shared
  * with requests on PostgreSQL), and a sender's latency matters more than an email's.
@@ -42,15 +41,14 @@ async function realmCtx(deps: ServerDeps, realmId: number): Promise<ActionCtx | 
   return realm ? actionCtx(deps, { realm, actor: null, client: "Internal" }) : null;
 }
 
-/** Decides one send's emails and drops its job, in one transaction; a failure is tried again, then dropped. */
+/** Takes one send's job and decides its emails, in one transaction; a failure is tried again, then dropped. */
 async function decide(deps: ServerDeps, holders: QueueHolders, job: EmailNotifyJobRow, wakeBatches: () => void): Promise<void> {
   const ctx = await realmCtx(deps, job.realm_id);
   if (!ctx) return;
   try {
     const added = await withTransaction(ctx, async (tx) => {
-      const count = await doDecideMessageEmails(tx, { holders, clock: deps.clock }, ctx.realm, job, systemClock.nowMs());
-      await emailNotifyJobs.remove(tx, job.id);
-      return count;
+      const taken = await takeEmailNotifyJob(tx, job.id);
+      return taken ? doDecideMessageEmails(tx, { holders, clock: deps.clock }, ctx.realm, taken, systemClock.nowMs()) : 0;
     });
     if (added > 0) wakeBatches();
   } catch (err) {
@@ -82,7 +80,9 @@ async function sendBatch(deps: ServerDeps, batch: DueBatch): Promise<void> {
 /** Starts deciding and sending missed-message emails, and digests; null without SMTP_URL. */
 export function startEmailNotificationWorker(deps: ServerDeps, holders: QueueHolders): EmailNotificationWorker | null {
   if (deps.config.smtp === null) return null;
-  // A user's batch is taken by one pass of this process at a time (another process may still race: see compose.ts).
+  // A job, or a user's batch, is taken by one pass of this process at a time; another process
+  // may still race for it, and the transaction that deletes its rows wins (see the store).
+  const deciding = new Set<number>();
   const sending = new Set<number>();
   const batches = new JobLoop<DueBatch, DueBatch>(
     {
@@ -111,10 +111,17 @@ export function startEmailNotificationWorker(deps: ServerDeps, holders: QueueHol
       due: (nowMs, limit) => emailNotifyJobs.due(deps.store.reader, nowMs, limit),
       nextDueMs: () => emailNotifyJobs.nextDue(deps.store.reader),
       claim: async (job) => {
-        const ctx = await realmCtx(deps, job.realm_id);
-        return ctx ? ((await withTransaction(ctx, (tx) => emailNotifyJobs.claim(tx, job, systemClock.nowMs() + LEASE_MS))) ?? null) : null;
+        if (deciding.has(job.id)) return null;
+        deciding.add(job.id);
+        return job;
       },
-      run: (job) => decide(deps, holders, job, () => batches.wakeSoon()),
+      run: async (job) => {
+        try {
+          await decide(deps, holders, job, () => batches.wakeSoon());
+        } finally {
+          deciding.delete(job.id);
+        }
+      },
     },
     deps.log,
     LIMITS,

@@ -11,12 +11,20 @@ import { MESSAGE_COLUMNS, type MessageRow } from "../schema/database.ts";
 import type { EmailNotifyJobRow, EmailNotifyJobTable, MissedMessageEmailRow, NewMissedMessageEmail } from "../schema/email-notifications.ts";
 import type { Db } from "../schema/types.ts";
 
-/** The email_notify_jobs queue (taken by lease, as every job table). */
+/** The email_notify_jobs queue (its due and next-due reads, and rescheduling after a failure). */
 export const emailNotifyJobs = jobQueue<EmailNotifyJobRow>("email_notify_jobs");
 
 /** Writes a send's email-notification job. */
 export async function insertEmailNotifyJob(db: Db, job: Insertable<EmailNotifyJobTable>): Promise<void> {
   await db.insertInto("email_notify_jobs").values(job).execute();
+}
+
+/**
+ * Takes a job: deletes it and returns it (undefined: another process took it). In the
+ * transaction that decides it, this is the claim, as takeMissedMessageBatch is for a batch.
+ */
+export function takeEmailNotifyJob(db: Db, id: number): Promise<EmailNotifyJobRow | undefined> {
+  return db.deleteFrom("email_notify_jobs").where("id", "=", id).returningAll().executeTakeFirst();
 }
 
 /** Adds messages to users' batches; a user already waiting on a message keeps their row. */
@@ -33,17 +41,27 @@ export async function insertMissedMessageEmails(db: Db, rows: readonly NewMissed
 /** A user whose batch is due (its earliest row), with when. */
 export type DueBatch = { realm_id: number; user_id: number; due_at_ms: number };
 
-/** Users whose batch is due at `nowMs`, earliest first, at most `limit`. */
+/**
+ * Users whose batch is due at `nowMs` (their earliest row is), earliest first, at most `limit`:
+ * read down the due index, a few rows past `limit` per user at most, never the whole table.
+ */
 export async function dueMissedMessageBatches(db: Db, nowMs: number, limit: number): Promise<DueBatch[]> {
-  const rows = await db
-    .selectFrom("missed_message_emails")
-    .select(["realm_id", "user_id", sql<number>`min(due_at_ms)`.as("due_at_ms")])
-    .where("due_at_ms", "<=", nowMs)
-    .groupBy(["realm_id", "user_id"])
-    .orderBy("due_at_ms")
-    .limit(limit)
-    .execute();
-  return rows.map((r) => ({ realm_id: r.realm_id, user_id: r.user_id, due_at_ms: Number(r.due_at_ms) }));
+  const out = new Map<number, DueBatch>();
+  let after: { due: number; id: number } | null = null;
+  const page = Math.max(limit * 4, 16);
+  while (out.size < limit) {
+    let query = db.selectFrom("missed_message_emails").select(["id", "realm_id", "user_id", "due_at_ms"]).where("due_at_ms", "<=", nowMs);
+    if (after !== null) {
+      const { due, id } = after;
+      query = query.where((eb) => eb.or([eb("due_at_ms", ">", due), eb.and([eb("due_at_ms", "=", due), eb("id", ">", id)])]));
+    }
+    const rows = await query.orderBy("due_at_ms").orderBy("id").limit(page).execute();
+    for (const r of rows) if (out.size < limit && !out.has(r.user_id)) out.set(r.user_id, { realm_id: r.realm_id, user_id: r.user_id, due_at_ms: Number(r.due_at_ms) });
+    if (rows.length < page) break;
+    const last = rows[rows.length - 1];
+    after = { due: Number(last.due_at_ms), id: last.id };
+  }
+  return [...out.values()];
 }
 
 /** When the earliest batch comes due, or null when none waits. */
