@@ -295,7 +295,7 @@ export function renderMarkdown(r: RunResults): string {
     "",
     ...pushTable(r.push),
     "",
-    ...(r.email.length > 0 ? [`## Missed-message emails: a channel send to ${r.email.find(measured)?.subscribers ?? "1,000"} subscribers, everyone away with email notifications on`, "", ...emailTable(r.email), ""] : []),
+    ...(r.email.length > 0 ? [`## Missed-message emails: a channel send to ${int(r.email.find(measured)?.subscribers ?? 1000)} subscribers, everyone away with email notifications on`, "", ...emailTable(r.email), ""] : []),
     ...(r.reads.length > 0 ? ["## POST /register and GET /messages: PostgreSQL against SQLite (issue 15: within 1.5x)", "", ...readsTables(r.reads, r.readsBaseline), ""] : []),
     ...(r.cluster.length > 0 ? ["## Several processes: PostgreSQL and Redis behind nginx, one process and three (issue 15: CPU per send within 1.25x)", "", ...clusterTable(r.cluster), ""] : []),
     ...(r.fanout.some((f) => !("reason" in f) && f.delivery) || r.fanout.some((f) => "reason" in f) || r.cluster.length > 0
