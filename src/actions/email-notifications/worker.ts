@@ -16,7 +16,7 @@ import { getRealm } from "../../store/realm/realms.ts";
 import type { EmailNotifyJobRow } from "../../store/schema/email-notifications.ts";
 import { actionCtx, withTransaction, type ActionCtx, type ServerDeps } from "../context.ts";
 import { emailQueued } from "../email/outbox.ts";
-import { JobLoop, type JobLoopLimits } from "../job-loop.ts";
+import { JobLoop, type JobLoopLimits, type JobSource } from "../job-loop.ts";
 import type { QueueHolders } from "../push/away.ts";
 import { doSendMissedMessageEmails } from "./compose.ts";
 import { doDecideMessageEmails } from "./decide.ts";
@@ -77,54 +77,52 @@ async function sendBatch(deps: ServerDeps, batch: DueBatch): Promise<void> {
   }
 }
 
-/** Starts deciding and sending missed-message emails, and digests; null without SMTP_URL. */
-export function startEmailNotificationWorker(deps: ServerDeps, holders: QueueHolders): EmailNotificationWorker | null {
-  if (deps.config.smtp === null) return null;
-  // A job, or a user's batch, is taken by one pass of this process at a time; another process
-  // may still race for it, and the transaction that deletes its rows wins (see the store).
-  const deciding = new Set<number>();
-  const sending = new Set<number>();
-  const batches = new JobLoop<DueBatch, DueBatch>(
+/**
+ * A job loop over rows that a run takes by deleting them in its transaction (store/messages/
+ * missed-message-emails.ts): each item is run by one pass of this process at a time (`keyOf`
+ * names it); another process may still race for it, and the transaction that deletes the rows wins.
+ */
+function takenByDeletion<T>(deps: ServerDeps, name: string, reads: Pick<JobSource<T, T>, "due" | "nextDueMs">, keyOf: (item: T) => number, run: (item: T) => Promise<void>): JobLoop<T, T> {
+  const running = new Set<number>();
+  return new JobLoop<T, T>(
     {
-      name: "missed-message emails",
-      due: (nowMs, limit) => dueMissedMessageBatches(deps.store.reader, nowMs, limit),
-      nextDueMs: () => nextMissedMessageBatchDue(deps.store.reader),
-      claim: async (batch) => {
-        if (sending.has(batch.user_id)) return null;
-        sending.add(batch.user_id);
-        return batch;
+      name,
+      ...reads,
+      claim: async (item) => {
+        if (running.has(keyOf(item))) return null;
+        running.add(keyOf(item));
+        return item;
       },
-      run: async (batch) => {
+      run: async (item) => {
         try {
-          await sendBatch(deps, batch);
+          await run(item);
         } finally {
-          sending.delete(batch.user_id);
+          running.delete(keyOf(item));
         }
       },
     },
     deps.log,
     LIMITS,
   );
-  const jobs = new JobLoop<EmailNotifyJobRow, EmailNotifyJobRow>(
-    {
-      name: "email notification decisions",
-      due: (nowMs, limit) => emailNotifyJobs.due(deps.store.reader, nowMs, limit),
-      nextDueMs: () => emailNotifyJobs.nextDue(deps.store.reader),
-      claim: async (job) => {
-        if (deciding.has(job.id)) return null;
-        deciding.add(job.id);
-        return job;
-      },
-      run: async (job) => {
-        try {
-          await decide(deps, holders, job, () => batches.wakeSoon());
-        } finally {
-          deciding.delete(job.id);
-        }
-      },
-    },
-    deps.log,
-    LIMITS,
+}
+
+/** Starts deciding and sending missed-message emails, and digests; null without SMTP_URL. */
+export function startEmailNotificationWorker(deps: ServerDeps, holders: QueueHolders): EmailNotificationWorker | null {
+  if (deps.config.smtp === null) return null;
+  const reader = deps.store.reader;
+  const batches = takenByDeletion<DueBatch>(
+    deps,
+    "missed-message emails",
+    { due: (nowMs, limit) => dueMissedMessageBatches(reader, nowMs, limit), nextDueMs: () => nextMissedMessageBatchDue(reader) },
+    (batch) => batch.user_id,
+    (batch) => sendBatch(deps, batch),
+  );
+  const jobs = takenByDeletion<EmailNotifyJobRow>(
+    deps,
+    "email notification decisions",
+    { due: (nowMs, limit) => emailNotifyJobs.due(reader, nowMs, limit), nextDueMs: () => emailNotifyJobs.nextDue(reader) },
+    (job) => job.id,
+    (job) => decide(deps, holders, job, () => batches.wakeSoon()),
   );
   const unlisten = emailNotifyJobQueued.listen(() => jobs.wakeSoon());
   const digests: DigestTimer = startDigests(deps);
