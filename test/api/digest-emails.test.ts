@@ -10,7 +10,8 @@ import { test } from "node:test";
 import { expectSuccess } from "../helpers/client.ts";
 import { withDb } from "../helpers/db.ts";
 import { createStream, sendStreamMessage } from "../helpers/factories.ts";
-import { mailParts, useMailServer } from "../helpers/mail-suite.ts";
+import { mailParts } from "../helpers/mail-parts.ts";
+import { useMailServer } from "../helpers/mail-suite.ts";
 import { waitFor } from "../helpers/smtp.ts";
 import { forEachStore } from "../helpers/suite.ts";
 

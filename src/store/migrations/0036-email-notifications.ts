@@ -3,7 +3,7 @@
  * email, the missed-message emails waiting out their batching period, when each user was last
  * considered for a digest, and an HTML part for outgoing email.
  */
-import type { Kysely, Migration } from "kysely";
+import { sql, type Kysely, type Migration } from "kysely";
 import type { Engine } from "../schema/types.ts";
 import { timeType, withId } from "./helpers.ts";
 
@@ -34,10 +34,21 @@ async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     .addColumn("realm_id", "integer", (c) => c.notNull().references("realms.id"))
     .addColumn("last_digest_at", timeType(engine), (c) => c.notNull())
     .execute();
-  await db.schema.alterTable("email_jobs").addColumn("html_body", "text").execute();
+  // Migration 0035 (account emails, written beside this one) adds the same column: whichever
+  // runs first adds it.
+  if (!(await hasColumn(db, engine, "email_jobs", "html_body"))) await db.schema.alterTable("email_jobs").addColumn("html_body", "text").execute();
 }
 
-/** Migration 0036: email_notify_jobs, missed_message_emails, digest_emails, email_jobs.html_body. */
+/** Whether the table has the column (SQLite's table_info, PostgreSQL's information schema). */
+async function hasColumn(db: Kysely<unknown>, engine: Engine, table: string, column: string): Promise<boolean> {
+  const rows =
+    engine === "postgres"
+      ? await sql<{ name: string }>`select column_name as name from information_schema.columns where table_schema = current_schema() and table_name = ${table}`.execute(db)
+      : await sql<{ name: string }>`select name from pragma_table_info(${table})`.execute(db);
+  return rows.rows.some((r) => r.name === column);
+}
+
+/** Migration 0036: email_notify_jobs, missed_message_emails, digest_emails, email_jobs.html_body (unless 0035 added it). */
 export function emailNotificationsMigration(engine: Engine): Migration {
   return { up: (db) => up(db, engine) };
 }

@@ -22,11 +22,11 @@ import type { AlertWordTable, MutedUserTable } from "./alert-words.ts";
 import type { RealmUserDefaultsTable } from "./settings.ts";
 import type { ChannelFolderTable, NavigationViewTable } from "./sidebar.ts";
 import type { OutgoingWebhookJobTable } from "./webhooks.ts";
+import type { DigestEmailTable, EmailNotifyJobTable, MissedMessageEmailTable } from "./email-notifications.ts";
 import type { PushActiveNotificationTable, PushDeviceTable, PushDeviceTokenTable, PushRelayJobTable } from "./push.ts";
 import type { EmailJobTable, InviteTable, RealmDomainTable } from "./invites.ts";
 import type { SessionTable } from "./sessions.ts";
 import type { AccountTokenTable } from "./account-tokens.ts";
-import type { DigestEmailTable, EmailNotifyJobTable, MissedMessageEmailTable } from "./email-notifications.ts";
 
 export type { Flag } from "./realm.ts";
 export type { MessageTable, UserTopicTable, SubmessageTable, StreamTable, SubscriptionTable, UserGroupTable, UserStatusTable, RealmPlaygroundTable, LinkifierTable, RealmEmojiTable, SavedSnippetTable, AttachmentTable, CustomProfileFieldTable, ServiceTable, UserTable, RealmTable };
@@ -77,14 +77,14 @@ export interface Database {
   push_devices: PushDeviceTable;
   push_relay_jobs: PushRelayJobTable;
   push_active_notifications: PushActiveNotificationTable;
+  email_notify_jobs: EmailNotifyJobTable;
+  missed_message_emails: MissedMessageEmailTable;
+  digest_emails: DigestEmailTable;
   invites: InviteTable;
   email_jobs: EmailJobTable;
   realm_domains: RealmDomainTable;
   sessions: SessionTable;
   account_tokens: AccountTokenTable;
-  email_notify_jobs: EmailNotifyJobTable;
-  missed_message_emails: MissedMessageEmailTable;
-  digest_emails: DigestEmailTable;
 }
 
 /** A stored message. */
