@@ -29,11 +29,15 @@ function failure(err: unknown): string {
   return err instanceof ApiError ? err.message : "Could not load messages.";
 }
 
+/** Live messages of the narrow that came while its first page was loading (merged into it). */
+let arrivedWhileLoading: Message[] = [];
+
 /** Shows a narrow, loading its newest page. */
 export async function showNarrow(next: Narrow, force = false): Promise<void> {
   // The same narrow, loaded or loading: nothing to do (unless the data may be stale).
   if (!force && sameNarrow(next, narrow.value) && (loading.value === "initial" || messages.value.length > 0)) return;
   const gen = ++generation;
+  arrivedWhileLoading = [];
   batch(() => {
     narrow.value = next;
     messages.value = [];
@@ -46,8 +50,11 @@ export async function showNarrow(next: Narrow, force = false): Promise<void> {
   try {
     const res = await api.messages({ anchor: "newest", num_before: PAGE_SIZE, num_after: 0, narrow: apiTerms(next), apply_markdown: true, client_gravatar: false });
     if (gen !== generation) return;
+    const loaded = new Set(res.messages.map((m) => m.id));
+    const arrived = arrivedWhileLoading.filter((m) => !loaded.has(m.id));
+    arrivedWhileLoading = [];
     batch(() => {
-      messages.value = res.messages;
+      messages.value = arrived.length === 0 ? res.messages : [...res.messages, ...arrived].sort((a, b) => a.id - b.id);
       foundOldest.value = res.found_oldest;
       foundNewest.value = true;
       loading.value = null;
@@ -93,8 +100,13 @@ export async function loadOlder(): Promise<void> {
 
 /** A new message arrived: append it if it belongs here and the feed reaches the newest. */
 export function addLive(message: Message, me: number): void {
-  if (!foundNewest.value || !matches(narrow.value, message, me)) return;
+  if (!matches(narrow.value, message, me)) return;
   if (narrow.value.kind === "feed" && inMutedTopic(message)) return;
+  if (!foundNewest.value) {
+    // The first page is on its way, and its answer may predate this message: kept for it.
+    if (loading.value === "initial") arrivedWhileLoading.push(message);
+    return;
+  }
   if (messages.value.some((m) => m.id === message.id)) return;
   messages.value = [...messages.value, message];
 }
