@@ -114,8 +114,9 @@ function Card({ user, anchor }: { user: User; anchor: HTMLElement }) {
     opened.value = null;
     if (refocus) anchor.focus();
   };
+  // Before the browser paints: a key pressed as soon as the card shows (Esc) reaches it.
+  useLayoutEffect(() => root.current?.focus(), []);
   useEffect(() => {
-    root.current?.focus();
     const outside = (e: MouseEvent) => {
       if (e.target instanceof Node && !root.current?.contains(e.target) && !anchor.contains(e.target)) close(false);
     };
