@@ -1,15 +1,17 @@
 /**
  * The long scenarios, run only when named (`npm run bench -- soak`, `npm run bench -- history`,
- * or both): the default run leaves them out. Each prints its report (markdown, for
+ * `npm run bench -- transfer`, or several): the default run leaves them out. Each prints its report (markdown, for
  * docs/benchmarks.md's hand-written part) and the process exits non-zero when one fails.
  */
 import { historyFailures, renderHistory } from "./report-history.ts";
 import { renderSoak } from "./report-soak.ts";
 import { historySettings, runHistoryScenario } from "./scenario-history.ts";
 import { runSoakScenario, soakSettings } from "./scenario-soak.ts";
+import { renderTransfer, transferFailures } from "./report-transfer.ts";
+import { runTransferScenario, transferSettings } from "./scenario-transfer.ts";
 
 /** The scenarios only run when named. */
-export const LONG_SCENARIOS = ["soak", "history"] as const;
+export const LONG_SCENARIOS = ["soak", "history", "transfer"] as const;
 
 /** The long scenarios named among the command's arguments. */
 export function namedLongScenarios(argv: readonly string[]): string[] {
@@ -38,6 +40,15 @@ export async function runLongScenarios(names: readonly string[]): Promise<number
       if (failures.length > 0) {
         failed = true;
         console.error(`history FAILED:\n${failures.map((f) => `- ${f}`).join("\n")}`);
+      }
+    }
+    if (name === "transfer") {
+      const result = await runTransferScenario(transferSettings(), log);
+      console.log(`\n${renderTransfer(result)}\n`);
+      const failures = transferFailures(result);
+      if (failures.length > 0) {
+        failed = true;
+        console.error(`transfer FAILED:\n${failures.map((f) => `- ${f}`).join("\n")}`);
       }
     }
     console.log(`  ${name}: ${((performance.now() - started) / 1000).toFixed(0)} s`);
