@@ -76,5 +76,7 @@ export type ForeignOrganization = {
   users: ForeignUser[];
   channels: ForeignChannel[];
   emoji: ForeignEmoji[];
+  /** What the reader left aside or could not bring (integrations to set up again...), for the import's summary; optional. */
+  notes?: string[];
   messages(): AsyncIterable<ForeignMessage>;
 };
