@@ -13,7 +13,7 @@ import { pipeline } from "node:stream/promises";
 import zlib from "node:zlib";
 import { CliError } from "./args.ts";
 import { MANIFEST_NAME, MAX_MANIFEST_BYTES, parseManifest, type Manifest, type Member } from "./backup-manifest.ts";
-import { readTar, TarError, tarStream, type TarFile } from "./tar.ts";
+import { readTar, TarError, tarStream, type TarFile } from "../formats/tar.ts";
 
 /** Owner read and write only: a backup holds API keys and password hashes. */
 const ARCHIVE_MODE = 0o600;

@@ -52,7 +52,7 @@ export const SRC: Tree = {
     server: { imports: ["http", "actions", "events", "rate-limit", "store", "push-thread"] },
     "push-thread": { imports: ["actions", "events", "rate-limit", "store"] },
     "push-thread-entry": { imports: ["push-thread"] },
-    cli: { imports: ["server", "actions", "present", "permissions", "store", "model"] },
+    cli: { imports: ["server", "actions", "present", "permissions", "formats", "store", "model"] },
     http: { imports: ["actions", "events", "permissions", "files", "rate-limit", "store", "model"], typesOnly: ["store"] },
     actions: { imports: ["register", "events", "narrow", "present", "permissions", "markdown", "files", "formats", "rate-limit", "outgoing-http", "store", "model"] },
     register: { imports: ["events", "present", "permissions", "store", "model"] },
@@ -76,6 +76,8 @@ export const SRC: Tree = {
     events: ["queue-options.ts"],
     // What route files are written with: the endpoint, parameter parsing, authentication, the web bundle and its compression.
     http: ["endpoint.ts", "params.ts", "stream-params.ts", "auth.ts", "web-bundle.ts", "compression.ts"],
+    // The tar format, which backups (cli/) and the Zulip export (formats/zulip/) write.
+    formats: ["tar.ts"],
   },
 };
 

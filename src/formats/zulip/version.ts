@@ -40,3 +40,11 @@ export function checkExportVersion(status: unknown): ExportVersion {
   }
   return { zulipVersion, zerverMigration: newest };
 }
+
+/**
+ * The zerver migrations the exports Parley writes list in migration_status.json: the schema of
+ * Zulip 10.0 at feature level 321 that this reader needs at least (upstream's squashed start and
+ * OLDEST_ZERVER_MIGRATION's name). Rows carry Zulip 10.0's table names (zerver_huddle) and, where
+ * Parley keeps more (newer group-valued settings), the fields under upstream's newer names.
+ */
+export const WRITTEN_ZERVER_MIGRATIONS: readonly string[] = ["0001_squashed_0569", "0629_remove_stream_email_token_backfill_channelemailaddress"];
