@@ -5,6 +5,7 @@
  */
 import type { Config } from "../config.ts";
 import { runBackup } from "./backup.ts";
+import { runImportSlack } from "./import-slack.ts";
 import { runImportZulip } from "./import-zulip.ts";
 import { runRestore, runVerifyBackup } from "./restore.ts";
 
@@ -32,5 +33,10 @@ export const STORE_COMMANDS: Record<string, StoreCommand> = {
     usage: "import-zulip EXPORT.tar.gz|EXPORT_DIR",
     summary: "import a Zulip organization export (.tar.gz or its directory) into an empty store, keeping every id",
     run: runImportZulip,
+  },
+  "import-slack": {
+    usage: "import-slack EXPORT.zip|EXPORT_DIR",
+    summary: "import a Slack export (.zip or its folder) into an empty store: threads as topics, DMs, reactions, files (docs/import.md)",
+    run: runImportSlack,
   },
 };
