@@ -6,6 +6,7 @@
 import type { Config } from "../config.ts";
 import { runBackup } from "./backup.ts";
 import { runImportSlack } from "./import-slack.ts";
+import { runExport } from "./export.ts";
 import { runImportZulip } from "./import-zulip.ts";
 import { runRestore, runVerifyBackup } from "./restore.ts";
 
@@ -38,5 +39,10 @@ export const STORE_COMMANDS: Record<string, StoreCommand> = {
     usage: "import-slack EXPORT.zip|EXPORT_DIR",
     summary: "import a Slack export (.zip or its folder) into an empty store: threads as topics, DMs, reactions, files (docs/import.md)",
     run: runImportSlack,
+  },
+  export: {
+    usage: "export [--public | --full-with-consent | --full] --output FILE.tar.gz",
+    summary: "write the organization as a Zulip export (.tar.gz) that import-zulip, here or on Zulip, reads (docs/export.md)",
+    run: runExport,
   },
 };

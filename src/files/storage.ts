@@ -27,6 +27,11 @@ function mustResolve(uploadsDir: string, area: StorageArea, relative: string): s
   return full;
 }
 
+/** Where a stored file is (whether or not it exists), or null for a path that would leave its area: an export's source. */
+export function storedFilePath(uploadsDir: string, area: StorageArea, relative: string): string | null {
+  return resolveStoredPath(uploadsDir, area, relative);
+}
+
 /** Writes a file (creating its directories); an existing file is never overwritten. */
 export async function writeStoredFile(uploadsDir: string, area: StorageArea, relative: string, data: Buffer): Promise<void> {
   const full = mustResolve(uploadsDir, area, relative);

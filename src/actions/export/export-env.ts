@@ -1,0 +1,18 @@
+/**
+ * What every step of an organization export works with: the store it reads, the uploads
+ * directory its files come from, the organization and the progress log.
+ */
+import type { Kysely } from "kysely";
+import type { Database } from "../../store/schema/database.ts";
+import type { Engine } from "../../store/schema/types.ts";
+
+/** What the export needs of the server (the CLI's store, or a server's for the API's job). */
+export type ExportTarget = { db: Kysely<Database>; engine: Engine; uploadsDir: string; log: (line: string) => void };
+
+/** The environment of an export's steps. */
+export type ExportEnv = ExportTarget & { realmId: number };
+
+/** UNIX seconds or null as Zulip's JSON gives a boolean column. */
+export function bool(value: number | null): boolean | null {
+  return value === null ? null : value === 1;
+}
