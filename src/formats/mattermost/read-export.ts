@@ -106,6 +106,7 @@ export async function readMattermostExport(source: string, options: { team?: str
     users: people,
     channels,
     emoji,
+    notes,
     messages: () => streamMessages(planned, { location, fileName, markup, people: keys, notes }),
   };
   return { organization, notes };

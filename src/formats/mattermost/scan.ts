@@ -4,8 +4,8 @@
  * where its line is and when it was sent, so that the messages can be streamed later in time
  * order without holding their text. The export must start with its version line (version 1).
  */
-import type { z } from "zod";
 import { ImportRefusedError } from "../../errors.ts";
+import { parseRow } from "../zulip/export-reader.ts";
 import { jsonLines, type JsonLine } from "./jsonl.ts";
 import {
   channelLine, directChannelLine, directPostLine, emojiLine, postLine, teamLine, userLine, versionLine,
@@ -35,14 +35,6 @@ const SUPPORTED_VERSION = 1;
 /** Enough of a root post's text for a topic name. */
 const ROOT_TEXT_CHARS = 400;
 
-function parseLine<S extends z.ZodType>(schema: S, value: unknown, where: string): z.output<S> {
-  const parsed = schema.safeParse(value);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  const field = issue.path.length > 0 ? `'${issue.path.join(".")}'` : "the line";
-  throw new ImportRefusedError(`${where}: ${field} is missing or malformed (${issue.message})`);
-}
-
 type PostFields = { user: string; create_at: number; reactions: Array<{ user: string }>; replies: Array<{ user: string; create_at: number; reactions: Array<{ user: string }> }> };
 
 function refs(line: JsonLine, post: PostFields): { root: PostRef; replies: PostRef[] } {
@@ -63,28 +55,28 @@ export async function scanExport(file: string, name: string): Promise<ExportScan
     const body = line.value[type];
     if (!sawVersion) {
       if (type !== "version") throw new ImportRefusedError(`${where} is a "${type}" line; a Mattermost bulk export starts with its "version" line`);
-      const version = parseLine(versionLine, line.value, where).version;
+      const version = parseRow(versionLine, line.value, where).version;
       if (version !== SUPPORTED_VERSION) throw new ImportRefusedError(`the export is of version ${version}; this importer reads version ${SUPPORTED_VERSION}`);
       sawVersion = true;
       continue;
     }
     switch (type) {
-      case "team": scan.teams.push(parseLine(teamLine, body, where)); break;
-      case "channel": scan.channels.push(parseLine(channelLine, body, where)); break;
+      case "team": scan.teams.push(parseRow(teamLine, body, where)); break;
+      case "channel": scan.channels.push(parseRow(channelLine, body, where)); break;
       case "user": {
-        const user = parseLine(userLine, body, where);
+        const user = parseRow(userLine, body, where);
         scan.users.set(user.username, user);
         break;
       }
-      case "emoji": scan.emoji.push(parseLine(emojiLine, body, where)); break;
-      case "direct_channel": scan.directChannels.push(parseLine(directChannelLine, body, where).members); break;
+      case "emoji": scan.emoji.push(parseRow(emojiLine, body, where)); break;
+      case "direct_channel": scan.directChannels.push(parseRow(directChannelLine, body, where).members); break;
       case "post": {
-        const post = parseLine(postLine, body, where);
+        const post = parseRow(postLine, body, where);
         scan.channelPosts.push({ team: post.team, channel: post.channel, ...refs(line, post), rootText: post.replies.length > 0 ? post.message.slice(0, ROOT_TEXT_CHARS) : "" });
         break;
       }
       case "direct_post": {
-        const post = parseLine(directPostLine, body, where);
+        const post = parseRow(directPostLine, body, where);
         scan.directPosts.push({ members: post.channel_members, ...refs(line, post) });
         break;
       }

@@ -1,15 +1,16 @@
 /**
  * Which topic a Mattermost channel post lands in. Mattermost has threads (a root post and its
  * replies) where Zulip has topics: each thread becomes a topic named after its root post's
- * first words, and root posts nobody replied to share one topic per channel, CHANNEL_TOPIC.
- * Upstream's converter put everything in one topic per channel; docs/import.md states the rule.
+ * first words, and root posts nobody replied to share one topic per channel, CHANNEL_TOPIC
+ * (upstream's converter put everything there; the Slack reader names its own the same way).
+ * docs/import.md states the rule.
  */
 
 /** Zulip's longest topic, in characters (code points). */
 export const MAX_TOPIC_LENGTH = 60;
 
 /** The topic of a channel's posts that started no thread. */
-export const CHANNEL_TOPIC = "general";
+export const CHANNEL_TOPIC = "imported from Mattermost";
 
 /** The topic of a thread whose root post has no words (a file alone, say). */
 const WORDLESS_THREAD = "thread";

@@ -39,7 +39,8 @@ async function exportRoot(dir: string): Promise<string> {
   throw new ImportRefusedError("realm.json is missing: this is not a Zulip organization export");
 }
 
-function parseRow<S extends z.ZodType>(schema: S, value: unknown, where: string): z.output<S> {
+/** `value` as `schema` reads it, or an ImportRefusedError naming `where` and the first field amiss. */
+export function parseRow<S extends z.ZodType>(schema: S, value: unknown, where: string): z.output<S> {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
