@@ -10,13 +10,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { openStore } from "../../src/store/db.ts";
-import type { Database } from "../../src/store/schema/database.ts";
 import { extractTarGz } from "../../src/formats/zulip/tar-extract.ts";
 import { runCli, startServerOnStore, type CliResult, type TestServer } from "../helpers/server.ts";
 import type { Fixtures } from "../helpers/fixtures.ts";
 import { freshStore, type FreshStore } from "../helpers/stores.ts";
 import { forEachStore } from "../helpers/suite.ts";
+import { expectRefused, importedCredentials, leftovers, NOTHING } from "../helpers/import-store.ts";
 import { avatarPaths, differences, FIXTURE_TARBALL, loadSnapshot, normalize, skippedCall, type NormalizeContext } from "./import-zulip-support.ts";
 
 /** The export's host: API emails such as user156@lumen.zulip.test and the system bots' addresses follow it. */
@@ -25,37 +24,9 @@ const snapshot = loadSnapshot();
 /** Zulip's cross-realm bots (the Notification Bot, the Welcome Bot, the email gateway), Parley's system bots after the import. */
 const SYSTEM_BOT_IDS = new Set([1, 6, 7]);
 
-/** The imported users' new API keys, read from the store (an export holds none). */
+/** The imported users' new API keys, by id. */
 async function apiKeys(store: FreshStore): Promise<Map<number, string>> {
-  const s = openStore({ databaseUrl: store.databaseUrl, dataDir: store.dataDir });
-  try {
-    const rows = await s.db.selectFrom("users").select(["id", "api_key"]).execute();
-    return new Map(rows.map((r) => [r.id, r.api_key]));
-  } finally {
-    await s.close();
-  }
-}
-
-/** Rows in the tables an import writes, and files under the uploads directory: all zero when nothing was imported. */
-async function leftovers(store: FreshStore): Promise<Record<string, number>> {
-  const s = openStore({ databaseUrl: store.databaseUrl, dataDir: store.dataDir });
-  const tables: Array<keyof Database> = ["realms", "users", "user_groups", "streams", "subscriptions", "recipients", "messages", "user_message_flags", "reactions", "attachments", "realm_emoji"];
-  try {
-    const out: Record<string, number> = {};
-    for (const table of tables) out[table] = Number((await s.db.selectFrom(table).select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
-    const uploads = path.join(store.dataDir, "uploads");
-    out.files = fs.existsSync(uploads) ? fs.readdirSync(uploads, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length : 0;
-    return out;
-  } finally {
-    await s.close();
-  }
-}
-
-const NOTHING = { realms: 0, users: 0, user_groups: 0, streams: 0, subscriptions: 0, recipients: 0, messages: 0, user_message_flags: 0, reactions: 0, attachments: 0, realm_emoji: 0, files: 0 };
-
-function expectRefused(res: CliResult, message: string): void {
-  assert.equal(res.code, 1, `the import should be refused: ${res.stdout}${res.stderr}`);
-  assert.ok(res.stderr.includes("refused, nothing was imported") && res.stderr.includes(message), `stderr should say ${JSON.stringify(message)}: ${res.stderr}`);
+  return new Map((await importedCredentials(store)).map((u) => [u.id, u.apiKey]));
 }
 
 forEachStore("import-zulip: the fixture export against Zulip's own answers", (kind) => {
