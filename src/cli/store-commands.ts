@@ -5,6 +5,7 @@
  */
 import type { Config } from "../config.ts";
 import { runBackup } from "./backup.ts";
+import { runImportMattermost } from "./import-mattermost.ts";
 import { runImportSlack } from "./import-slack.ts";
 import { runExport } from "./export.ts";
 import { runImportZulip } from "./import-zulip.ts";
@@ -39,6 +40,11 @@ export const STORE_COMMANDS: Record<string, StoreCommand> = {
     usage: "import-slack EXPORT.zip|EXPORT_DIR",
     summary: "import a Slack export (.zip or its folder) into an empty store: threads as topics, DMs, reactions, files (docs/import.md)",
     run: runImportSlack,
+  },
+  "import-mattermost": {
+    usage: "import-mattermost EXPORT.jsonl|EXPORT_DIR [--team NAME]",
+    summary: "import one team of a Mattermost bulk export (its .jsonl, or its folder with data/) into an empty store: threads as topics, DMs, reactions, custom emoji, files (docs/import.md)",
+    run: runImportMattermost,
   },
   export: {
     usage: "export [--public | --full-with-consent | --full] --output FILE.tar.gz",
