@@ -149,3 +149,22 @@ describe("Mattermost reader on exports written here", () => {
     await refused(path.join(empty, "nothing.jsonl"), /does not exist/);
   });
 });
+
+describe("Mattermost reader: files beside the export", () => {
+  test("attachments under data/ by either kind of path; a path climbing out of the export is missing", async () => {
+    const file = writeExport([
+      VERSION, TEAM, channel("town-square"), user("albus"),
+      { type: "post", post: { ...post("albus", "three files", 1000).post, attachments: [{ path: "a/one.txt" }, { path: "data/b/two.pdf" }, { path: "../../etc/passwd" }] } },
+      { type: "emoji", emoji: { name: "phoenix", image: "data/emoji/x/image" } },
+    ]);
+    const dir = path.dirname(file);
+    for (const [rel, body] of [["data/a/one.txt", "1"], ["data/b/two.pdf", "2"], ["data/emoji/x/image", "png"]]) {
+      fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+      fs.writeFileSync(path.join(dir, rel), body);
+    }
+    const { read, messages } = await all(dir);
+    assert.deepEqual(messages[0].files.map((f) => [f.name, f.contentType, fs.readFileSync(f.path, "utf8")]), [["one.txt", "text/plain", "1"], ["two.pdf", "application/pdf", "2"]]);
+    assert.equal(messages[0].markdown, "three files\n*(passwd: file not in the export)*");
+    assert.deepEqual(read.organization.emoji.map((e) => e.name), ["phoenix"]);
+  });
+});

@@ -2,8 +2,8 @@
  * Where a Mattermost bulk export's pieces are on disk: the JSON-lines file (given itself, or
  * found in the given directory), and the files it names, looked up beside it as upstream's
  * converter does: attachments under `data/`, custom emoji images by their path from the
- * export's directory (or under `data/`, where `mmctl export` puts them). A path that leads out
- * of the export's directory is treated as missing.
+ * export's directory; each also the other way round (`mmctl export` zips write paths that start
+ * with `data/`). A path that leads out of the export's directory is treated as missing.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -35,9 +35,9 @@ function fileUnder(base: string, relative: string): string | null {
   return fs.statSync(full, { throwIfNoEntry: false })?.isFile() ? full : null;
 }
 
-/** An attachment's file, from the path its post gives. */
+/** An attachment's file, from the path its post gives: under `data/` (upstream's reading), or from the folder (paths that start with `data/`). */
 export function attachmentFile(location: ExportLocation, relative: string): string | null {
-  return fileUnder(path.join(location.dir, "data"), relative);
+  return fileUnder(path.join(location.dir, "data"), relative) ?? fileUnder(location.dir, relative);
 }
 
 /** A custom emoji's image, from the path its line gives. */
