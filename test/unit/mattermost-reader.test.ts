@@ -124,6 +124,7 @@ describe("Mattermost reader on exports written here", () => {
       post("albus", "Exams", 1000, [{ user: "minerva", message: "when?", create_at: 2000, edit_at: 2500 }]),
       post("minerva", "exams", 3000, [{ user: "albus", message: "tomorrow", create_at: 4000 }]),
       post("luna", "no replies here, @albus", 5000),
+      { type: "post", post: { ...post("albus", "minerva joined the channel.", 6000).post, type: "system_join_channel" } },
       { type: "scheme", scheme: {} },
     ]);
     const { read, messages } = await all(file);
@@ -134,7 +135,7 @@ describe("Mattermost reader on exports written here", () => {
       ["Exams", "Exams", null], ["Exams", "when?", 2.5], ["exams (2)", "exams", null], ["exams (2)", "tomorrow", null],
       [CHANNEL_TOPIC, "no replies here, @**ALBUS|albus**", null],
     ]);
-    assert.deepEqual(read.notes, ['1 "scheme" line(s) of the export are not read by this importer']);
+    assert.deepEqual(read.notes, ["1 notice(s) of Mattermost's own (joins, leaves, header changes) were left out", '1 "scheme" line(s) of the export are not read by this importer']);
   });
 
   test("malformed exports are refused with what is wrong", async () => {

@@ -51,7 +51,8 @@ const postFields = {
   attachments: listOf(attachment),
 };
 export const replyLine = z.looseObject(postFields);
-export const postLine = z.looseObject({ ...postFields, team: text, channel: text, replies: listOf(replyLine) });
+/** `type`: empty for what people wrote, `system_...` for Mattermost's own notices (joins, leaves, header changes). */
+export const postLine = z.looseObject({ ...postFields, team: text, channel: text, type: optionalText, replies: listOf(replyLine) });
 export const directChannelLine = z.looseObject({ members: z.array(text) });
 export const directPostLine = z.looseObject({ ...postFields, channel_members: z.array(text).min(1), replies: listOf(replyLine) });
 export const emojiLine = z.looseObject({ name: text, image: text });

@@ -96,6 +96,7 @@ export async function readMattermostExport(source: string, options: { team?: str
     const to = { memberKeys: [...new Set(post.members)] };
     planned.push({ ref: post.root, to, sortMs: post.root.sentMs }, ...post.replies.map((r) => ({ ref: r, to, sortMs: Math.max(r.sentMs, post.root.sentMs) })));
   }
+  if (scan.systemPosts > 0) notes.push(`${scan.systemPosts} notice(s) of Mattermost's own (joins, leaves, header changes) were left out`);
   for (const [type, n] of scan.ignoredTypes) notes.push(`${n} "${type}" line(s) of the export are not read by this importer`);
 
   const keys = new Set(people.map((p) => p.key));

@@ -29,6 +29,8 @@ export type ExportScan = {
   directPosts: DirectPostRefs[];
   /** Line types this reader does not read, with how many lines of each. */
   ignoredTypes: Map<string, number>;
+  /** Mattermost's own notices (posts of a `system_...` type: joins, leaves...), left out. */
+  systemPosts: number;
 };
 
 const SUPPORTED_VERSION = 1;
@@ -46,7 +48,7 @@ function refs(line: JsonLine, post: PostFields): { root: PostRef; replies: PostR
 
 /** Reads the whole export once; `name` labels the file in messages. */
 export async function scanExport(file: string, name: string): Promise<ExportScan> {
-  const scan: ExportScan = { teams: [], channels: [], users: new Map(), emoji: [], directChannels: [], channelPosts: [], directPosts: [], ignoredTypes: new Map() };
+  const scan: ExportScan = { teams: [], channels: [], users: new Map(), emoji: [], directChannels: [], channelPosts: [], directPosts: [], ignoredTypes: new Map(), systemPosts: 0 };
   let sawVersion = false;
   for await (const line of jsonLines(file, name)) {
     const where = `${name} line ${line.lineNo}`;
@@ -72,6 +74,10 @@ export async function scanExport(file: string, name: string): Promise<ExportScan
       case "direct_channel": scan.directChannels.push(parseRow(directChannelLine, body, where).members); break;
       case "post": {
         const post = parseRow(postLine, body, where);
+        if (post.type.startsWith("system_")) {
+          scan.systemPosts++;
+          break;
+        }
         scan.channelPosts.push({ team: post.team, channel: post.channel, ...refs(line, post), rootText: post.replies.length > 0 ? post.message.slice(0, ROOT_TEXT_CHARS) : "" });
         break;
       }
