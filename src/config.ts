@@ -40,6 +40,8 @@ export type Config = {
   maxEmojiBytes: number;
   /** Where uploaded files and custom emoji images are stored. */
   uploadsDir: string;
+  /** POST /export/realm refuses organizations with more messages or upload bytes than these (EXPORT_MAX_MESSAGES, EXPORT_MAX_UPLOAD_BYTES; upstream's 250,000 and 10 GiB). */
+  exportLimits: { maxMessages: number; maxUploadBytes: number };
   /** Uploads no message links are deleted after this many weeks. */
   unclaimedUploadWeeks: number;
   /** At most this many concurrent write transactions share one SQLite commit. */
@@ -349,6 +351,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // 5 MiB, Zulip's MAX_EMOJI_FILE_SIZE_MIB default.
     maxEmojiBytes: intEnv(env, "MAX_EMOJI_BYTES", 5 * 1024 * 1024),
     uploadsDir: path.resolve(env.UPLOADS_DIR || path.join(env.DATA_DIR || "./data", "uploads")),
+    exportLimits: { maxMessages: intEnv(env, "EXPORT_MAX_MESSAGES", 250_000), maxUploadBytes: intEnv(env, "EXPORT_MAX_UPLOAD_BYTES", 10 * 1024 * 1024 * 1024) },
     // Zulip deletes never-linked uploads after three weeks.
     unclaimedUploadWeeks: intEnv(env, "UNCLAIMED_UPLOAD_WEEKS", 3),
     groupCommitMax: intEnv(env, "SQLITE_GROUP_COMMIT_MAX", DEFAULT_GROUP_COMMIT_MAX),

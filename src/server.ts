@@ -20,6 +20,7 @@ import { startScheduledMessageWorker } from "./actions/messages/scheduled-worker
 import { startOutgoingWebhookWorker } from "./actions/bots/outgoing-webhook-worker.ts";
 import { startEmailWorker } from "./actions/email/worker.ts";
 import { startEmailNotificationWorker } from "./actions/email-notifications/worker.ts";
+import { startRealmExportWorker } from "./actions/export/export-worker.ts";
 import { presenceWriteBehind } from "./actions/users/presence.ts";
 import { makeLogger } from "./log.ts";
 import { startPushWorker } from "./push-thread.ts";
@@ -93,6 +94,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const webhookWorker = startOutgoingWebhookWorker(deps);
   const emailWorker = startEmailWorker(deps);
   const emailNotificationWorker = startEmailNotificationWorker(deps, holders);
+  const realmExportWorker = await startRealmExportWorker(deps);
   const address = await app.listen({ host: config.host, port: config.port });
   // Polls that other processes held for this one's saved queues while it restarted come here now.
   await processes?.serving();
@@ -117,6 +119,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       await scheduledWorker.stop();
       await webhookWorker.stop();
       await emailNotificationWorker?.stop();
+      await realmExportWorker.stop();
       await emailWorker?.stop();
       await pushRelayWorker.stop();
       await presenceWrites.close();

@@ -19,6 +19,7 @@ import type { ReactionEvent } from "./kinds/reactions.ts";
 import type { RemindersEvent } from "./kinds/reminders.ts";
 import type { RealmDomainsEvent } from "./kinds/realm-domains.ts";
 import type { RealmEmojiEvent } from "./kinds/realm-emoji.ts";
+import type { RealmExportConsentEvent, RealmExportEvent } from "./kinds/realm-exports.ts";
 import type { SavedSnippetsEvent } from "./kinds/snippets.ts";
 import type { DefaultStreamsEvent, StreamEvent } from "./kinds/streams.ts";
 import type { SubmessageEvent } from "./kinds/submessages.ts";
@@ -62,7 +63,9 @@ export type ApiEvent =
   | NavigationViewEvent
   | ChannelFolderEvent
   | InvitesChangedEvent
-  | RealmDomainsEvent;
+  | RealmDomainsEvent
+  | RealmExportEvent
+  | RealmExportConsentEvent;
 
 /** The `type` of some event. */
 export type ApiEventType = ApiEvent["type"];
@@ -112,6 +115,8 @@ const EVENT_TYPES: { readonly [T in ApiEventType]: true } = {
   channel_folder: true,
   invites_changed: true,
   realm_domains: true,
+  realm_export: true,
+  realm_export_consent: true,
 };
 
 /**

@@ -1,6 +1,7 @@
 /**
  * Local file storage under UPLOADS_DIR: message uploads in `files/<path_id>`, custom emoji in
- * `emoji/<realm_id>/<file name>`, uploaded avatars in `avatars/<realm_id>/<user_id>.png`. Every relative path is checked to stay inside its area, so a
+ * `emoji/<realm_id>/<file name>`, uploaded avatars in `avatars/<realm_id>/<user_id>.png`,
+ * organization data exports in `exports/<realm_id>/<random>/<name>.tar.gz`. Every relative path is checked to stay inside its area, so a
  * crafted path can never read or delete anything else.
  */
 import fs from "node:fs/promises";
@@ -9,7 +10,7 @@ import path from "node:path";
 import { MAX_FILE_NAME_BYTES } from "./names.ts";
 
 /** The storage areas under the uploads directory. */
-type StorageArea = "files" | "emoji" | "avatars";
+type StorageArea = "files" | "emoji" | "avatars" | "exports";
 
 /** Resolves `relative` inside `area`, or null when it is empty or would leave the area. */
 function resolveStoredPath(uploadsDir: string, area: StorageArea, relative: string): string | null {
@@ -21,15 +22,15 @@ function resolveStoredPath(uploadsDir: string, area: StorageArea, relative: stri
   return full.startsWith(base + path.sep) ? full : null;
 }
 
+/** Where a stored file is (or is to be written) on disk, or null for an unsafe path: for files read or written as streams (exports). */
+export function storedFilePath(uploadsDir: string, area: StorageArea, relative: string): string | null {
+  return resolveStoredPath(uploadsDir, area, relative);
+}
+
 function mustResolve(uploadsDir: string, area: StorageArea, relative: string): string {
   const full = resolveStoredPath(uploadsDir, area, relative);
   if (full === null) throw new Error(`unsafe storage path in ${area}`);
   return full;
-}
-
-/** Where a stored file is (whether or not it exists), or null for a path that would leave its area: an export's source. */
-export function storedFilePath(uploadsDir: string, area: StorageArea, relative: string): string | null {
-  return resolveStoredPath(uploadsDir, area, relative);
 }
 
 /** Writes a file (creating its directories); an existing file is never overwritten. */

@@ -61,6 +61,12 @@ export function int(bounds: { min?: number; max?: number } = {}) {
   return z.preprocess(decodeInt, z.number().int().min(bounds.min ?? DB_INT_MIN).max(bounds.max ?? DB_INT_MAX));
 }
 
+/** Zulip's wording for a value outside its list (check_int_in / check_string_in). */
+export const NOT_IN_LIST = "Invalid {var_name}: Not in the list of possible values";
+
+/** An integer among `values` (Zulip's check_int_in_validator). */
+export const intIn = (...values: number[]) => int().refine((v) => values.includes(v), { message: NOT_IN_LIST });
+
 /** The latest time a timestamp may name (9999-12-31T23:59:59Z). */
 const MAX_TIMESTAMP_SECONDS = 253_402_300_799;
 

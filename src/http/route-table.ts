@@ -15,6 +15,8 @@ import * as channelsCreate from "./routes/channels-create.ts";
 import * as defaultStreams from "./routes/default-streams.ts";
 import * as drafts from "./routes/drafts.ts";
 import * as events from "./routes/events.ts";
+import * as exportDownload from "./routes/export-download.ts";
+import * as exportRoutes from "./routes/export.ts";
 import * as files from "./routes/files.ts";
 import * as invites from "./routes/invites.ts";
 import * as linkifiers from "./routes/linkifiers.ts";
@@ -71,6 +73,8 @@ export const ROUTE_FILES: Readonly<Record<string, RouteModule>> = {
   "default-streams": defaultStreams,
   "drafts": drafts,
   "events": events,
+  "export": exportRoutes,
+  "export-download": exportDownload,
   "files": files,
   "invites": invites,
   "linkifiers": linkifiers,

@@ -8,13 +8,8 @@ import { updateRealmUserDefaults } from "../../actions/organization/user-default
 import { isTimeZone } from "../../actions/users/setting-rules.ts";
 import { updateSettings } from "../../actions/users/settings.ts";
 import { defineEndpoint } from "../endpoint.ts";
-import { bool, int, str } from "../params.ts";
+import { bool, int, intIn, NOT_IN_LIST, str } from "../params.ts";
 
-/** Zulip's wording for a value outside its list (check_int_in / check_string_in). */
-const NOT_IN_LIST = "Invalid {var_name}: Not in the list of possible values";
-
-/** An integer among `values` (Zulip's check_int_in_validator). */
-const intIn = (...values: number[]) => int().refine((v) => values.includes(v), { message: NOT_IN_LIST });
 /** A string among `values` (Zulip's check_string_in_validator). */
 const stringIn = (...values: string[]) => str().refine((v) => values.includes(v), { message: NOT_IN_LIST });
 /** A string among `values`, refused as Zulip's enum parameters and literals are. */

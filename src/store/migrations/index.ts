@@ -32,6 +32,7 @@ import { signupChecksMigration } from "./0032-signup-checks.ts";
 import { welcomeMessageMigration } from "./0034-welcome-message.ts";
 import { accountsMigration } from "./0035-accounts.ts";
 import { emailNotificationsMigration } from "./0036-email-notifications.ts";
+import { realmExportsMigration } from "./0037-realm-exports.ts";
 
 /** All migrations by name; names sort in the order they run. */
 export function migrations(engine: Engine): Record<string, Migration> {
@@ -68,5 +69,6 @@ export function migrations(engine: Engine): Record<string, Migration> {
     "0034-welcome-message": welcomeMessageMigration(),
     "0035-accounts": accountsMigration(engine),
     "0036-email-notifications": emailNotificationsMigration(engine),
+    "0037-realm-exports": realmExportsMigration(engine),
   };
 }

@@ -27,6 +27,7 @@ import type { PushActiveNotificationTable, PushDeviceTable, PushDeviceTokenTable
 import type { EmailJobTable, InviteTable, RealmDomainTable } from "./invites.ts";
 import type { SessionTable } from "./sessions.ts";
 import type { AccountTokenTable } from "./account-tokens.ts";
+import type { RealmExportTable } from "./realm-exports.ts";
 
 export type { Flag } from "./realm.ts";
 export type { MessageTable, UserTopicTable, SubmessageTable, StreamTable, SubscriptionTable, UserGroupTable, UserStatusTable, RealmPlaygroundTable, LinkifierTable, RealmEmojiTable, SavedSnippetTable, AttachmentTable, CustomProfileFieldTable, ServiceTable, UserTable, RealmTable };
@@ -85,6 +86,8 @@ export interface Database {
   realm_domains: RealmDomainTable;
   sessions: SessionTable;
   account_tokens: AccountTokenTable;
+  // Organization data exports.
+  realm_exports: RealmExportTable;
 }
 
 /** A stored message. */
