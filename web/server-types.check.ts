@@ -22,6 +22,9 @@ import type { ApiSavedSnippet } from "../src/present/attachments.ts";
 import type { DraftsEvent, ScheduledMessagesEvent } from "../src/events/kinds/drafts.ts";
 import type { SavedSnippetsEvent } from "../src/events/kinds/snippets.ts";
 import type { SavedSnippet, ScheduledMessage, ServerDraft } from "./src/api/compose-types.ts";
+import type { ApiRealmExport } from "../src/present/realm-exports.ts";
+import type { RealmExportEvent } from "../src/events/kinds/realm-exports.ts";
+import type { RealmExport } from "./src/api/exports.ts";
 
 /** Compiles only when A is assignable to B. */
 type Fits<A extends B, B> = A;
@@ -47,4 +50,6 @@ export type ServerTypesFit = [
   Fits<SavedSnippetsEvent, EventOf<"saved_snippets">>,
   Fits<ApiUserStatus, UserStatus>,
   Fits<Extract<OrganizationEvent, { type: "user_status" }>, EventOf<"user_status">>,
+  Fits<ApiRealmExport, RealmExport>,
+  Fits<RealmExportEvent, EventOf<"realm_export">>,
 ];

@@ -205,6 +205,8 @@ export type SingleMessageResponse = { message: Message; raw_content: string };
 /** POST /user_uploads. */
 export type UploadResponse = { url: string; filename?: string };
 
+import type { RealmExport } from "./exports.ts";
+
 /** The events the app handles; others are ignored. */
 export type ServerEvent =
   | { id: number; type: "heartbeat" }
@@ -234,7 +236,8 @@ export type ServerEvent =
   | { id: number; type: "presence"; presences: Record<string, PresenceTimes> }
   | ComposeToolsEvent
   | ({ id: number; type: "user_status"; user_id: number } & UserStatus)
-  | { id: number; type: "custom_profile_fields"; fields: ProfileField[] };
+  | { id: number; type: "custom_profile_fields"; fields: ProfileField[] }
+  | { id: number; type: "realm_export"; exports: RealmExport[] };
 
 /** What a client needs to put a message marked unread back (FL 121). */
 export type UnreadDetail =

@@ -3,6 +3,7 @@ import { batch } from "@preact/signals";
 import type { Message, ServerEvent } from "../api/types.ts";
 import { applyRealmEvent } from "./admin.ts";
 import { defaultChannelIds } from "./channels.ts";
+import { applyRealmExports } from "./exports.ts";
 import { applyComposeToolsEvent } from "./compose-tools.ts";
 import * as feed from "./feed.ts";
 import { applyMutedUsers, applyUserTopic, inMutedTopic } from "./muting.ts";
@@ -163,6 +164,9 @@ export function applyEvents(events: readonly ServerEvent[]): void {
           break;
         case "user_settings":
           settings.value = { ...settings.value, [event.property]: event.value };
+          break;
+        case "realm_export":
+          applyRealmExports(event.exports);
           break;
         case "drafts":
         case "scheduled_messages":

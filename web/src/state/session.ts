@@ -30,6 +30,8 @@ const EVENT_TYPES = [
   "realm_user", "user_settings", "recent_private_conversations", "realm", "stream", "heartbeat", "restart",
   "typing", "presence", "default_streams", "user_topic", "muted_users", ...COMPOSE_TOOLS_EVENT_TYPES,
   "user_status", "custom_profile_fields",
+  // The administrators' export screen (the server sends it to administrators only).
+  "realm_export",
 ];
 
 let queue: EventQueue | null = null;

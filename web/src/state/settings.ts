@@ -12,7 +12,7 @@ import { me, settings, users } from "./store.ts";
 export const ROLE = { owner: 100, administrator: 200, moderator: 300, member: 400, guest: 600 } as const;
 
 /** The screens of the settings dialog: the user's own, then the administrators'. */
-export type Screen = "profile" | "notifications" | "display" | "organization" | "channels" | "users" | "invite" | "groups" | "linkifiers" | "emoji";
+export type Screen = "profile" | "notifications" | "display" | "organization" | "channels" | "users" | "exports" | "invite" | "groups" | "linkifiers" | "emoji";
 
 /** The open screen, or null when the dialog is closed. */
 export const openScreen = signal<Screen | null>(null);

@@ -10,6 +10,7 @@ import { canCreateInviteLinks, canSendInvites, loadGroups } from "../../state/ad
 import { closeSettings, isAdmin, myRole, openScreen, openSettings, ROLE, type Screen } from "../../state/settings.ts";
 import { ChannelsScreen } from "../admin/Channels.tsx";
 import { CustomEmojiScreen } from "../admin/CustomEmoji.tsx";
+import { DataExportsScreen } from "../admin/DataExports.tsx";
 import { GroupsScreen } from "../admin/Groups.tsx";
 import { LinkifiersScreen } from "../admin/Linkifiers.tsx";
 import { OrganizationScreen } from "../admin/Organization.tsx";
@@ -28,6 +29,7 @@ const ADMIN: readonly Tab[] = [
   { screen: "organization", label: "Organization", view: OrganizationScreen },
   { screen: "channels", label: "Channels", view: ChannelsScreen },
   { screen: "users", label: "Users", view: UsersScreen },
+  { screen: "exports", label: "Data exports", view: DataExportsScreen },
 ];
 
 const INVITE: Tab = { screen: "invite", label: "Invite people", view: InviteScreen };
