@@ -55,8 +55,8 @@ describeEachStore("users: events", (server) => {
         },
         { type: "realm_user", op: "add", person: botPerson },
       ]);
-      // Its details go to the administrators only, as a new bot's do.
-      assert.deepEqual(events.slice(2).map((e) => `${String(e.type)}/${String(e.op)}`), queue.user === owner ? ["realm_bot/add"] : []);
+      // Its details go to the administrators only, as a new bot's do; so does the new user's consent to data exports.
+      assert.deepEqual(events.slice(2).map((e) => `${String(e.type)}/${String(e.op)}`), queue.user === owner ? ["realm_bot/add", "realm_export_consent/undefined"] : []);
     }
   });
 

@@ -23,6 +23,7 @@ import { doCreateUser } from "../users/create.ts";
 import { doWelcomeNewUser } from "../onboarding/welcome-bot.ts";
 import { realmEmailRule } from "../users/email-rules.ts";
 import { emitInvitesChanged, inviteByToken } from "./access.ts";
+import { emitExportConsent } from "../users/export-consent.ts";
 
 /**
  * The sign-up page's view of an invitation; `email_confirmation`: the link signs up only an
@@ -139,6 +140,7 @@ export async function registerWithInvite(ctx: ActionCtx, token: string, input: R
     await revokeEmailInvitesTo(tx, ctx.realm.id, email, invite.id);
     await doNotifyReferrer(tx, doEnv(ctx, emit), invite, user);
     await doWelcomeNewUser(tx, doEnv(ctx, emit), user, invite.welcome_message_custom_text);
+    await emitExportConsent(tx, ctx.realm.id, user, emit);
     await emitInvitesChanged(tx, ctx, emit, invite.invited_by);
     return { user_id: user.id, email };
   });

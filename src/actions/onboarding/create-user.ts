@@ -13,6 +13,7 @@ import { checkFullName, checkPassword, emitUserAdded, isEmailAddress } from "../
 import { doCreateUser } from "../users/create.ts";
 import { ADDRESS_REFUSALS, realmEmailRule } from "../users/email-rules.ts";
 import { doWelcomeNewUser } from "./welcome-bot.ts";
+import { emitExportConsent } from "../users/export-consent.ts";
 
 /**
  * POST /users: an administrator holding the can_create_users permission (granted from the CLI,
@@ -36,6 +37,7 @@ export async function createUser(ctx: AuthedCtx, input: { email: string; passwor
     await emitUserAdded(tx, ctx, ctx.realm, user, emit);
     await emitJoinedDefaultStreams(ctx, tx, emit, user);
     await doWelcomeNewUser(tx, doEnv(ctx, emit), user);
+    await emitExportConsent(tx, ctx.realm.id, user, emit);
     return { user_id: user.id };
   });
 }

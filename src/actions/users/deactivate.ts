@@ -7,6 +7,7 @@ import { realmUserRemoveEvent, realmUserUpdateEvent } from "../../events/kinds/u
 import type { Database, UserRow } from "../../store/schema/database.ts";
 import { activeNameTaken, countActiveHumanOwners, countActiveUsers, getUser, setUsersActive } from "../../store/users/users.ts";
 import { doDeactivateUser } from "./credentials.ts";
+import { emitExportConsent } from "./export-consent.ts";
 import { withTransaction, type AuthedCtx, type Emit } from "../context.ts";
 import { checkCanCreateBot, checkMemberOrAdmin } from "./bots.ts";
 import { isGuest } from "../../permissions/check.ts";
@@ -28,6 +29,7 @@ async function emitActiveChange(tx: Transaction<Database>, ctx: AuthedCtx, user:
   emit(realmUserUpdateEvent(user.id, { is_active: isActive }), audience.map((u) => u.id).filter((id) => !losing.has(id)));
   emit(realmUserRemoveEvent(user.id), losing);
   if (user.is_bot === 1) emit(realmBotUpdateEvent(user.id, { is_active: isActive }), await botAdministratorIds(tx, ctx.realm, user));
+  if (isActive) await emitExportConsent(tx, ctx.realm.id, user, emit);
 }
 
 /** Deactivates a user and the active bots it owns (bots first, as Zulip does), with their events. */

@@ -6,8 +6,6 @@
  */
 import { JsonableError } from "../../errors.ts";
 import { realmUserUpdateEvent } from "../../events/kinds/users.ts";
-import { realmExportConsentEvent } from "../../events/kinds/realm-exports.ts";
-import { activeRealmMembers } from "../../store/channels/subscriptions.ts";
 import { updateDisplaySettingsEvent, updateGlobalNotificationsEvent, userSettingsUpdateEvent } from "../../events/kinds/user-settings.ts";
 import { isRealmAdmin } from "../../permissions/check.ts";
 import { canSeeDeliveryEmail } from "../../permissions/email-visibility.ts";
@@ -33,6 +31,7 @@ import {
 import { activeNameTaken, updateUser } from "../../store/users/users.ts";
 import { doEnv, withTransaction, type AuthedCtx, type DoEnv } from "../context.ts";
 import { checkFullName } from "./accounts.ts";
+import { emitExportConsent } from "./export-consent.ts";
 import { doUpdatePresenceEnabled, type PresenceWrites } from "./presence.ts";
 import type { RateLimiter, RateLimitRules } from "../../rate-limit.ts";
 import { checkEmailChange, doStartEmailChange } from "./email-change.ts";
@@ -180,11 +179,7 @@ export async function doChangeUserSettings(
       await deleteUserDrafts(tx, env.realm.id, user.id);
     }
     if (name === "presence_enabled") await doUpdatePresenceEnabled(tx, env, updated, value === true);
-    if (name === "allow_private_data_export") {
-      // Upstream's do_change_user_setting: the realm's human administrators keep the consents current.
-      const admins = (await activeRealmMembers(tx, env.realm.id)).filter((m) => isRealmAdmin(m) && m.is_bot === 0).map((m) => m.id);
-      env.emit(realmExportConsentEvent(user.id, value === true), admins);
-    }
+    if (name === "allow_private_data_export") await emitExportConsent(tx, env.realm.id, updated, env.emit);
   }
 }
 
