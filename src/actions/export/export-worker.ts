@@ -7,6 +7,8 @@
  * already started. On success the file's path is recorded, the administrator who asked is told
  * by the Notification Bot, and every human administrator gets the realm_export event.
  */
+import fsp from "node:fs/promises";
+import path from "node:path";
 import { systemClock } from "../../clock.ts";
 import { removeStoredFiles } from "../../files/storage.ts";
 import { getRealm } from "../../store/realm/realms.ts";
@@ -90,7 +92,9 @@ async function runExport(deps: ServerDeps, row: RealmExportRow, processId: strin
   }, RENEW_MS);
   renew.unref();
   const target = { db: deps.store.reader, engine: deps.store.engine, uploadsDir, log: (line: string) => deps.log.info({ realm_export_id: row.id }, line) };
-  const building = exportOrganization(target, row.realm_id, KIND_BY_TYPE[row.export_type] ?? "public", exportFileOnDisk(uploadsDir, exportPath));
+  const file = exportFileOnDisk(uploadsDir, exportPath);
+  // The export's own random folder: the exporter writes its work files beside the tarball.
+  const building = fsp.mkdir(path.dirname(file), { recursive: true }).then(() => exportOrganization(target, row.realm_id, KIND_BY_TYPE[row.export_type] ?? "public", file));
   const stopped = new Promise<"stopped">((resolve) => (stop.aborted ? resolve("stopped") : stop.addEventListener("abort", () => resolve("stopped"), { once: true })));
   try {
     const outcome = await Promise.race([building, stopped]);
