@@ -50,7 +50,7 @@ export function renderTransfer(r: TransferResult): string {
   const lines = [
     `### Export and import: an organization of ${n(r.settings.messages)} messages with ${n(r.settings.uploads)} uploads of ${n(r.settings.uploadBytes / 1024)} KB`,
     "",
-    "Each command runs as its own process, as an operator runs it (its start included); peak memory is the process's maxRSS. Export: `parley export --full`; import: `parley import-zulip` of that file into an empty store. Ceilings, on the same export in the bench's process: writing it (JSON.stringify and gzip of every messages file) and reading it (gunzip, untar and JSON.parse of every messages file). Ratio: the command's messages per second over its ceiling's.",
+    "Each command runs as its own process, as an operator runs it (its start included); peak memory is the process's maxRSS, with SQLITE_CACHE_MB=${r.settings.sqliteCacheMb} (the page cache of each of the two SQLite connections, a bound of its own, full at both sizes). Export: `parley export --full`; import: `parley import-zulip` of that file into an empty store. Ceilings, on the same export in the bench's process: writing it (JSON.stringify and gzip of every messages file) and reading it (gunzip, untar and JSON.parse of every messages file). Ratio: the command's messages per second over its ceiling's.",
     "",
     "| store | messages | flag rows | uploads | export | export msg/s | write ceiling msg/s | export ratio | export peak | export file | import | import msg/s | read ceiling msg/s | import ratio | import peak |",
     "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",

@@ -28,7 +28,7 @@ import { createHistoryUsers, seedHistoryOrg, type HistoryOrg } from "./history-o
 import { num } from "./settings.ts";
 import { ROOT, startParley } from "./servers.ts";
 
-export type TransferSettings = { messages: number; uploads: number; uploadBytes: number; stores: StoreKind[] };
+export type TransferSettings = { messages: number; uploads: number; uploadBytes: number; sqliteCacheMb: number; stores: StoreKind[] };
 
 /** One command's run: wall time (process start included) and the process's peak resident memory. */
 export type CommandRun = { seconds: number; peakMb: number };
@@ -54,6 +54,9 @@ export function transferSettings(): TransferSettings {
     messages: Math.round(num("BENCH_TRANSFER_MESSAGES", 100_000)),
     uploads: Math.round(num("BENCH_TRANSFER_UPLOADS", 500)),
     uploadBytes: Math.round(num("BENCH_TRANSFER_UPLOAD_BYTES", 64 * 1024)),
+    // The commands' SQLite page cache (SQLITE_CACHE_MB, per connection): a bound of its own that
+    // fills as the store grows; small, so it is full at both sizes and what differs is the rest.
+    sqliteCacheMb: Math.round(num("BENCH_TRANSFER_SQLITE_CACHE_MB", 16)),
     stores: STORES,
   };
 }
@@ -63,8 +66,8 @@ const PEAK_MARK = "PARLEY_BENCH_PEAK_RSS_KB=";
 const PEAK_HOOK = path.join(ROOT, "bench/peak-memory-hook.mjs");
 
 /** Runs `parley <args>` on a store as an operator would, timing it and reading its peak memory. */
-async function runCommand(fresh: FreshStore, args: string[]): Promise<CommandRun & { output: string }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: fresh.dataDir, LOG_LEVEL: "warn", NODE_OPTIONS: `--import=${PEAK_HOOK}` };
+async function runCommand(fresh: FreshStore, args: string[], sqliteCacheMb: number): Promise<CommandRun & { output: string }> {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: fresh.dataDir, LOG_LEVEL: "warn", SQLITE_CACHE_MB: String(sqliteCacheMb), NODE_OPTIONS: `--import=${PEAK_HOOK}` };
   for (const name of ["DATABASE_URL", "REDIS_URL", "PARLEY_TEST_CONTROL", "PROCESS_ID"]) delete env[name];
   if (fresh.databaseUrl) env.DATABASE_URL = fresh.databaseUrl;
   const started = performance.now();
@@ -161,10 +164,10 @@ async function measureSize(kind: StoreKind, messages: number, settings: Transfer
     }
     const uploadMb = (await directorySize(path.join(source.dataDir, "uploads")).catch(() => 0)) / 1024 / 1024;
     log(`  transfer ${kind}: ${messages.toLocaleString("en-US")} messages (${org.flagRows.toLocaleString("en-US")} flag rows), ${uploadMb.toFixed(1)} MB of uploads, seeded in ${org.seedSeconds.toFixed(0)} s`);
-    const exported = await runCommand(source, ["export", "--full", "--output", tarball]);
+    const exported = await runCommand(source, ["export", "--full", "--output", tarball], settings.sqliteCacheMb);
     const exportMb = (await fsp.stat(tarball)).size / 1024 / 1024;
     log(`  transfer ${kind}: export ${exported.seconds.toFixed(1)} s, ${exportMb.toFixed(1)} MB, peak ${exported.peakMb.toFixed(0)} MB`);
-    const imported = await runCommand(target, ["import-zulip", tarball]);
+    const imported = await runCommand(target, ["import-zulip", tarball], settings.sqliteCacheMb);
     const importedMessages = await messageCount(target);
     log(`  transfer ${kind}: import ${imported.seconds.toFixed(1)} s, peak ${imported.peakMb.toFixed(0)} MB, ${importedMessages.toLocaleString("en-US")} messages in the new store`);
     const ceiling = await ceilings(tarball);
