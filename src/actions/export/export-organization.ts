@@ -3,13 +3,17 @@
  * import-zulip and upstream's import read: the export kind (export-scope.ts) decides what goes
  * in; the messages are read and written a chunk of 1,000 at a time (export-messages.ts), so
  * memory follows the organization's people and channels, not its history. The export is written
- * into a work directory beside the output file, packed into the .tar.gz, then removed.
+ * into a work directory beside the output file, packed into the .tar.gz, then removed. Everything
+ * is read in one read-only snapshot of the store on a connection of the export's own
+ * (store/export/snapshot.ts): a message sent meanwhile is wholly in or out, and the server's own
+ * connections are never held.
  */
 import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
 import { RECIPIENT_TYPE } from "../../store/schema/database.ts";
 import { clientNames, directGroupMembers, realmRow, realmRows } from "../../store/export/organization-rows.ts";
+import { openReadSnapshot } from "../../store/export/snapshot.ts";
 import { packTarGz, ZulipExportWriter } from "../../formats/zulip/export-writer.ts";
 import type { ExportEnv, ExportTarget } from "./export-env.ts";
 import { ExportScope, type ExportKind } from "./export-scope.ts";
@@ -36,7 +40,17 @@ async function conversations(env: ExportEnv, kind: ExportKind, consenting: (user
 /** Exports the organization `realmId` to `outputFile` (a new .tar.gz); returns the messages written and the file's size. */
 export async function exportOrganization(target: ExportTarget, realmId: number, kind: ExportKind, outputFile: string): Promise<{ messages: number; bytes: number }> {
   if (fs.existsSync(outputFile)) throw new Error(`${outputFile} already exists: an export is written to a new file`);
-  const env: ExportEnv = { ...target, realmId };
+  // Every read below sees one state of the store, on a connection of the export's own.
+  const snapshot = await (target.openSnapshot ?? (() => openReadSnapshot(target)))();
+  try {
+    return await exportSnapshot({ ...target, db: snapshot.db, realmId }, kind, outputFile);
+  } finally {
+    await snapshot.close();
+  }
+}
+
+async function exportSnapshot(env: ExportEnv, kind: ExportKind, outputFile: string): Promise<{ messages: number; bytes: number }> {
+  const { realmId } = env;
   const realm = await realmRow(env.db, realmId);
   if (!realm) throw new Error(`there is no organization ${realmId}`);
   const users = await realmRows(env.db, "users", realmId);

@@ -13,11 +13,10 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import zlib from "node:zlib";
-import { ZULIP_VERSION } from "../../version.ts";
 import { tarStream, type TarFile } from "../tar.ts";
 import type { FileArea } from "./export-reader.ts";
 import { JsonTablesFile, writeJsonFile, type RowSource } from "./json-writer.ts";
-import { WRITTEN_ZERVER_MIGRATIONS } from "./version.ts";
+import { WRITTEN_MIGRATION_STATUS } from "./version.ts";
 
 const AREAS: readonly FileArea[] = ["uploads", "avatars", "emoji", "realm_icons"];
 
@@ -40,7 +39,7 @@ export class ZulipExportWriter {
   ) {}
 
   /** Starts an export in `dir`, which must be new or empty. */
-  static async create(dir: string, zulipVersion: string = ZULIP_VERSION): Promise<ZulipExportWriter> {
+  static async create(dir: string, zulipVersion: string = WRITTEN_MIGRATION_STATUS.zulip_version): Promise<ZulipExportWriter> {
     await fsp.mkdir(dir, { recursive: true });
     if ((await fsp.readdir(dir)).length > 0) throw new Error(`${dir} is not empty: an export is written into a new directory`);
     return new ZulipExportWriter(dir, zulipVersion);
@@ -103,7 +102,7 @@ export class ZulipExportWriter {
       this.#stats[`${area}_records`] = records.length;
     }
     await writeJsonFile(path.join(this.dir, "stats.json"), this.#stats);
-    await writeJsonFile(path.join(this.dir, "migration_status.json"), { zulip_version: this.zulipVersion, migrations_by_app: { zerver: WRITTEN_ZERVER_MIGRATIONS } });
+    await writeJsonFile(path.join(this.dir, "migration_status.json"), { zulip_version: this.zulipVersion, migrations_by_app: WRITTEN_MIGRATION_STATUS.migrations_by_app });
   }
 }
 

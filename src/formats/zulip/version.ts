@@ -9,6 +9,7 @@
  * zerver_directmessagegroup, stream_post_policy to can_send_message_group) are followed.
  */
 import { ImportRefusedError } from "../../errors.ts";
+import writtenStatus from "./migration-status-10.0.json" with { type: "json" };
 
 /** The oldest zerver migration this reader takes (Zulip 10.0, feature level 321). */
 export const OLDEST_ZERVER_MIGRATION = 629;
@@ -42,9 +43,15 @@ export function checkExportVersion(status: unknown): ExportVersion {
 }
 
 /**
- * The zerver migrations the exports Parley writes list in migration_status.json: the schema of
- * Zulip 10.0 at feature level 321 that this reader needs at least (upstream's squashed start and
- * OLDEST_ZERVER_MIGRATION's name). Rows carry Zulip 10.0's table names (zerver_huddle) and, where
+ * What the exports Parley writes say in migration_status.json: the full migration list, app by
+ * app, of the upstream server whose format they follow (Zulip 10.0-dev at feature level 321,
+ * zerver migration 0629), kept as data in migration-status-10.0.json, copied from a real export of
+ * that server (the test fixture). Upstream's `manage.py import` compares an export's list with
+ * its own and refuses any difference, so a Zulip server at exactly that migration state imports
+ * Parley's exports (docs/export.md). Rows carry Zulip 10.0's table names (zerver_huddle) and, where
  * Parley keeps more (newer group-valued settings), the fields under upstream's newer names.
  */
-export const WRITTEN_ZERVER_MIGRATIONS: readonly string[] = ["0001_squashed_0569", "0629_remove_stream_email_token_backfill_channelemailaddress"];
+export const WRITTEN_MIGRATION_STATUS: { zulip_version: string; migrations_by_app: Readonly<Record<string, readonly string[]>> } = {
+  zulip_version: writtenStatus.zulip_version,
+  migrations_by_app: writtenStatus.migrations_by_app,
+};
