@@ -79,7 +79,8 @@ export async function peopleTables(env: ExportEnv, scope: ExportScope, realm: Re
   return {
     zerver_realm: [realmTableRow(realm)],
     zerver_userprofile: users.filter((u) => !isCrossRealmBot(u)).map((u) => userTableRow(u, scope)),
-    zerver_userprofile_crossrealm: users.filter(isCrossRealmBot).map((u) => ({ id: u.id, email: u.delivery_email, recipient_id: scope.personalRecipient.get(u.id) ?? null })),
+    // date_joined is Parley's addition (upstream's importer reads id and email only).
+    zerver_userprofile_crossrealm: users.filter(isCrossRealmBot).map((u) => ({ id: u.id, email: u.delivery_email, recipient_id: scope.personalRecipient.get(u.id) ?? null, date_joined: u.date_joined })),
     zerver_service: (await realmRows(db, "services", realmId)).map((s) => ({ id: s.id, name: "", user_profile: s.bot_user_id, base_url: s.base_url, token: s.token, interface: s.interface })),
     zerver_usergroup: groups.map((g) => ({ id: g.id, realm: realmId })),
     zerver_namedusergroup: groups.filter((g) => g.name !== null).map((g) => ({

@@ -100,7 +100,7 @@ export async function writeUsers(env: ImportEnv, source: ZulipExport, state: Zul
   }
   // Humans first: a bot's owner must exist when the bot is written.
   const ordered = [...users.filter((u) => !u.is_bot), ...users.filter((u) => u.is_bot)];
-  await insertRows(env.tx, "users", [...crossRealm.map((b) => crossRealmBot(env, b, seconds(realmCreated))), ...ordered.map((u) => humanOrBot(env, u, state.avatarFiles))]);
+  await insertRows(env.tx, "users", [...crossRealm.map((b) => crossRealmBot(env, b, seconds(b.date_joined ?? realmCreated))), ...ordered.map((u) => humanOrBot(env, u, state.avatarFiles))]);
   const lost = users.filter((u) => u.avatar_source === "U" && !state.avatarFiles.has(u.id));
   if (lost.length > 0) env.notes.push(`${lost.length} uploaded avatars are not in the export (users ${lost.map((u) => u.id).join(", ")}): they show their gravatar`);
   count(env, "users", users.filter((u) => !u.is_bot).length);

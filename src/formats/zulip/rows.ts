@@ -34,7 +34,8 @@ export const userRow = z.looseObject({
   email_address_visibility: id,
   recipient: optionalId,
 });
-export const crossRealmBotRow = z.looseObject({ id, email: text, recipient_id: optionalId });
+/** Upstream's rows say only id, email and recipient; Parley's exports add the bot's date_joined. */
+export const crossRealmBotRow = z.looseObject({ id, email: text, recipient_id: optionalId, date_joined: time.optional() });
 export const serviceRow = z.looseObject({ id, name: text, user_profile: id, base_url: text, token: text, interface: id });
 export const recipientRow = z.looseObject({ id, type: id, type_id: id });
 export const streamRow = z.looseObject({
