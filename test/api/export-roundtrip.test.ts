@@ -13,12 +13,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
-import { openStore } from "../../src/store/db.ts";
 import { extractTarGz } from "../../src/formats/zulip/tar-extract.ts";
 import { expectSuccess, type Credentials, type Params } from "../helpers/client.ts";
 import { runCli, startServerOnStore, type TestServer } from "../helpers/server.ts";
 import type { Fixtures } from "../helpers/fixtures.ts";
-import { freshStore, type FreshStore } from "../helpers/stores.ts";
+import { importedCredentials } from "../helpers/import-store.ts";
+import { freshStore } from "../helpers/stores.ts";
 import { describeEachStore } from "../helpers/suite.ts";
 import { differences } from "./import-zulip-support.ts";
 import { fetchRaw } from "./uploads-support.ts";
@@ -41,15 +41,6 @@ async function unpack(tarball: string, into: string) {
   };
 }
 
-/** Every user's API key in a store (the import gives everyone a new one). */
-async function apiKeys(store: FreshStore): Promise<Map<number, string>> {
-  const s = openStore({ databaseUrl: store.databaseUrl, dataDir: store.dataDir });
-  try {
-    return new Map((await s.db.selectFrom("users").select(["id", "api_key"]).execute()).map((r) => [r.id, r.api_key]));
-  } finally {
-    await s.close();
-  }
-}
 
 /** Fields that name the process or the event queue, not the organization; and API keys, which the import makes anew (docs/export.md). */
 const VOLATILE = new Set(["queue_id", "last_event_id", "server_generation", "server_timestamp", "event_queue_longpoll_timeout_seconds", "api_key"]);
@@ -122,7 +113,7 @@ describeEachStore("export: a seeded organization, exported and imported into an 
     const imported = await runCli(target, ["import-zulip", file], { env: { EXTERNAL_URL: server.url } });
     if (imported.code !== 0) await target.drop();
     assert.equal(imported.code, 0, imported.stderr);
-    keys = await apiKeys(target);
+    keys = new Map((await importedCredentials(target)).map((u) => [u.id, u.apiKey]));
     copy = await startServerOnStore(target, {} as Fixtures, { EXTERNAL_URL: server.url });
   });
   after(async () => {

@@ -12,10 +12,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
-import { openStore } from "../../src/store/db.ts";
 import { extractTarGz } from "../../src/formats/zulip/tar-extract.ts";
 import { runCli, startServerOnStore, type TestServer } from "../helpers/server.ts";
 import type { Fixtures } from "../helpers/fixtures.ts";
+import { importedCredentials } from "../helpers/import-store.ts";
 import { freshStore, type FreshStore } from "../helpers/stores.ts";
 import { forEachStore } from "../helpers/suite.ts";
 import { avatarPaths, differences, FIXTURE_TARBALL, loadSnapshot, normalize, skippedCall, type NormalizeContext } from "./import-zulip-support.ts";
@@ -24,14 +24,6 @@ const ENV = { EXTERNAL_URL: "https://lumen.zulip.test" };
 const snapshot = loadSnapshot();
 const SYSTEM_BOT_IDS = new Set([1, 6, 7]);
 
-async function apiKeys(store: FreshStore): Promise<Map<number, string>> {
-  const s = openStore({ databaseUrl: store.databaseUrl, dataDir: store.dataDir });
-  try {
-    return new Map((await s.db.selectFrom("users").select(["id", "api_key"]).execute()).map((r) => [r.id, r.api_key]));
-  } finally {
-    await s.close();
-  }
-}
 
 type Json = Record<string, Array<Record<string, unknown>>>;
 
@@ -66,7 +58,7 @@ forEachStore("export: the fixture, imported, exported and imported again, answer
     copy = await freshStore(kind);
     const imported = await runCli(copy, ["import-zulip", path.join(work, "full.tar.gz")], { env: ENV });
     assert.equal(imported.code, 0, imported.stderr);
-    keys = await apiKeys(copy);
+    keys = new Map((await importedCredentials(copy)).map((u) => [u.id, u.apiKey]));
     server = await startServerOnStore(copy, {} as Fixtures, ENV);
   });
   after(async () => {

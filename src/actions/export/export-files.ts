@@ -8,51 +8,54 @@
  */
 import fs from "node:fs";
 import { storedFilePath } from "../../files/storage.ts";
-import { attachmentMessages, realmRows } from "../../store/export/organization-rows.ts";
+import { attachmentMessages, attachmentsAfter, realmRows } from "../../store/export/organization-rows.ts";
 import { messagesByIds } from "../../store/export/message-chunks.ts";
 import type { UserRow } from "../../store/schema/database.ts";
 import type { ZulipExportWriter } from "../../formats/zulip/export-writer.ts";
 import type { ExportEnv } from "./export-env.ts";
 import type { ExportScope } from "./export-scope.ts";
 
-/** Messages whose links are checked per round. */
+/** Uploads read, with their links, per round: memory follows this, not the organization's uploads. */
 const ROUND = 1000;
 
 function existing(file: string | null): file is string {
   return file !== null && fs.existsSync(file);
 }
 
-/** Which linked messages go in, per upload (rounds of message ids: bounded reads). */
-async function exportedLinks(env: ExportEnv, scope: ExportScope): Promise<Map<number, number[]>> {
-  const links = await attachmentMessages(env.db, env.realmId);
+/** Per upload of `attachmentIds`, the exported messages that link it. */
+async function exportedLinks(env: ExportEnv, scope: ExportScope, attachmentIds: readonly number[]): Promise<Map<number, number[]>> {
+  const links = await attachmentMessages(env.db, attachmentIds);
   const kept = new Set<number>();
-  const ids = [...new Set(links.map((l) => l.message_id))];
-  for (let i = 0; i < ids.length; i += ROUND) {
-    for (const m of await messagesByIds(env.db, env.realmId, ids.slice(i, i + ROUND))) if (scope.includes(m, scope.receivers(m))) kept.add(m.id);
-  }
+  for (const m of await messagesByIds(env.db, env.realmId, [...new Set(links.map((l) => l.message_id))])) if (scope.includes(m, scope.receivers(m))) kept.add(m.id);
   const out = new Map<number, number[]>();
   for (const l of links) if (kept.has(l.message_id)) out.set(l.attachment_id, [...(out.get(l.attachment_id) ?? []), l.message_id]);
   return out;
 }
 
-/** Copies the uploads and writes attachment.json; returns the bytes copied. */
+/** Copies the uploads and writes attachment.json, a round of uploads at a time; returns the bytes copied. */
 export async function writeUploads(env: ExportEnv, scope: ExportScope, writer: ZulipExportWriter, users: ReadonlyMap<number, UserRow>): Promise<number> {
-  const links = await exportedLinks(env, scope);
-  const rows: object[] = [];
   let bytes = 0;
-  for (const a of await realmRows(env.db, "attachments", env.realmId)) {
-    const messages = links.get(a.id) ?? [];
-    if (messages.length === 0 && !scope.isPrivateOf(a.owner_id)) continue;
-    const file = storedFilePath(env.uploadsDir, "files", a.path_id);
-    if (!existing(file)) {
-      env.log(`upload ${a.id} (${a.path_id}) is missing from storage: left out`);
-      continue;
+  async function* rows(): AsyncGenerator<object> {
+    for (let after = 0; ; ) {
+      const page = await attachmentsAfter(env.db, env.realmId, after, ROUND);
+      if (page.length === 0) return;
+      after = page[page.length - 1].id;
+      const links = await exportedLinks(env, scope, page.map((a) => a.id));
+      for (const a of page) {
+        const messages = links.get(a.id) ?? [];
+        if (messages.length === 0 && !scope.isPrivateOf(a.owner_id)) continue;
+        const file = storedFilePath(env.uploadsDir, "files", a.path_id);
+        if (!existing(file)) {
+          env.log(`upload ${a.id} (${a.path_id}) is missing from storage: left out`);
+          continue;
+        }
+        await writer.addFile("uploads", a.path_id, file, { realm_id: env.realmId, user_profile_id: a.owner_id, user_profile_email: users.get(a.owner_id)?.delivery_email ?? "", last_modified: a.create_time, content_type: a.content_type });
+        bytes += a.size;
+        yield { id: a.id, realm: env.realmId, owner: a.owner_id, path_id: a.path_id, file_name: a.file_name, size: a.size, content_type: a.content_type, create_time: a.create_time, messages, scheduled_messages: [] };
+      }
     }
-    await writer.addFile("uploads", a.path_id, file, { realm_id: env.realmId, user_profile_id: a.owner_id, user_profile_email: users.get(a.owner_id)?.delivery_email ?? "", last_modified: a.create_time, content_type: a.content_type });
-    rows.push({ id: a.id, realm: env.realmId, owner: a.owner_id, path_id: a.path_id, file_name: a.file_name, size: a.size, content_type: a.content_type, create_time: a.create_time, messages, scheduled_messages: [] });
-    bytes += a.size;
   }
-  await writer.writeAttachments(rows);
+  await writer.writeAttachments(rows());
   return bytes;
 }
 

@@ -1,17 +1,19 @@
 /**
  * The reads of an organization export (actions/export/): one organization's rows, table by
  * table, as stored. The tables that grow with the organization's people and channels are read
- * whole; what grows with its messages is read in chunks by id (message-chunks.ts).
+ * whole; what grows with its messages or uploads is read in chunks by id (message-chunks.ts,
+ * attachmentsAfter).
  */
 import type { Selectable } from "kysely";
 import type { Db } from "../schema/types.ts";
 import type { Database } from "../schema/database.ts";
+import { collectChunks, idChunks } from "../engine/chunks.ts";
 
 /** The tables with an id and a realm_id that an export reads whole. */
 export type RealmIdTable =
   | "users" | "services" | "streams" | "subscriptions" | "subscription_periods" | "user_groups" | "custom_profile_fields" | "recipients" | "direct_groups"
   | "linkifiers" | "realm_playgrounds" | "realm_emoji" | "realm_domains" | "default_streams" | "user_topics" | "alert_words" | "muted_users" | "saved_snippets"
-  | "scheduled_messages" | "attachments";
+  | "scheduled_messages";
 
 /** Every row of the organization in `table`, by id. */
 export function realmRows<T extends RealmIdTable>(db: Db, table: T, realmId: number): Promise<Array<Selectable<Database[T]>>> {
@@ -96,14 +98,14 @@ export async function clientNames(db: Db, realmId: number): Promise<string[]> {
   return [...new Set([...sent, ...scheduled].map((r) => r.sending_client))].sort();
 }
 
-/** Which uploads link which messages (rows of the organization's uploads). */
-export function attachmentMessages(db: Db, realmId: number): Promise<Array<{ attachment_id: number; message_id: number }>> {
-  return db
-    .selectFrom("attachment_messages")
-    .innerJoin("attachments", "attachments.id", "attachment_messages.attachment_id")
-    .select(["attachment_messages.attachment_id", "attachment_messages.message_id"])
-    .where("attachments.realm_id", "=", realmId)
-    .orderBy("attachment_messages.attachment_id")
-    .orderBy("attachment_messages.message_id")
-    .execute();
+/** Up to `limit` of the organization's uploads with an id above `afterId`, by id (an export reads them a chunk at a time). */
+export function attachmentsAfter(db: Db, realmId: number, afterId: number, limit: number): Promise<Array<Selectable<Database["attachments"]>>> {
+  return db.selectFrom("attachments").selectAll().where("realm_id", "=", realmId).where("id", ">", afterId).orderBy("id").limit(limit).execute();
+}
+
+/** Which messages the given uploads are linked from, by upload then message. */
+export function attachmentMessages(db: Db, attachmentIds: readonly number[]): Promise<Array<{ attachment_id: number; message_id: number }>> {
+  return collectChunks(idChunks([...attachmentIds]), (chunk) =>
+    db.selectFrom("attachment_messages").select(["attachment_id", "message_id"]).where("attachment_id", "in", chunk).orderBy("attachment_id").orderBy("message_id").execute(),
+  );
 }
