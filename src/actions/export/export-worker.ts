@@ -12,6 +12,7 @@ import path from "node:path";
 import { systemClock } from "../../clock.ts";
 import { removeStoredFiles } from "../../files/storage.ts";
 import { getRealm } from "../../store/realm/realms.ts";
+import { openReadSnapshot } from "../../store/export/snapshot.ts";
 import {
   claimRealmExport,
   dueRealmExports,
@@ -91,7 +92,11 @@ async function runExport(deps: ServerDeps, row: RealmExportRow, processId: strin
     );
   }, RENEW_MS);
   renew.unref();
-  const target = { db: deps.store.reader, engine: deps.store.engine, uploadsDir, log: (line: string) => deps.log.info({ realm_export_id: row.id }, line) };
+  // On PostgreSQL the export's snapshot transaction takes a connection of its own rather than one
+  // of the server's pool for its whole length; on SQLite it is a connection of its own anyway.
+  const { databaseUrl } = deps.config;
+  const openSnapshot = deps.store.engine === "postgres" && databaseUrl ? () => openReadSnapshot({ databaseUrl }) : undefined;
+  const target = { db: deps.store.reader, engine: deps.store.engine, uploadsDir, openSnapshot, log: (line: string) => deps.log.info({ realm_export_id: row.id }, line) };
   const file = exportFileOnDisk(uploadsDir, exportPath);
   // The export's own random folder: the exporter writes its work files beside the tarball.
   const building = fsp.mkdir(path.dirname(file), { recursive: true }).then(() => exportOrganization(target, row.realm_id, KIND_BY_TYPE[row.export_type] ?? "public", file));
