@@ -3,7 +3,8 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { zulipEmojiName } from "../../src/formats/mattermost/emoji-names.ts";
 import { convertMarkup, type MarkupContext } from "../../src/formats/mattermost/markup.ts";
-import { ChannelTopics, CHANNEL_TOPIC, plainWords, truncateTopic } from "../../src/formats/mattermost/topics.ts";
+import { truncateTopic } from "../../src/formats/foreign/topic-names.ts";
+import { ChannelTopics, CHANNEL_TOPIC, plainWords } from "../../src/formats/mattermost/topics.ts";
 
 const ctx: MarkupContext = {
   people: new Map([["ron", "Ron Weasley"], ["harry", "Harry Potter"], ["h.granger", "Hermione Granger"]]),

@@ -6,7 +6,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { mrkdwnToMarkdown, mrkdwnToPlain } from "../../src/formats/slack/mrkdwn.ts";
-import { MAX_TOPIC, ThreadTopics, topicFromText } from "../../src/formats/slack/thread-topics.ts";
+import { MAX_TOPIC_LENGTH } from "../../src/formats/foreign/topic-names.ts";
+import { firstLine, ThreadTopics } from "../../src/formats/slack/thread-topics.ts";
 
 const names = { person: (id: string) => ({ U1: "Jane Doe", U2: "Jon" })[id] ?? null, channel: (id: string) => ({ C1: "general" })[id] ?? null };
 const md = (text: string) => mrkdwnToMarkdown(text, names);
@@ -56,12 +57,10 @@ test("plain text for topic names: names, labels, no markup", () => {
   assert.equal(mrkdwnToPlain("<!channel> `code`", names), "@channel code");
 });
 
-test("thread topics: first line, cut to 60 characters at a word, unique per channel", () => {
-  assert.equal(topicFromText("\n  first   line \nsecond", "x"), "first line");
+test("thread topics: first line, cut to 60 characters at a word, unique per channel without case", () => {
+  assert.equal(firstLine("\n  first   line \nsecond"), "first line");
+  assert.equal(firstLine(">\n> quoted  words"), "quoted words");
   const long = "word ".repeat(30);
-  const cut = topicFromText(long, "x");
-  assert.ok([...cut].length <= MAX_TOPIC && cut.endsWith("…"), cut);
-  assert.equal(topicFromText("", "fallback"), "fallback");
   const topics = new ThreadTopics();
   assert.equal(topics.name("C1", "1.0", "Deploy"), "Deploy");
   assert.equal(topics.name("C1", "2.0", "deploy"), "deploy (2)");
@@ -69,6 +68,8 @@ test("thread topics: first line, cut to 60 characters at a word, unique per chan
   assert.equal(topics.name("C1", "1.0", "other"), "Deploy");
   assert.equal(topics.name("C1", "4.0", "imported from Slack"), "imported from Slack (2)");
   assert.equal(topics.name("C1", "1434139102.000002", ""), "thread of 2015-06-12 19:58");
-  assert.ok([...topics.name("C1", "5.0", long)].length <= MAX_TOPIC);
-  assert.ok([...topics.name("C1", "6.0", long)].length <= MAX_TOPIC);
+  const cut = topics.name("C1", "5.0", long);
+  assert.ok([...cut].length <= MAX_TOPIC_LENGTH && cut.endsWith("…"), cut);
+  const again = topics.name("C1", "6.0", long);
+  assert.ok([...again].length <= MAX_TOPIC_LENGTH && again.endsWith("… (2)"), again);
 });
