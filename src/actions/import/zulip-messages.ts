@@ -1,7 +1,8 @@
 /**
  * Messages, one messages-NNNNNN.json at a time: each message under its id, with its rendered
  * HTML as Zulip rendered it (never rendered again: what people saw is what they keep), its edit
- * history in the API's shape, its client, and its flags for each user (zulip-flags.ts). Direct
+ * history in the API's shape (the last edit's time from it, or, with no history, the message's
+ * own last_edit_time), its client, and its flags for each user (zulip-flags.ts). Direct
  * conversations of two people (or one) are made as their first message needs them: Zulip kept
  * those as "personal" recipients, Parley as conversations (FL 327).
  */
@@ -102,7 +103,8 @@ function messageRowOf(env: ImportEnv, m: ZulipMessage, address: ReturnType<typeo
     rendered_content: rendered,
     date_sent: seconds(m.date_sent),
     sending_client: state.clients.get(m.sending_client) ?? "unknown",
-    last_edit_time: lastEdit,
+    // Without a history (a converted export, or upstream's older edits), the message's own time of its last edit.
+    last_edit_time: history === null && m.last_edit_time !== null ? seconds(m.last_edit_time) : lastEdit,
     last_moved_time: lastMove,
     edit_history: history,
     is_me_message: flag(m.content.startsWith("/me ") && rendered.startsWith("<p>/me ")),
