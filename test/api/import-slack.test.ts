@@ -2,10 +2,11 @@
  * `npx parley import-slack` on both stores, with test/fixtures/slack/ (upstream Zulip's Slack
  * import fixtures, assembled into one export: see its README) zipped as Slack hands it out: the
  * import runs into a fresh store, the server starts on it, and the API answers as the imported
- * people: users and roles, public, private and archived channels, thread topics and the channel
+ * people: users and roles, public, private and archived channels (subscribers of those exported
+ * without members: who wrote or joined there; #general everyone), thread topics and the channel
  * topic, direct and group direct messages, rendered content (mentions with user ids, links,
- * bold), reactions, an attached file served. A malformed export is refused and leaves the store
- * empty.
+ * bold), reactions, an edit's time, an attached file served. A malformed export is refused and
+ * leaves the store empty.
  */
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -13,15 +14,15 @@ import os from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import { zipSync } from "fflate";
-import { openStore } from "../../src/store/db.ts";
 import { runCli, startServerOnStore, type CliResult, type TestServer } from "../helpers/server.ts";
 import type { Fixtures } from "../helpers/fixtures.ts";
+import { expectRefused, importedCredentials, leftovers, NOTHING } from "../helpers/import-store.ts";
 import { freshStore, type FreshStore } from "../helpers/stores.ts";
 import { forEachStore } from "../helpers/suite.ts";
 
 const FIXTURE = path.join(import.meta.dirname, "../fixtures/slack");
 type Creds = { email: string; apiKey: string };
-type Message = { id: number; content: string; subject: string; sender_id: number; reactions: Array<{ emoji_name: string; user_id: number }>; flags: string[] };
+type Message = { id: number; content: string; subject: string; sender_id: number; last_edit_timestamp?: number; reactions: Array<{ emoji_name: string; user_id: number }>; flags: string[] };
 
 /** The fixture folder as a .zip of its files, as Slack's export page gives it. */
 function zipFixture(dir: string): string {
@@ -35,24 +36,9 @@ function zipFixture(dir: string): string {
   return out;
 }
 
-/** Each imported person's address and new API key, by full name. */
+/** Each imported person's id, address and new API key, by full name. */
 async function people(store: FreshStore): Promise<Map<string, Creds & { id: number }>> {
-  const s = openStore({ databaseUrl: store.databaseUrl, dataDir: store.dataDir });
-  try {
-    const rows = await s.db.selectFrom("users").select(["id", "full_name", "delivery_email", "api_key"]).execute();
-    return new Map(rows.map((r) => [r.full_name, { id: r.id, email: r.delivery_email, apiKey: r.api_key }]));
-  } finally {
-    await s.close();
-  }
-}
-
-async function rowCount(store: FreshStore, table: "realms" | "users" | "messages" | "streams"): Promise<number> {
-  const s = openStore({ databaseUrl: store.databaseUrl, dataDir: store.dataDir });
-  try {
-    return Number((await s.db.selectFrom(table).select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
-  } finally {
-    await s.close();
-  }
+  return new Map((await importedCredentials(store)).map((u) => [u.fullName, { id: u.id, email: u.email, apiKey: u.apiKey }]));
 }
 
 forEachStore("import-slack: upstream's Slack fixtures, zipped", (kind) => {
@@ -117,6 +103,30 @@ forEachStore("import-slack: upstream's Slack fixtures, zipped", (kind) => {
     assert.equal(streams.find((s) => s.name === "random")?.is_archived, true);
     const steve = await server!.api.get(as("Steve Howell"), "/users/me/subscriptions");
     assert.ok(!(steve.body as { subscriptions: Array<{ name: string }> }).subscriptions.some((s) => s.name === "private-team"), "Steve is not in the private channel");
+  });
+
+  test("public channels exported without members: who wrote or joined there (not who left), and #general everyone", async () => {
+    // Jon's subscriptions with their subscribers, archived #random included (a client that shows archived channels).
+    const res = await server!.api.post(as("Jon"), "/register", { fetch_event_types: ["subscription"], event_types: ["message"], include_subscribers: "true", client_capabilities: { notification_settings_null: true, archived_channels: true } });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const subscriptions = (res.body as { subscriptions: Array<{ name: string; subscribers: number[] }> }).subscriptions;
+    const subscribers = (name: string) => [...subscriptions.find((s) => s.name === name)!.subscribers].sort((a, b) => a - b);
+    const ids = (...names: string[]) => names.map((n) => who.get(n)!.id).sort((a, b) => a - b);
+    // Rishi joined #random and left it again; Josef, Rhea, Steve, Jane and Jon wrote there.
+    assert.deepEqual(subscribers("random"), ids("Josef K.", "Rhea Parekh", "Steve Howell", "Jane", "Jon"));
+    assert.deepEqual(subscribers("general"), [...who.values()].map((p) => p.id).sort((a, b) => a - b));
+    // A channel with its member list keeps it.
+    assert.deepEqual(subscribers("general1"), ids("Jon"));
+  });
+
+  test("a message's edit time comes across: last_edit_timestamp, shown as edited", async () => {
+    const random = await messages("Jon", [{ operator: "channel", operand: "random" }]);
+    const edited = random.find((m) => m.content.includes("This is Steve typing random stuff."));
+    assert.equal(edited?.last_edit_timestamp, 1516454601);
+    assert.ok(random.filter((m) => m.last_edit_timestamp !== undefined).length === 1, "only the edited message has an edit time");
+    const history = await server!.api.get(as("Jon"), `/messages/${edited!.id}/history`);
+    assert.equal(history.status, 200, JSON.stringify(history.body));
+    assert.equal((history.body as { message_history: unknown[] }).message_history.length, 1, "Slack keeps no earlier versions: the history is the message as it is");
   });
 
   test("threads become topics named from their first message; the rest is in 'imported from Slack'", async () => {
@@ -203,10 +213,8 @@ forEachStore("import-slack: a malformed export is refused", (kind) => {
     fs.writeFileSync(notZip, "not a zip");
     cases.push([notZip, "is not a readable zip archive"]);
     for (const [source, message] of cases) {
-      const res = await runCli(store, ["import-slack", source]);
-      assert.equal(res.code, 1, res.stdout + res.stderr);
-      assert.ok(res.stderr.includes("refused, nothing was imported") && res.stderr.includes(message), res.stderr);
+      expectRefused(await runCli(store, ["import-slack", source]), message);
+      assert.deepEqual(await leftovers(store), NOTHING, `after ${path.basename(source)}`);
     }
-    for (const table of ["realms", "users", "messages", "streams"] as const) assert.equal(await rowCount(store, table), 0, table);
   });
 });

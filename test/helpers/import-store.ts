@@ -1,5 +1,5 @@
 /**
- * What the import commands' tests (import-zulip, import-mattermost, ...) read from a store
+ * What the import commands' tests (import-zulip, import-slack, import-mattermost) read from a store
  * straight after an import: the imported people's new API keys (an export holds none), and how
  * many rows the import's tables and files hold (all zero after a refused import), and how a
  * refusal reads.
@@ -12,12 +12,12 @@ import type { Database } from "../../src/store/schema/database.ts";
 import type { CliResult } from "./server.ts";
 import type { FreshStore } from "./stores.ts";
 
-/** Every user's id, address and new API key, read from the store. */
-export async function importedCredentials(store: FreshStore): Promise<Array<{ id: number; email: string; apiKey: string }>> {
+/** Every user's id, full name, address and new API key, read from the store. */
+export async function importedCredentials(store: FreshStore): Promise<Array<{ id: number; fullName: string; email: string; apiKey: string }>> {
   const s = openStore({ databaseUrl: store.databaseUrl, dataDir: store.dataDir });
   try {
-    const rows = await s.db.selectFrom("users").select(["id", "delivery_email", "api_key"]).execute();
-    return rows.map((r) => ({ id: r.id, email: r.delivery_email, apiKey: r.api_key }));
+    const rows = await s.db.selectFrom("users").select(["id", "full_name", "delivery_email", "api_key"]).execute();
+    return rows.map((r) => ({ id: r.id, fullName: r.full_name, email: r.delivery_email, apiKey: r.api_key }));
   } finally {
     await s.close();
   }

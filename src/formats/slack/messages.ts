@@ -1,7 +1,8 @@
 /**
  * A Slack export's messages as the shared model's, read twice through the day files. The first
- * pass (`scan`) learns who wrote (authors users.json lacks are added to the roster) and which
- * threads have replies, and names each thread's topic from its first message (thread-topics.ts).
+ * pass (`scan`) learns who wrote (authors users.json lacks are added to the roster), who wrote,
+ * joined or left in each channel (for channels exported without members), and which threads
+ * have replies, and names each thread's topic from its first message (thread-topics.ts).
  * The second (`messages`) yields every message oldest first, a day at a time across all
  * conversations (memory holds one day, never the history), with its text converted
  * (mrkdwn.ts), its reactions, and its files: a file the export holds (`__uploads/<id>/<name>`,
@@ -20,6 +21,10 @@ import { slackDay, type SlackFile, type SlackMessage } from "./slack-rows.ts";
 import { CHANNEL_TOPIC, ThreadTopics } from "./thread-topics.ts";
 import type { SlackConversation } from "./conversations.ts";
 
+/** Notices that someone joined or left a channel: they tell who is in it. */
+const JOINS = new Set(["channel_join", "group_join"]);
+const LEAVES = new Set(["channel_leave", "group_leave"]);
+
 /** Membership and housekeeping notices: not messages in Zulip. */
 const NOTICES = new Set(["channel_join", "channel_leave", "group_join", "group_leave", "channel_archive", "channel_unarchive", "group_archive", "group_unarchive", "tombstone"]);
 
@@ -33,6 +38,8 @@ function isNotice(m: SlackMessage): boolean {
 /** The messages of the export, read from its day files. */
 export class SlackMessages {
   readonly topics = new ThreadTopics();
+  /** Per channel, the people who wrote or joined there, and whether they were still in it at the end (no later leave). */
+  readonly #present = new Map<string, Map<string, boolean>>();
   #days = new Map<string, string[]>();
   readonly #byFolder: Map<string, SlackConversation>;
 
@@ -45,26 +52,42 @@ export class SlackMessages {
     this.#byFolder = new Map(conversations.map((c) => [c.folder, c]));
   }
 
-  async *#eachDay(): AsyncGenerator<Array<{ conversation: SlackConversation; message: SlackMessage }>> {
+  async *#eachDay(withNotices = false): AsyncGenerator<Array<{ conversation: SlackConversation; message: SlackMessage }>> {
     for (const [day, folders] of this.#days) {
       const out: Array<{ conversation: SlackConversation; message: SlackMessage }> = [];
       for (const folder of folders) {
         const conversation = this.#byFolder.get(folder);
         if (!conversation) continue;
         const messages = (await readSlackJson(path.join(this.root, folder, `${day}.json`), `${folder}/${day}.json`, slackDay)) ?? [];
-        for (const message of messages) if (!isNotice(message)) out.push({ conversation, message });
+        for (const message of messages) if (withNotices || !isNotice(message)) out.push({ conversation, message });
       }
       out.sort((a, b) => Number(a.message.ts) - Number(b.message.ts));
       yield out;
     }
   }
 
-  /** First pass: authors, and the threads with replies named as topics. */
+  /** Notes that the author of `m` (a message, a join or a leave) is in `channel`, or no longer is. */
+  #see(channel: string, m: SlackMessage): void {
+    const key = isNotice(m) ? (m.user ?? null) : this.roster.sender(m);
+    if (key === null || !this.roster.users.has(key) || (isNotice(m) && !JOINS.has(m.subtype!) && !LEAVES.has(m.subtype!))) return;
+    let people = this.#present.get(channel);
+    if (!people) this.#present.set(channel, (people = new Map()));
+    people.set(key, !LEAVES.has(m.subtype ?? ""));
+  }
+
+  /** The people who wrote or joined in `channel` and did not leave it after (call scan first). */
+  channelPeople(channel: string): string[] {
+    return [...(this.#present.get(channel) ?? [])].filter(([, present]) => present).map(([key]) => key);
+  }
+
+  /** First pass: authors, who is in each channel, and the threads with replies named as topics. */
   async scan(): Promise<void> {
     this.#days = await dayFiles(this.root, [...this.#byFolder.keys()]);
     const threads = new Map<string, ThreadStart & { channel: string; threadTs: string }>();
-    for await (const day of this.#eachDay()) {
+    for await (const day of this.#eachDay(true)) {
       for (const { conversation, message } of day) {
+        if (conversation.channelKey !== null) this.#see(conversation.channelKey, message);
+        if (isNotice(message)) continue;
         this.roster.sender(message);
         if (conversation.channelKey === null || message.thread_ts === undefined) continue;
         const key = `${conversation.channelKey}\u0000${message.thread_ts}`;

@@ -1,7 +1,8 @@
 /**
  * Reads a Slack export (the .zip Slack's "Export data" page gives, or its unpacked folder) into
  * the shared model of formats/foreign/organization.ts: users.json's people, channels.json and
- * groups.json's channels, dms.json and mpims.json's direct conversations, the day files'
+ * groups.json's channels (a public channel without its member list gets the people who wrote or
+ * joined there: conversations.ts), dms.json and mpims.json's direct conversations, the day files'
  * messages (messages.ts), and custom emoji when the export holds their images in `emoji/`
  * (`<name>.png|gif|jpg|webp`; Slack's own exports have none). The organization is named after
  * the export's file or folder. integration_logs.json, which lists the apps and integrations the
@@ -12,7 +13,7 @@ import fsp from "node:fs/promises";
 import path from "node:path";
 import type { ForeignEmoji, ForeignOrganization } from "../foreign/organization.ts";
 import { openSlackExport, readSlackJson } from "./export-files.ts";
-import { readConversations } from "./conversations.ts";
+import { readConversations, unlistedMembers } from "./conversations.ts";
 import { SlackMessages } from "./messages.ts";
 import { Roster } from "./people.ts";
 import { slackIntegrations, slackUsers } from "./slack-rows.ts";
@@ -51,18 +52,20 @@ export async function readSlackExport(source: string, workDir: string): Promise<
   const root = await openSlackExport(source, workDir);
   const name = organizationName(source);
   const stringId = stringIdOf(name);
-  const { channels, conversations } = await readConversations(root);
+  const { channels, conversations, unlisted } = await readConversations(root);
   const created = Math.min(...channels.map((c) => c.created).filter((t) => t > 0), Math.floor(Date.now() / 1000));
   const roster = new Roster(stringId, created);
   for (const u of (await readSlackJson(path.join(root, "users.json"), "users.json", slackUsers)) ?? []) roster.addSlackUser(u);
   const channelNames = new Map(channels.map((c) => [c.key, c.name]));
   const messages = new SlackMessages(root, conversations, roster, { person: (id) => roster.name(id), channel: (id) => channelNames.get(id) ?? null });
   await messages.scan();
+  const users = [...roster.users.values()];
+  for (const c of channels) if (unlisted.has(c.key)) c.memberKeys = unlistedMembers(c, messages.channelPeople(c.key), users);
   return {
     source: "Slack",
     name,
     stringId,
-    users: [...roster.users.values()],
+    users,
     channels,
     emoji: await readEmoji(root),
     notes: await integrationNotes(root),

@@ -35,7 +35,8 @@ export const slackChannel = z.looseObject({
   name: text,
   created: seconds.optional().default(0),
   creator: text.optional(),
-  members: ids,
+  /** Absent in some exports of public channels: the reader then takes who wrote or joined there. */
+  members: z.array(text).optional(),
   is_archived: bool,
   is_general: bool,
   purpose: valueOf,
