@@ -3,12 +3,14 @@
  * organization (../shared/fixtures/zulip-export-a/zulip-api-snapshot.json). Both answers go
  * through the same normalizations, each one a documented difference (docs/import.md, "What
  * differs from Zulip's answers"), then every field of Zulip's answer must be in Parley's with the
- * same value. Fields only Parley sends are not compared: Parley's API level (FL 420) is newer than
- * the snapshot's (FL 321), and newer levels add fields.
+ * same value (callDifferences makes one user's calls and lists what differs, for the import and
+ * export tests alike). Fields only Parley sends are not compared: Parley's API level (FL 420) is
+ * newer than the snapshot's (FL 321), and newer levels add fields.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import type { ApiClient, Credentials } from "../helpers/client.ts";
 
 /** The fixture's files, in the shared folder beside the project (../shared/fixtures/). */
 export const FIXTURE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../shared/fixtures/zulip-export-a");
@@ -179,4 +181,18 @@ export function differences(zulip: Json, parley: Json, limit = 20): string[] {
   };
   walk(zulip, parley, "");
   return out;
+}
+
+/** Makes one user's snapshot calls as `creds`: each call's differences from Zulip's answer (or its other status), prefixed by the call's key; skipped calls are left out. */
+export async function callDifferences(api: ApiClient, creds: Credentials, calls: Record<string, SnapshotCall>, ctx: NormalizeContext): Promise<string[]> {
+  const found: string[] = [];
+  for (const [key, call] of Object.entries(calls)) {
+    if (skippedCall(call)) continue;
+    const res = await api.request(call.method, call.path, creds, call.params, { validate: false });
+    const diffs = res.status !== call.status
+      ? [`status ${res.status} (Zulip ${call.status}): ${JSON.stringify(res.body).slice(0, 200)}`]
+      : differences(normalize(call.response, ctx), normalize(res.body, ctx));
+    for (const d of diffs) found.push(`${key}: ${d}`);
+  }
+  return found;
 }

@@ -16,7 +16,7 @@ import type { Fixtures } from "../helpers/fixtures.ts";
 import { freshStore, type FreshStore } from "../helpers/stores.ts";
 import { forEachStore } from "../helpers/suite.ts";
 import { expectRefused, importedCredentials, leftovers, NOTHING } from "../helpers/import-store.ts";
-import { avatarPaths, differences, FIXTURE_TARBALL, loadSnapshot, normalize, skippedCall, type NormalizeContext } from "./import-zulip-support.ts";
+import { avatarPaths, callDifferences, FIXTURE_TARBALL, loadSnapshot, type NormalizeContext } from "./import-zulip-support.ts";
 
 /** The export's host: API emails such as user156@lumen.zulip.test and the system bots' addresses follow it. */
 const ENV = { EXTERNAL_URL: "https://lumen.zulip.test" };
@@ -68,16 +68,7 @@ forEachStore("import-zulip: the fixture export against Zulip's own answers", (ki
   for (const [email, user] of Object.entries(snapshot._meta.users)) {
     test(`${user.key} (${user.role}): every snapshot call answers as it did on Zulip`, async () => {
       const creds = { email, apiKey: keys.get(user.user_id) ?? "" };
-      const found: string[] = [];
-      for (const [key, call] of Object.entries(snapshot[email])) {
-        if (skippedCall(call)) continue;
-        const res = await server!.api.request(call.method, call.path, creds, call.params, { validate: false });
-        const diffs = res.status !== call.status
-          ? [`status ${res.status} (Zulip ${call.status}): ${JSON.stringify(res.body).slice(0, 200)}`]
-          : differences(normalize(call.response, ctx), normalize(res.body, ctx));
-        for (const d of diffs) found.push(`${key}: ${d}`);
-      }
-      assert.deepEqual(found, []);
+      assert.deepEqual(await callDifferences(server!.api, creds, snapshot[email], ctx), []);
     });
   }
 
