@@ -22,14 +22,18 @@ export type StoreName = "sqlite" | "postgresql";
 export const DATABASE_MEMBER: Record<StoreName, string> = { sqlite: "database/parley.db", postgresql: "database/parley.pgdump" };
 /** The owner's API credentials the first start wrote to DATA_DIR (bootstrap.ts). */
 export const ZULIPRC_MEMBER = "zuliprc";
-/** Stored files are under `uploads/` as under UPLOADS_DIR: `files/<path id>`, `emoji/<realm id>/<file name>`. */
+/** Stored files are under `uploads/` as under UPLOADS_DIR: `files/<path id>`, `emoji/<realm id>/<file name>`, `avatars/<realm id>/<user id>.png`. */
 export const UPLOADS_PREFIX = "uploads/";
+
+/** The areas of UPLOADS_DIR a backup holds: what the database names. Organization exports (`exports/`) are left out: they can be made again. */
+export const BACKED_UP_AREAS = ["files", "emoji", "avatars"] as const;
 
 /** What a backup leaves out, for the operator reading its manifest (README.md "Backups" says the same). */
 export const NOT_INCLUDED = [
   "the environment the server runs with (EXTERNAL_URL, DATABASE_URL, SMTP_URL, PUSH_RELAY_*, REDIS_URL and the rest): keep it with your deployment files",
   "event queues saved at a shutdown (clients register again)",
   "what Redis holds (the event backlog and rate-limit counters)",
+  "organization data exports (UPLOADS_DIR/exports): ask for them again",
 ];
 
 const member = z.object({ path: z.string(), bytes: z.number().int().nonnegative(), sha256: z.string().regex(/^[0-9a-f]{64}$/) });
@@ -69,7 +73,7 @@ export function newManifest(fields: Omit<Manifest, "format" | "version" | "not_i
 /** Whether `name` is a path a backup may hold: relative, plain segments, under a known place. */
 function isMemberPath(name: string, store: StoreName): boolean {
   if (name === DATABASE_MEMBER[store] || name === ZULIPRC_MEMBER) return true;
-  if (!name.startsWith(`${UPLOADS_PREFIX}files/`) && !name.startsWith(`${UPLOADS_PREFIX}emoji/`)) return false;
+  if (!BACKED_UP_AREAS.some((area) => name.startsWith(`${UPLOADS_PREFIX}${area}/`))) return false;
   return name.split("/").every((s) => s !== "" && s !== "." && s !== ".." && !s.includes("\\") && !s.includes("\0"));
 }
 

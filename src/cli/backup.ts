@@ -19,7 +19,7 @@ import { PARLEY_VERSION } from "../version.ts";
 import { CliError, parseOptions } from "./args.ts";
 import { writeArchive } from "./backup-archive.ts";
 import { fileDigest, fileSize, formatBytes, linkOrCopy, listFiles } from "./backup-files.ts";
-import { DATABASE_MEMBER, newManifest, UPLOADS_PREFIX, ZULIPRC_MEMBER, type Member, type StoreName } from "./backup-manifest.ts";
+import { BACKED_UP_AREAS, DATABASE_MEMBER, newManifest, UPLOADS_PREFIX, ZULIPRC_MEMBER, type Member, type StoreName } from "./backup-manifest.ts";
 import { print, warn } from "./terminal.ts";
 
 const say = (message: string) => warn(`backup: ${message}`);
@@ -61,9 +61,9 @@ async function snapshot(config: Config, store: StoreName, staging: string): Prom
   return step("the database copy", () => snapshotSqlite(source, dest));
 }
 
-/** The stored files under UPLOADS_DIR, as the database names them (`files/...`, `emoji/...`). */
+/** The stored files under UPLOADS_DIR, as the database names them (`files/...`, `emoji/...`, `avatars/...`). */
 async function storedFiles(uploadsDir: string): Promise<string[]> {
-  const areas = await Promise.all(["files", "emoji"].map(async (area) => (await listFiles(path.join(uploadsDir, area))).map((name) => `${area}/${name}`)));
+  const areas = await Promise.all(BACKED_UP_AREAS.map(async (area) => (await listFiles(path.join(uploadsDir, area))).map((name) => `${area}/${name}`)));
   return areas.flat();
 }
 

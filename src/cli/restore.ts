@@ -16,7 +16,7 @@ import { countRelations, restorePostgres } from "../store/engine/pg-backup.ts";
 import { CliError, parseFileArgument } from "./args.ts";
 import { readArchive } from "./backup-archive.ts";
 import { fileSize, formatBytes, isEmptyDir } from "./backup-files.ts";
-import { DATABASE_MEMBER, UPLOADS_PREFIX, ZULIPRC_MEMBER, type Manifest, type StoreName } from "./backup-manifest.ts";
+import { BACKED_UP_AREAS, DATABASE_MEMBER, UPLOADS_PREFIX, ZULIPRC_MEMBER, type Manifest, type StoreName } from "./backup-manifest.ts";
 import { print, warn } from "./terminal.ts";
 
 const STORE_NAMES: Record<StoreName, string> = { sqlite: "SQLite", postgresql: "PostgreSQL" };
@@ -80,7 +80,7 @@ async function moveInto(from: string, to: string, installed: string[]): Promise<
 
 /** Puts the checked files of `staging` in place, the database last. */
 async function install(config: Config, manifest: Manifest, staging: string, installed: string[]): Promise<void> {
-  for (const area of ["files", "emoji"]) {
+  for (const area of BACKED_UP_AREAS) {
     const from = path.join(staging, UPLOADS_PREFIX, area);
     if ((await fileSize(from)) !== null) await moveInto(from, path.join(config.uploadsDir, area), installed);
   }

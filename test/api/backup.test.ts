@@ -13,6 +13,7 @@ import zlib from "node:zlib";
 import pg from "pg";
 import { after, before, test } from "node:test";
 import { expectSuccess, type Credentials } from "../helpers/client.ts";
+import { withDb } from "../helpers/db.ts";
 import { createStream, sendStreamMessage } from "../helpers/factories.ts";
 import { runCli, startServer, startServerOnStore, type CliResult, type TestServer } from "../helpers/server.ts";
 import { freshStore } from "../helpers/stores.ts";
@@ -94,6 +95,11 @@ forEachStore("backup and restore", (kind) => {
     expectSuccess(await original.api.post(owner, `/messages/${planned}/reactions`, { emoji_name: "tada" }));
     expectSuccess(await original.api.post(owner, "/messages/flags", { messages: [planned], op: "add", flag: "starred" }));
     expectSuccess(await postFiles(original, admin, "/realm/emoji/shipit", [{ name: "e.png", data: PNG, type: "image/png" }]));
+    // An uploaded avatar, as an import brings them (no endpoint uploads one): a file stored by user id.
+    const avatarFile = path.join(original.store.dataDir, "uploads", "avatars", String(original.fixtures.realmId), `${admin.id}.png`);
+    fs.mkdirSync(path.dirname(avatarFile), { recursive: true });
+    fs.writeFileSync(avatarFile, PNG);
+    await withDb(original, (db) => db.updateTable("users").set({ avatar_source: "U", avatar_version: 2 }).where("id", "=", admin.id).execute());
 
     const load = sendingLoad(original, [owner, admin, moderator, member].slice(0, SENDERS));
     while (load.acks.length < SENT_BEFORE_BACKUP) await new Promise((resolve) => setTimeout(resolve, 20));
@@ -130,6 +136,12 @@ forEachStore("backup and restore", (kind) => {
     assert.deepEqual(emoji, expectSuccess(await original.api.get(member, "/realm/emoji")).emoji);
     const shipit = Object.values(emoji as Record<string, { name: string; source_url: string }>).find((e) => e.name === "shipit");
     assert.deepEqual((await fetchRaw(restored, member, shipit?.source_url ?? "")).data, PNG);
+    // The uploaded avatar too (named by no row but the user's avatar_source).
+    const avatarPath = new URL(expectSuccess(await restored.api.get(admin, "/users/me")).avatar_url as string, original.url).pathname;
+    assert.equal(avatarPath, `/user_avatars/${original.fixtures.realmId}/${admin.id}.png`);
+    const avatar = await fetchRaw(restored, member, avatarPath);
+    assert.equal(avatar.status, 200);
+    assert.deepEqual(avatar.data, PNG);
 
     // The loaded channel: every send acknowledged before the backup began, each message whole.
     const after = (await page(restored, member, loadNarrow)).messages as Array<{ id: number }>;

@@ -6,7 +6,7 @@
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../schema/database.ts";
 
-/** What a snapshot holds; `files` are paths under UPLOADS_DIR (`files/<path_id>`, `emoji/<realm id>/<file name>`). */
+/** What a snapshot holds; `files` are paths under UPLOADS_DIR (`files/<path_id>`, `emoji/<realm id>/<file name>`, `avatars/<realm id>/<user id>.png`). */
 export type SnapshotContents = {
   /** The migrations applied, in order (Kysely's table). */
   migrations: string[];
@@ -23,6 +23,8 @@ export async function readSnapshotContents(db: Kysely<Database>): Promise<Snapsh
   const uploads = await db.selectFrom("attachments").select("path_id").orderBy("id").execute();
   // An emoji row's file name is set in the transaction that inserts it: "" is never committed, but costs nothing to skip.
   const emoji = await db.selectFrom("realm_emoji").select(["realm_id", "file_name"]).where("file_name", "!=", "").orderBy("id").execute();
+  // Uploaded avatars (avatar_source "U") are stored by user id (actions/users/avatars.ts).
+  const avatars = await db.selectFrom("users").select(["realm_id", "id"]).where("avatar_source", "=", "U").orderBy("id").execute();
   return {
     migrations: migrations.rows.map((r) => r.name),
     counts: {
@@ -33,6 +35,10 @@ export async function readSnapshotContents(db: Kysely<Database>): Promise<Snapsh
       uploads: uploads.length,
       custom_emoji: emoji.length,
     },
-    files: [...uploads.map((u) => `files/${u.path_id}`), ...emoji.map((e) => `emoji/${e.realm_id}/${e.file_name}`)],
+    files: [
+      ...uploads.map((u) => `files/${u.path_id}`),
+      ...emoji.map((e) => `emoji/${e.realm_id}/${e.file_name}`),
+      ...avatars.map((a) => `avatars/${a.realm_id}/${a.id}.png`),
+    ],
   };
 }
