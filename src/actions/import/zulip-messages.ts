@@ -6,7 +6,7 @@
  * conversations of two people (or one) are made as their first message needs them: Zulip kept
  * those as "personal" recipients, Parley as conversations (FL 327).
  */
-import { insertRows } from "../../store/import/bulk-insert.ts";
+import { insertFlagRows, insertRows } from "../../store/import/bulk-insert.ts";
 import { indexMessages } from "../../store/messages/search-index.ts";
 import { RECIPIENT_TYPE, type NewMessage } from "../../store/schema/database.ts";
 import type { EditHistoryEntry } from "../../present/messages.ts";
@@ -148,7 +148,7 @@ export async function writeMessageBatch(env: ImportEnv, batch: MessageBatch, sta
     byMessage.delete(m.id);
   }
   if (byMessage.size > 0) refuse(`${batch.file}: user messages name message ${[...byMessage.keys()][0]}, which is not in that file`);
-  await insertRows(env.tx, "user_message_flags", flagRows);
+  await insertFlagRows(env.tx, env.engine, flagRows);
   count(env, "messages", rows.length);
   count(env, "message flag rows", flagRows.length);
 }

@@ -16,6 +16,23 @@ export async function insertRows<T extends TableName>(db: Db, table: T, rows: Re
   await eachChunk(rowChunks(rows), (chunk) => db.insertInto(table).values(chunk as never).execute());
 }
 
+/** Flag rows a PostgreSQL statement takes at once, as three arrays. */
+const FLAG_ROWS_PER_STATEMENT = 50_000;
+
+/**
+ * Each user's flags on each message, the bulk of an import's rows. On PostgreSQL they go as three
+ * arrays unnested by one statement (three parameters, one prepared plan) rather than as multi-row
+ * VALUES lists of three parameters a row, which PostgreSQL must parse and plan anew each time.
+ */
+export async function insertFlagRows(db: Db, engine: Engine, rows: ReadonlyArray<Insertable<Database["user_message_flags"]>>): Promise<void> {
+  if (engine !== "postgres") return insertRows(db, "user_message_flags", rows);
+  for (let start = 0; start < rows.length; start += FLAG_ROWS_PER_STATEMENT) {
+    const chunk = rows.slice(start, start + FLAG_ROWS_PER_STATEMENT);
+    await sql`insert into user_message_flags (user_id, message_id, flags)
+      select * from unnest(${chunk.map((r) => r.user_id)}::integer[], ${chunk.map((r) => r.message_id)}::integer[], ${chunk.map((r) => r.flags)}::integer[])`.execute(db);
+  }
+}
+
 /**
  * PostgreSQL: moves each table's id sequence past its largest id (rows written with explicit ids
  * leave a serial's sequence behind). SQLite's AUTOINCREMENT follows explicit ids by itself.
