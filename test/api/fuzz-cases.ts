@@ -9,13 +9,13 @@ import { basicAuth, type Credentials } from "../helpers/client.ts";
 
 /**
  * The raw routes: outside /api/v1, bytes on success. Those of src/http/routes/files.ts, the
- * emoji data document of static-emoji.ts, the unknown-user avatar of static-images.ts, and the
- * web app's page, bundle files and page fallback (web-app.ts); a test checks this is every one
- * registered.
+ * organization export download of export-download.ts, the emoji data document of static-emoji.ts,
+ * the unknown-user avatar of static-images.ts, and the web app's page, bundle files and page
+ * fallback (web-app.ts); a test checks this is every one registered.
  */
 export const RAW_ROUTES = [
   "/user_uploads/temporary/:token/:filename", "/user_uploads/:realm_id_str/*", "/user_uploads/thumbnail/*", "/user_avatars/:realm_id/emoji/images/:file_name",
-  "/user_avatars/:realm_id/:file_name",
+  "/user_avatars/:realm_id/:file_name", "/user_uploads/exports/*",
   "/static/generated/emoji/emoji_api.json", "/static/images/unknown-user-avatar.png", "/", "/static/webapp/:file", "/*",
 ];
 
@@ -290,6 +290,7 @@ export function rawRouteCases(ids: Ids, member: Record<string, string>): Case[] 
     "/user_uploads/thumbnail/*": { "*": `${ids.realm}/${ids.uploadPath.split("/").slice(1).join("/")}/840x560.webp` },
     "/user_avatars/:realm_id/emoji/images/:file_name": { realm_id: String(ids.realm), file_name: "1.png" },
     "/user_avatars/:realm_id/:file_name": { realm_id: String(ids.realm), file_name: "1.png" },
+    "/user_uploads/exports/*": { "*": `${ids.realm}/${"a".repeat(32)}/zulip-export-abcdefgh.tar.gz` },
     "/static/webapp/:file": { file: "main.js" },
     "/*": { "*": "join/some-token/" },
   };
