@@ -1,7 +1,7 @@
 /**
- * Files on disk for backups: listing a folder, taking a file into a staging folder (a hard link,
- * which a later delete of the original cannot take away, or a copy across file systems), and a
- * file's SHA-256.
+ * Files on disk for backups: listing a folder, a file's size and SHA-256. Taking a file into a
+ * staging folder is formats/link-or-copy.ts's (a hard link, which a later delete of the original
+ * cannot take away, or a copy across file systems).
  */
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -32,28 +32,6 @@ export async function listFiles(dir: string): Promise<string[]> {
   };
   await walk("");
   return out;
-}
-
-/**
- * Puts `from` at `to` (a new path; its folders are made): a hard link where both are on one file
- * system, else a copy. False when `from` no longer exists.
- */
-export async function linkOrCopy(from: string, to: string): Promise<boolean> {
-  await fsp.mkdir(path.dirname(to), { recursive: true });
-  try {
-    await fsp.link(from, to);
-    return true;
-  } catch (err) {
-    if (code(err) === "ENOENT") return false;
-    if (code(err) !== "EXDEV" && code(err) !== "EPERM" && code(err) !== "EMLINK") throw err;
-  }
-  try {
-    await fsp.copyFile(from, to);
-    return true;
-  } catch (err) {
-    if (code(err) === "ENOENT") return false;
-    throw err;
-  }
 }
 
 /** The size of a file, or null when it does not exist. */

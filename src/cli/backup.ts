@@ -18,7 +18,8 @@ import type { SnapshotContents } from "../store/engine/backup-contents.ts";
 import { PARLEY_VERSION } from "../version.ts";
 import { CliError, parseOptions } from "./args.ts";
 import { writeArchive } from "./backup-archive.ts";
-import { fileDigest, fileSize, formatBytes, linkOrCopy, listFiles } from "./backup-files.ts";
+import { linkOrCopy } from "../formats/link-or-copy.ts";
+import { fileDigest, fileSize, formatBytes, listFiles } from "./backup-files.ts";
 import { BACKED_UP_AREAS, DATABASE_MEMBER, newManifest, UPLOADS_PREFIX, ZULIPRC_MEMBER, type Member, type StoreName } from "./backup-manifest.ts";
 import { print, warn } from "./terminal.ts";
 

@@ -76,8 +76,8 @@ export const SRC: Tree = {
     events: ["queue-options.ts"],
     // What route files are written with: the endpoint, parameter parsing, authentication, the web bundle and its compression.
     http: ["endpoint.ts", "params.ts", "stream-params.ts", "auth.ts", "web-bundle.ts", "compression.ts"],
-    // The tar format, which backups (cli/) and the Zulip export (formats/zulip/) write.
-    formats: ["tar.ts"],
+    // The tar format, which backups (cli/) and the Zulip export (formats/zulip/) write, and how both stage a file (a hard link, else a copy).
+    formats: ["tar.ts", "link-or-copy.ts"],
   },
 };
 

@@ -14,6 +14,7 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import zlib from "node:zlib";
 import { tarStream, type TarFile } from "../tar.ts";
+import { linkOrCopy } from "../link-or-copy.ts";
 import type { FileArea } from "./export-reader.ts";
 import { JsonTablesFile, writeJsonFile, type RowSource } from "./json-writer.ts";
 import { WRITTEN_MIGRATION_STATUS } from "./version.ts";
@@ -78,8 +79,9 @@ export class ZulipExportWriter {
     const base = path.join(this.dir, area);
     const target = path.resolve(base, relativePath);
     if (!target.startsWith(base + path.sep)) throw new Error(`unsafe path in ${area}: ${JSON.stringify(relativePath)}`);
-    await fsp.mkdir(path.dirname(target), { recursive: true });
-    await fsp.copyFile(sourceFile, target, fs.constants.COPYFILE_EXCL);
+    // A hard link where it can (the tarball is packed from it, then the work folder removed): an
+    // export of many gigabytes of uploads does not hold them twice before the tarball.
+    if (!(await linkOrCopy(sourceFile, target))) throw new Error(`${sourceFile} is missing: its ${area} file cannot be exported`);
     const size = (await fsp.stat(target)).size;
     this.#records.get(area)!.push({ ...record, path: relativePath, s3_path: relativePath, size });
   }
